@@ -1,0 +1,63 @@
+// The small error vocabulary of API.md. Every error the services raise on purpose is a DschedError
+// with a stable code; the HTTP mapping lives in one table in packages/runtime.
+
+export type ErrorCode =
+  | 'invalid_argument'
+  | 'not_found'
+  | 'conflict'
+  | 'unauthenticated'
+  | 'permission_denied'
+  | 'resource_exhausted'
+  | 'failed_precondition'
+  | 'internal';
+
+export interface FieldIssue {
+  field: string;
+  issue: string;
+}
+
+export class DschedError extends Error {
+  readonly code: ErrorCode;
+  readonly details: FieldIssue[];
+  /** Seconds a client should wait before retrying (resource_exhausted). */
+  readonly retryAfterS: number | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: FieldIssue[]; cause?: unknown; retryAfterS?: number } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'DschedError';
+    this.code = code;
+    this.details = options.details ?? [];
+    this.retryAfterS = options.retryAfterS;
+  }
+}
+
+export function invalidArgument(field: string, issue: string): DschedError {
+  return new DschedError('invalid_argument', `${field}: ${issue}`, { details: [{ field, issue }] });
+}
+
+export function notFound(what: string): DschedError {
+  return new DschedError('not_found', `${what} not found`);
+}
+
+export function conflict(message: string): DschedError {
+  return new DschedError('conflict', message);
+}
+
+/**
+ * A fenced write matched no row: the claim (attempt) it carried is no longer current, so another
+ * claimant owns the job. The result is dropped and counted, never applied.
+ */
+export class ClaimLostError extends Error {
+  readonly jobId: string;
+  readonly attempt: number;
+  constructor(jobId: string, attempt: number) {
+    super(`claim lost: job ${jobId} is no longer at attempt ${attempt} in state running`);
+    this.name = 'ClaimLostError';
+    this.jobId = jobId;
+    this.attempt = attempt;
+  }
+}

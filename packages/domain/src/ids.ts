@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+
+// UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then 74 random bits. Time-ordered, so inserts land
+// at the right-hand end of the primary key, and globally unique without coordination (invariant 8).
+// Within one process, ids made in the same millisecond stay ordered through a 12-bit counter
+// in rand_a, seeded randomly each millisecond.
+let lastMs = 0;
+let counter = 0;
+
+export function newId(nowMs: number = Date.now()): string {
+  let ms = nowMs;
+  if (ms <= lastMs) {
+    ms = lastMs;
+    counter += 1;
+    if (counter > 0xfff) {
+      ms += 1;
+      counter = randomBytes(2).readUInt16BE(0) & 0x7ff;
+    }
+  } else {
+    counter = randomBytes(2).readUInt16BE(0) & 0x7ff;
+  }
+  lastMs = ms;
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(ms, 0, 6);
+  bytes[6] = 0x70 | ((counter >> 8) & 0x0f);
+  bytes[7] = counter & 0xff;
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  return formatUuid(bytes);
+}
+
+export function formatUuid(bytes: Uint8Array): string {
+  const h = Buffer.from(bytes).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isId(value: string): boolean {
+  return UUID_RE.test(value);
+}

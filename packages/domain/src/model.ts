@@ -1,0 +1,102 @@
+// The nouns of dsched and their closed vocabularies. Everything here is plain data.
+
+export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/** Stored as a small integer so that `ORDER BY priority` puts critical first. */
+export const PRIORITY_RANK: Record<Priority, number> = { critical: 0, high: 1, normal: 2, low: 3 };
+
+export function priorityFromRank(rank: number): Priority {
+  const p = PRIORITIES[rank];
+  if (p === undefined) throw new Error(`unknown priority rank ${rank}`);
+  return p;
+}
+
+export const LANES = ['critical', 'default', 'long'] as const;
+export type Lane = (typeof LANES)[number];
+
+/** A target whose timeout exceeds this runs in the `long` lane unless a lane is given. */
+export const LONG_LANE_TIMEOUT_MS = 60_000;
+
+export function laneFor(priority: Priority, timeoutMs: number, requested?: Lane): Lane {
+  if (requested) return requested;
+  if (priority === 'critical') return 'critical';
+  return timeoutMs > LONG_LANE_TIMEOUT_MS ? 'long' : 'default';
+}
+
+export const TASK_STATES = ['active', 'paused', 'deleted'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+export const JOB_STATES = ['pending', 'running', 'succeeded', 'failed', 'dead', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** States a job never leaves on its own; the archiver moves them to history. */
+export const TERMINAL_JOB_STATES: readonly JobState[] = ['succeeded', 'dead', 'cancelled'];
+
+/** How a job came to be; part of its occurrence key so that each path has keys of its own. */
+export const JOB_KINDS = ['scheduled', 'trigger', 'backfill', 'workflow'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Target {
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  /** A string is sent as is; any other JSON value is sent as application/json. */
+  body?: unknown;
+  timeoutMs: number;
+}
+
+export interface DstPolicy {
+  repeated: 'first' | 'last' | 'both';
+  skipped: 'shift' | 'skip';
+}
+
+export type Schedule =
+  | { type: 'once'; at: Date }
+  | { type: 'cron'; expression: string; timezone: string; dst: DstPolicy };
+
+export interface RetryRule {
+  status: number | '4xx' | '5xx';
+  action: 'retry' | 'dead';
+}
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+  rules: RetryRule[];
+}
+
+export type MisfirePolicy = 'fire_once' | 'fire_all' | 'skip';
+export type OverlapPolicy = 'allow' | 'forbid';
+
+export interface Task {
+  id: string;
+  tenantId: string;
+  name: string;
+  schedule: Schedule;
+  target: Target;
+  priority: Priority;
+  lane: Lane;
+  retry: RetryPolicy;
+  misfirePolicy: MisfirePolicy;
+  overlapPolicy: OverlapPolicy;
+  metadata: Record<string, unknown> | null;
+  state: TaskState;
+  nextFireAt: Date | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Tenant {
+  id: string;
+  name: string;
+  signingSecret: string;
+  maxTasks: number | null;
+  maxConcurrency: number | null;
+  rateLimitPerSecond: number | null;
+  createdAt: Date;
+}

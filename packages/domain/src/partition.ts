@@ -1,0 +1,12 @@
+// Tasks hash into a fixed number of partitions; scheduler replicas hold partitions by lease.
+// FNV-1a over the id's text: stable across processes and languages, cheap, well spread.
+export const DEFAULT_PARTITIONS = 64;
+
+export function partitionOf(id: string, partitions: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % partitions;
+}

@@ -1,0 +1,61 @@
+import type { JobState, Priority, Schedule, Task } from './model.ts';
+
+// The documents the APIs return. A job's view is built the same way from a live MySQL row and
+// from its archived copy, so a caller cannot tell where it came from.
+
+export interface AttemptView {
+  attempt: number;
+  startedAt: string;
+  finishedAt?: string;
+  status?: number;
+  error?: string;
+  errorClass?: string;
+  durationMs?: number;
+  executor: string;
+}
+
+export interface JobView {
+  id: string;
+  taskId: string | null;
+  workflowId?: string;
+  nodeId?: string;
+  kind: string;
+  state: JobState;
+  attempt: number;
+  maxAttempts: number;
+  priority: Priority;
+  scheduledFor: string;
+  startedAt?: string;
+  finishedAt?: string;
+  lastStatus?: number;
+  lastError?: string;
+  attempts: AttemptView[];
+}
+
+export function iso(d: Date): string {
+  return d.toISOString();
+}
+
+export function scheduleView(s: Schedule): Record<string, unknown> {
+  return s.type === 'once' ? { type: 'once', at: iso(s.at) } : { ...s };
+}
+
+export function taskView(t: Task): Record<string, unknown> {
+  return {
+    id: t.id,
+    name: t.name,
+    schedule: scheduleView(t.schedule),
+    target: t.target,
+    priority: t.priority,
+    lane: t.lane,
+    retry: t.retry,
+    misfirePolicy: t.misfirePolicy,
+    overlapPolicy: t.overlapPolicy,
+    ...(t.metadata ? { metadata: t.metadata } : {}),
+    state: t.state,
+    nextFireAt: t.nextFireAt ? iso(t.nextFireAt) : null,
+    version: t.version,
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
+  };
+}

@@ -1,0 +1,100 @@
+CREATE TABLE `jobs` (
+  `id` binary(16) NOT NULL,
+  `tenant_id` binary(16) NOT NULL,
+  `task_id` binary(16) DEFAULT NULL,
+  `occurrence` varchar(80) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `kind` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `workflow_id` binary(16) DEFAULT NULL,
+  `node_id` varchar(100) DEFAULT NULL,
+  `scheduled_for` datetime(3) NOT NULL,
+  `priority` tinyint(3) unsigned NOT NULL,
+  `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `attempt` int(10) unsigned NOT NULL DEFAULT 0,
+  `max_attempts` int(10) unsigned NOT NULL,
+  `run_at` datetime(3) NOT NULL,
+  `claimed_by` varchar(128) DEFAULT NULL,
+  `lease_expires_at` datetime(3) DEFAULT NULL,
+  `deadline_at` datetime(3) DEFAULT NULL,
+  `cancel_requested` tinyint(3) unsigned NOT NULL DEFAULT 0,
+  `target` longtext NOT NULL CHECK (json_valid(`target`)),
+  `retry` longtext NOT NULL CHECK (json_valid(`retry`)),
+  `last_status` smallint(6) DEFAULT NULL,
+  `last_error` varchar(1000) DEFAULT NULL,
+  `started_at` datetime(3) DEFAULT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  `created_at` datetime(3) NOT NULL,
+  `updated_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `jobs_occurrence` (`task_id`,`occurrence`),
+  KEY `jobs_claim` (`lane`,`state`,`priority`,`run_at`),
+  KEY `jobs_by_state_lease` (`state`,`lease_expires_at`),
+  KEY `jobs_by_state_finished` (`state`,`finished_at`),
+  KEY `jobs_by_tenant` (`tenant_id`,`state`,`scheduled_for`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `job_attempts` (
+  `job_id` binary(16) NOT NULL,
+  `attempt` int(10) unsigned NOT NULL,
+  `executor` varchar(128) NOT NULL,
+  `started_at` datetime(3) NOT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  `status` smallint(6) DEFAULT NULL,
+  `error_class` varchar(32) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `error` varchar(1000) DEFAULT NULL,
+  `duration_ms` int(10) unsigned DEFAULT NULL,
+  PRIMARY KEY (`job_id`,`attempt`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `leases` (
+  `name` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `holder` varchar(128) DEFAULT NULL,
+  `token` bigint(20) unsigned NOT NULL DEFAULT 0,
+  `expires_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `tasks` (
+  `id` binary(16) NOT NULL,
+  `tenant_id` binary(16) NOT NULL,
+  `name` varchar(200) NOT NULL,
+  `schedule` longtext NOT NULL CHECK (json_valid(`schedule`)),
+  `target` longtext NOT NULL CHECK (json_valid(`target`)),
+  `priority` tinyint(3) unsigned NOT NULL,
+  `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `retry` longtext NOT NULL CHECK (json_valid(`retry`)),
+  `misfire_policy` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `overlap_policy` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `metadata` longtext DEFAULT NULL CHECK (json_valid(`metadata`)),
+  `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `next_fire_at` datetime(3) DEFAULT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
+  `version` int(10) unsigned NOT NULL DEFAULT 1,
+  `created_at` datetime(3) NOT NULL,
+  `updated_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`id`),
+  KEY `tasks_due` (`partition`,`state`,`next_fire_at`),
+  KEY `tasks_by_tenant` (`tenant_id`,`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `tenants` (
+  `id` binary(16) NOT NULL,
+  `name` varchar(200) NOT NULL,
+  `signing_secret` varchar(200) NOT NULL,
+  `max_tasks` int(10) unsigned DEFAULT NULL,
+  `max_concurrency` int(10) unsigned DEFAULT NULL,
+  `rate_limit_per_second` int(10) unsigned DEFAULT NULL,
+  `created_at` datetime(3) NOT NULL,
+  `updated_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `tenant_api_keys` (
+  `key_hash` binary(32) NOT NULL,
+  `tenant_id` binary(16) NOT NULL,
+  `key_prefix` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `created_at` datetime(3) NOT NULL,
+  `expires_at` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`key_hash`),
+  KEY `tenant_api_keys_by_tenant` (`tenant_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -1,0 +1,7 @@
+-- Claims the selected jobs: the attempt increment is the new fencing token (invariant 3).
+-- Parameters: claimed_by, lease_seconds, ids (list)
+UPDATE jobs
+   SET state = 'running', attempt = attempt + 1, claimed_by = ?,
+       lease_expires_at = NOW(3) + INTERVAL ? SECOND,
+       started_at = COALESCE(started_at, NOW(3)), updated_at = NOW(3)
+ WHERE id IN (?) AND state = 'pending'

@@ -1,0 +1,80 @@
+import { type AttemptView, type JobState, type JobView, priorityFromRank } from '@dsched/domain';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { binToId, idToBin, maybeBinToId } from '../ids.ts';
+import { loadSql } from '../sql.ts';
+
+const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
+const SELECT_ATTEMPTS = loadSql(import.meta.url, './select-attempts.sql');
+
+/** A job row with its attempts: what job-api shows and what the archiver writes to history. */
+export interface JobRecord {
+  tenantId: string;
+  view: JobView;
+}
+
+function iso(d: Date | null): string | undefined {
+  return d === null ? undefined : d.toISOString();
+}
+
+function toAttemptView(r: RowDataPacket): AttemptView {
+  const v: AttemptView = {
+    attempt: Number(r.attempt),
+    startedAt: (r.started_at as Date).toISOString(),
+    executor: r.executor,
+  };
+  if (r.finished_at) v.finishedAt = (r.finished_at as Date).toISOString();
+  if (r.status !== null) v.status = Number(r.status);
+  if (r.error !== null) v.error = r.error;
+  if (r.error_class !== null) v.errorClass = r.error_class;
+  if (r.duration_ms !== null) v.durationMs = Number(r.duration_ms);
+  return v;
+}
+
+function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
+  const v: JobView = {
+    id: binToId(r.id),
+    taskId: maybeBinToId(r.task_id),
+    kind: r.kind,
+    state: r.state as JobState,
+    attempt: Number(r.attempt),
+    maxAttempts: Number(r.max_attempts),
+    priority: priorityFromRank(Number(r.priority)),
+    scheduledFor: (r.scheduled_for as Date).toISOString(),
+    attempts,
+  };
+  if (r.workflow_id) v.workflowId = binToId(r.workflow_id);
+  if (r.node_id) v.nodeId = r.node_id;
+  const started = iso(r.started_at);
+  if (started) v.startedAt = started;
+  const finished = iso(r.finished_at);
+  if (finished) v.finishedAt = finished;
+  if (r.last_status !== null) v.lastStatus = Number(r.last_status);
+  if (r.last_error !== null) v.lastError = r.last_error;
+  return v;
+}
+
+/** Loads jobs and their attempts in two statements, whatever the number of jobs. */
+export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Promise<JobRecord[]> {
+  if (ids.length === 0) return [];
+  const bins = ids.map((id) => (typeof id === 'string' ? idToBin(id) : id));
+  const [jobs] = await pool.query<RowDataPacket[]>(SELECT_JOBS, [bins]);
+  if (jobs.length === 0) return [];
+  const [attempts] = await pool.query<RowDataPacket[]>(SELECT_ATTEMPTS, [jobs.map((j) => j.id)]);
+  const byJob = new Map<string, AttemptView[]>();
+  for (const a of attempts) {
+    const key = (a.job_id as Buffer).toString('hex');
+    const list = byJob.get(key) ?? [];
+    list.push(toAttemptView(a));
+    byJob.set(key, list);
+  }
+  return jobs.map((r) => ({
+    tenantId: binToId(r.tenant_id),
+    view: toJobView(r, byJob.get((r.id as Buffer).toString('hex')) ?? []),
+  }));
+}
+
+/** One live job of a tenant, or null (another tenant's job is not found either). */
+export async function getLiveJob(pool: Pool, tenantId: string, id: string): Promise<JobView | null> {
+  const [record] = await loadJobRecords(pool, [id]);
+  return record && record.tenantId === tenantId ? record.view : null;
+}

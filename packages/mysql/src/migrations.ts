@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
+
+// Forward-only numbered migrations (NNNN_name.sql), each applied once and recorded with its
+// checksum. Two replicas starting at once serialise on a named lock; an applied file that was
+// edited afterwards stops the run, because the schema would no longer match its history.
+
+export const MYSQL_MIGRATIONS_DIR = new URL('../migrations/', import.meta.url);
+
+export interface Migration {
+  version: string;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export function readMigrations(dir: URL = MYSQL_MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((file) => {
+      const sql = readFileSync(new URL(file, dir), 'utf8');
+      return {
+        version: file.slice(0, 4),
+        name: file.slice(5, -4),
+        sql,
+        checksum: createHash('sha256').update(sql).digest('hex'),
+      };
+    });
+}
+
+/** Splits a migration into statements: each ends with `;` at the end of a line. */
+export function splitStatements(sql: string): string[] {
+  return sql
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('--'))
+    .join('\n')
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export async function migrateMysql(
+  pool: Pool,
+  options: { dir?: URL; log?: (msg: string) => void } = {},
+): Promise<string[]> {
+  const log = options.log ?? (() => undefined);
+  const conn = await pool.getConnection();
+  try {
+    await conn.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version CHAR(4) CHARACTER SET ascii NOT NULL PRIMARY KEY,
+         name VARCHAR(200) NOT NULL,
+         checksum CHAR(64) CHARACTER SET ascii NOT NULL,
+         applied_at DATETIME(3) NOT NULL
+       ) ENGINE=InnoDB`,
+    );
+    const [[lock]] = await conn.query<RowDataPacket[]>(
+      "SELECT GET_LOCK(CONCAT(DATABASE(), '.dsched_migrate'), 120) AS acquired",
+    );
+    if (Number(lock?.acquired) !== 1) throw new Error('could not take the migration lock within 120 s');
+    try {
+      const [rows] = await conn.query<RowDataPacket[]>('SELECT version, checksum FROM schema_migrations');
+      const applied = new Map(rows.map((r) => [String(r.version), String(r.checksum)]));
+      const ran: string[] = [];
+      for (const m of readMigrations(options.dir)) {
+        const seen = applied.get(m.version);
+        if (seen !== undefined) {
+          if (seen !== m.checksum)
+            throw new Error(`migration ${m.version}_${m.name} changed after it was applied`);
+          continue;
+        }
+        log(`applying ${m.version}_${m.name}`);
+        for (const statement of splitStatements(m.sql)) await conn.query(statement);
+        await conn.query(
+          'INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, NOW(3))',
+          [m.version, m.name, m.checksum],
+        );
+        ran.push(`${m.version}_${m.name}`);
+      }
+      return ran;
+    } finally {
+      await conn.query("SELECT RELEASE_LOCK(CONCAT(DATABASE(), '.dsched_migrate'))");
+    }
+  } finally {
+    conn.release();
+  }
+}
+
+/** The schema as SHOW CREATE TABLE prints it, for the committed schema file CI compares. */
+export async function dumpSchema(pool: Pool): Promise<string> {
+  const [tables] = await pool.query<RowDataPacket[]>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name <> 'schema_migrations' ORDER BY table_name",
+  );
+  const parts: string[] = [];
+  for (const t of tables) {
+    const [[row]] = await pool.query<RowDataPacket[]>(`SHOW CREATE TABLE \`${String(t.name)}\``);
+    parts.push(`${String(row!['Create Table']).replace(/ AUTO_INCREMENT=\d+/, '')};`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}

@@ -1,0 +1,56 @@
+import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
+
+export type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+
+// Every connection runs at READ COMMITTED in UTC (invariant 9 and the one-clock rule): the
+// session statements are queued on the connection before the pool hands it out.
+export function createPool(url: string, options: { connectionLimit?: number } = {}): Pool {
+  const u = new URL(url);
+  const pool = mysql.createPool({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: u.pathname.slice(1),
+    connectionLimit: options.connectionLimit ?? 10,
+    maxIdle: options.connectionLimit ?? 10,
+    enableKeepAlive: true,
+    timezone: 'Z',
+    dateStrings: false,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    connectTimeout: 5_000,
+    namedPlaceholders: false,
+  });
+  pool.pool.on('connection', (conn) => {
+    conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+    conn.query("SET time_zone = '+00:00'");
+  });
+  return pool;
+}
+
+export async function pingMysql(pool: Pool): Promise<void> {
+  await pool.query('SELECT 1');
+}
+
+/** MySQL's clock, the only clock scheduling decisions use (invariant 1). */
+export async function databaseNow(pool: Pool | PoolConnection): Promise<Date> {
+  const [rows] = await pool.query<mysql.RowDataPacket[]>('SELECT NOW(3) AS now');
+  return rows[0]!.now as Date;
+}
+
+/** A pool whose server answered; a failure names the variable that points at it. */
+export async function connectMysql(
+  url: string,
+  connectionLimit: number,
+  variable = 'DATABASE_URL',
+): Promise<Pool> {
+  const pool = createPool(url, { connectionLimit });
+  try {
+    await pingMysql(pool);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`${variable}: cannot reach MySQL (${(err as Error).message})`, { cause: err });
+  }
+  return pool;
+}

@@ -1,0 +1,87 @@
+import type {
+  Lane,
+  MisfirePolicy,
+  OverlapPolicy,
+  RetryPolicy,
+  Schedule,
+  Target,
+  Task,
+  TaskState,
+} from '@dsched/domain';
+import { PRIORITY_RANK, priorityFromRank } from '@dsched/domain';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { binToId, idToBin } from '../ids.ts';
+import { readJson, writeJson } from '../json.ts';
+
+// Task rows. Every read is scoped by tenant: a task of another tenant is simply not found.
+
+export const TASK_COLUMNS =
+  'id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy, metadata, state, next_fire_at, `partition`, version, created_at, updated_at';
+
+type StoredSchedule =
+  | (Omit<Extract<Schedule, { type: 'once' }>, 'at'> & { at: string })
+  | Extract<Schedule, { type: 'cron' }>;
+
+export function scheduleToJson(s: Schedule): string {
+  return writeJson(s.type === 'once' ? { type: 'once', at: s.at.toISOString() } : s);
+}
+
+export function scheduleFromJson(value: unknown): Schedule {
+  const s = readJson<StoredSchedule>(value);
+  return s.type === 'once' ? { type: 'once', at: new Date(s.at) } : s;
+}
+
+export function rowToTask(r: RowDataPacket): Task {
+  return {
+    id: binToId(r.id),
+    tenantId: binToId(r.tenant_id),
+    name: r.name,
+    schedule: scheduleFromJson(r.schedule),
+    target: readJson<Target>(r.target),
+    priority: priorityFromRank(Number(r.priority)),
+    lane: r.lane as Lane,
+    retry: readJson<RetryPolicy>(r.retry),
+    misfirePolicy: r.misfire_policy as MisfirePolicy,
+    overlapPolicy: r.overlap_policy as OverlapPolicy,
+    metadata: readJson<Record<string, unknown> | null>(r.metadata),
+    state: r.state as TaskState,
+    nextFireAt: r.next_fire_at,
+    version: Number(r.version),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function taskToRow(t: Task, partition: number): unknown[] {
+  return [
+    idToBin(t.id),
+    idToBin(t.tenantId),
+    t.name,
+    scheduleToJson(t.schedule),
+    writeJson(t.target),
+    PRIORITY_RANK[t.priority],
+    t.lane,
+    writeJson(t.retry),
+    t.misfirePolicy,
+    t.overlapPolicy,
+    t.metadata === null ? null : writeJson(t.metadata),
+    t.state,
+    t.nextFireAt,
+    partition,
+    t.version,
+    t.createdAt,
+    t.updatedAt,
+  ];
+}
+
+export async function insertTask(pool: Pool, task: Task, partition: number): Promise<void> {
+  await pool.query(`INSERT INTO tasks (${TASK_COLUMNS}) VALUES (?)`, [taskToRow(task, partition)]);
+}
+
+export async function getTask(pool: Pool, tenantId: string, id: string): Promise<Task | null> {
+  const [rows] = await pool.query<RowDataPacket[]>(
+    `SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ? AND tenant_id = ? AND state <> 'deleted'`,
+    [idToBin(id), idToBin(tenantId)],
+  );
+  return rows[0] ? rowToTask(rows[0]) : null;
+}

@@ -1,0 +1,49 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { Logger } from './logger.ts';
+
+/** Resolves when every dependency answers; throws naming the one that does not. */
+export type ReadinessCheck = () => Promise<void>;
+
+// /healthz says the process runs; /readyz that its dependencies answer and it is not shutting
+// down; /metrics is the Prometheus text of the process registry.
+export function registerOpsRoutes(
+  app: FastifyInstance,
+  deps: { registry: Registry; ready: ReadinessCheck; isShuttingDown?: () => boolean },
+): void {
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
+    if (deps.isShuttingDown?.()) return reply.status(503).send({ status: 'shutting_down' });
+    try {
+      await deps.ready();
+      return { status: 'ready' };
+    } catch (err) {
+      return reply.status(503).send({ status: 'not_ready', reason: (err as Error).message });
+    }
+  });
+  app.get('/metrics', { logLevel: 'warn' }, async (_req, reply) => {
+    reply.header('content-type', deps.registry.contentType);
+    return deps.registry.metrics();
+  });
+}
+
+/** The small HTTP server the workers (scheduler, executor, reconciler, archiver) expose. */
+export function buildOpsServer(deps: {
+  logger: Logger;
+  registry: Registry;
+  ready: ReadinessCheck;
+  isShuttingDown?: () => boolean;
+}): FastifyInstance {
+  const app = createHttpServer(deps.logger);
+  registerOpsRoutes(app, deps);
+  return app;
+}
+
+/** A fastify instance logging through the service's pino logger, with request ids. */
+export function createHttpServer(logger: Logger, options: { bodyLimit?: number } = {}): FastifyInstance {
+  return Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+  }) as unknown as FastifyInstance;
+}

@@ -1,0 +1,54 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError, createLogger, loadConfig, mysqlConfigShape } from '../src/index.ts';
+
+describe('loadConfig', () => {
+  const schema = z.object({ ...mysqlConfigShape });
+
+  it('names a missing variable', () => {
+    expect(() => loadConfig(schema, {})).toThrow(/DATABASE_URL/);
+  });
+
+  it('names a malformed variable and every bad one', () => {
+    try {
+      loadConfig(schema, { DATABASE_URL: 'postgres://x/y', DATABASE_POOL_SIZE: 'many' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).variables.sort()).toEqual(['DATABASE_POOL_SIZE', 'DATABASE_URL']);
+    }
+  });
+
+  it('parses and applies defaults', () => {
+    expect(loadConfig(schema, { DATABASE_URL: 'mysql://u:p@h:3306/db' })).toEqual({
+      DATABASE_URL: 'mysql://u:p@h:3306/db',
+      DATABASE_POOL_SIZE: 10,
+    });
+  });
+});
+
+describe('logger', () => {
+  it('redacts Authorization and secrets wherever they are', () => {
+    let out = '';
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        out += chunk.toString();
+        cb();
+      },
+    });
+    const logger = createLogger('test', 'info', sink);
+    logger.info(
+      {
+        req: { headers: { authorization: 'Bearer dsk_secret' } },
+        tenant: { apiKey: 'dsk_k', signingSecret: 'whsec_s' },
+      },
+      'hello',
+    );
+    expect(out).toContain('hello');
+    expect(out).not.toContain('dsk_secret');
+    expect(out).not.toContain('dsk_k');
+    expect(out).not.toContain('whsec_s');
+    expect(out).toContain('[redacted]');
+  });
+});

@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { REPO_ROOT } from './names.ts';
+import { freePort } from './ports.ts';
+
+// Starts the real services as separate processes, on the Node that runs the tests.
+
+export type ServiceName = 'task-api' | 'scheduler' | 'executor' | 'reconciler' | 'archiver' | 'job-api';
+
+const PORT_VARIABLE: Record<ServiceName, string> = {
+  'task-api': 'TASK_API_PORT',
+  'job-api': 'JOB_API_PORT',
+  scheduler: 'METRICS_PORT',
+  executor: 'METRICS_PORT',
+  reconciler: 'METRICS_PORT',
+  archiver: 'METRICS_PORT',
+};
+
+export interface RunningService {
+  name: ServiceName;
+  port: number;
+  url: string;
+  process: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal name). */
+  exited: Promise<number | string>;
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+export function serviceEntry(name: ServiceName): string {
+  return `${REPO_ROOT}services/${name}/src/main.ts`;
+}
+
+export async function startService(
+  name: ServiceName,
+  env: Record<string, string>,
+  options: { waitReady?: boolean; timeoutMs?: number; command?: string[] } = {},
+): Promise<RunningService> {
+  const port = await freePort();
+  const command = options.command ?? [process.execPath, serviceEntry(name)];
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, [PORT_VARIABLE[name]]: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1));
+  });
+  const service: RunningService = {
+    name,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    output: () => out,
+    exited,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  if (options.waitReady !== false) await waitReady(service, options.timeoutMs ?? 30_000);
+  return service;
+}
+
+async function waitReady(service: RunningService, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitedWith: number | string | undefined;
+  void service.exited.then((c) => {
+    exitedWith = c;
+  });
+  while (Date.now() < deadline) {
+    if (exitedWith !== undefined)
+      throw new Error(`${service.name} exited (${exitedWith}) during start:\n${service.output()}`);
+    try {
+      const res = await fetch(`${service.url}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${service.name} not ready within ${timeoutMs} ms:\n${service.output()}`);
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} not reached within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+}

@@ -1,0 +1,48 @@
+# Sourced by the project's scripts: puts Node.js 24 and pnpm on PATH, installing them into a cache
+# outside the repo when the machine lacks them, so a fresh Debian machine with any Node and npm works.
+DSCHED_CACHE="${DSCHED_CACHE:-$HOME/.cache/dsched}"
+DSCHED_NODE_MAJOR=24
+DSCHED_PNPM_VERSION="10.34.8"
+
+dsched_node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+dsched_ensure_node() {
+  if [ -x "$DSCHED_CACHE/node24/node_modules/node/bin/node" ]; then
+    export PATH="$DSCHED_CACHE/node24/node_modules/node/bin:$PATH"
+  fi
+  if [ "$(dsched_node_major)" -lt "$DSCHED_NODE_MAJOR" ]; then
+    command -v npm >/dev/null || { echo "dsched: npm is needed to install Node.js $DSCHED_NODE_MAJOR" >&2; return 1; }
+    echo "dsched: installing Node.js $DSCHED_NODE_MAJOR from the npm registry into $DSCHED_CACHE/node24" >&2
+    mkdir -p "$DSCHED_CACHE/node24"
+    npm install --silent --no-audit --no-fund --prefix "$DSCHED_CACHE/node24" "node@$DSCHED_NODE_MAJOR" >&2
+    export PATH="$DSCHED_CACHE/node24/node_modules/node/bin:$PATH"
+  fi
+  if [ "$(dsched_node_major)" -lt "$DSCHED_NODE_MAJOR" ]; then
+    echo "dsched: Node.js $DSCHED_NODE_MAJOR is not available (found $(node -v 2>/dev/null))" >&2; return 1
+  fi
+}
+
+dsched_ensure_pnpm() {
+  local bin="$DSCHED_CACHE/pnpm-$DSCHED_PNPM_VERSION/node_modules/.bin"
+  if [ ! -x "$bin/pnpm" ]; then
+    echo "dsched: installing pnpm $DSCHED_PNPM_VERSION into $DSCHED_CACHE" >&2
+    npm install --silent --no-audit --no-fund --prefix "$DSCHED_CACHE/pnpm-$DSCHED_PNPM_VERSION" "pnpm@$DSCHED_PNPM_VERSION" >&2
+  fi
+  export PATH="$bin:$PATH"
+}
+
+# Installs workspace dependencies when the lockfile changed since the last install.
+dsched_ensure_deps() {
+  local root="$1"
+  local stamp="$root/node_modules/.dsched-lock-stamp"
+  local want
+  want="$(sha256sum "$root/pnpm-lock.yaml" 2>/dev/null | cut -c1-64)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    (cd "$root" && pnpm install --frozen-lockfile --reporter=silent) >&2 || return 1
+    echo "$want" > "$stamp"
+  fi
+}
+
+dsched_bootstrap() {
+  dsched_ensure_node && dsched_ensure_pnpm && dsched_ensure_deps "$1"
+}

@@ -1,0 +1,49 @@
+// Applies the MySQL and Cassandra migrations (forward-only, safe to run from several places at
+// once). Used by scripts/stack up, the docker-compose migration step and the Kubernetes Job.
+import { createCassandraClient } from '@dsched/cassandra/client';
+import { migrateCassandra } from '@dsched/cassandra/migrations';
+import { migrateMysql } from '@dsched/mysql/migrations';
+import { createPool } from '@dsched/mysql/pool';
+import { cassandraConfigShape, loadConfig, mysqlConfigShape } from '@dsched/runtime';
+import { z } from 'zod';
+
+const config = loadConfig(
+  z.object({
+    ...mysqlConfigShape,
+    ...cassandraConfigShape,
+    DATABASE_URL: mysqlConfigShape.DATABASE_URL.default('mysql://dsched:dsched@127.0.0.1:3306/dsched'),
+    CASSANDRA_REPLICATION: z.string().default("{'class': 'SimpleStrategy', 'replication_factor': 1}"),
+    MIGRATE_ONLY: z.enum(['mysql', 'cassandra', 'all']).default('all'),
+  }),
+  process.env,
+);
+
+const log = (msg: string) => process.stderr.write(`migrate: ${msg}\n`);
+
+if (config.MIGRATE_ONLY !== 'cassandra') {
+  const pool = createPool(config.DATABASE_URL, { connectionLimit: 1 });
+  try {
+    const ran = await migrateMysql(pool, { log });
+    log(`mysql: ${ran.length} applied`);
+  } finally {
+    await pool.end();
+  }
+}
+if (config.MIGRATE_ONLY !== 'mysql') {
+  const client = createCassandraClient({
+    contactPoints: config.CASSANDRA_CONTACT_POINTS,
+    localDataCenter: config.CASSANDRA_LOCAL_DC,
+    username: config.CASSANDRA_USERNAME,
+    password: config.CASSANDRA_PASSWORD,
+  });
+  try {
+    const ran = await migrateCassandra(client, {
+      keyspace: config.CASSANDRA_KEYSPACE,
+      replication: config.CASSANDRA_REPLICATION,
+      log,
+    });
+    log(`cassandra (${config.CASSANDRA_KEYSPACE}): ${ran.length} applied`);
+  } finally {
+    await client.shutdown();
+  }
+}

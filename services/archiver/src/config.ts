@@ -1,0 +1,21 @@
+import { baseConfigShape, cassandraConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
+import { z } from 'zod';
+
+export const archiverConfigSchema = z.object({
+  ...baseConfigShape,
+  ...mysqlConfigShape,
+  ...cassandraConfigShape,
+  METRICS_PORT: env.port(9104),
+  ARCHIVER_INTERVAL_MS: env.positiveInt(1000),
+  ARCHIVER_BATCH_SIZE: env.positiveInt(500),
+  ARCHIVER_CONCURRENCY: env.positiveInt(64),
+  /** Dead jobs stay in MySQL (the DLQ) this long before moving to history. */
+  DLQ_RETENTION_S: env.nonNegativeInt(7 * 86_400),
+  HISTORY_TTL_DAYS: env.positiveInt(90),
+});
+
+export type ArchiverConfig = z.infer<typeof archiverConfigSchema>;
+
+export function loadArchiverConfig(environment: Record<string, string | undefined>): ArchiverConfig {
+  return loadConfig(archiverConfigSchema, environment);
+}

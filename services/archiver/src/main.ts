@@ -1,0 +1,59 @@
+import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
+import { writeJobHistory } from '@dsched/cassandra/job-history';
+import { deleteArchivedJobs, selectArchivableJobs } from '@dsched/mysql/jobs/archive';
+import { connectMysql, pingMysql } from '@dsched/mysql/pool';
+import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
+import { type ArchiverConfig, loadArchiverConfig } from './config.ts';
+import { Archiver } from './core/archive.ts';
+import { ArchiverMetrics } from './metrics.ts';
+
+async function main(config: ArchiverConfig): Promise<void> {
+  const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const cassandra = await connectCassandra(cassandraSettings(config));
+  await runWorker({
+    service: 'archiver',
+    logLevel: config.LOG_LEVEL,
+    metricsPort: config.METRICS_PORT,
+    graceMs: config.SHUTDOWN_GRACE_MS,
+    build: async ({ logger, registry }) => {
+      const archiver = new Archiver({
+        source: {
+          select: (limit) =>
+            selectArchivableJobs(pool, { limit, deadRetentionSeconds: config.DLQ_RETENTION_S }),
+          delete: (jobs) => deleteArchivedJobs(pool, jobs),
+        },
+        write: (records) =>
+          writeJobHistory(cassandra, records, {
+            ttlSeconds: config.HISTORY_TTL_DAYS * 86_400,
+            concurrency: config.ARCHIVER_CONCURRENCY,
+          }),
+        metrics: new ArchiverMetrics(registry),
+        batchSize: config.ARCHIVER_BATCH_SIZE,
+      });
+      return {
+        loops: [
+          new Loop({
+            name: 'archive',
+            runOnce: () => archiver.runOnce(),
+            intervalMs: config.ARCHIVER_INTERVAL_MS,
+            logger,
+          }),
+        ],
+        ready: async () => {
+          await pingMysql(pool);
+          await pingCassandra(cassandra);
+        },
+        stopSteps: [
+          { name: 'mysql', run: () => pool.end() },
+          { name: 'cassandra', run: () => cassandra.shutdown() },
+        ],
+      };
+    },
+  });
+}
+
+try {
+  await main(loadArchiverConfig(process.env));
+} catch (err) {
+  exitOnStartupError('archiver', err);
+}

@@ -1,0 +1,16 @@
+import { baseConfigShape, cassandraConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
+import { z } from 'zod';
+
+export const jobApiConfigSchema = z.object({
+  ...baseConfigShape,
+  ...mysqlConfigShape,
+  ...cassandraConfigShape,
+  JOB_API_PORT: env.port(8081),
+  JOB_API_HOST: z.string().default('0.0.0.0'),
+});
+
+export type JobApiConfig = z.infer<typeof jobApiConfigSchema>;
+
+export function loadJobApiConfig(environment: Record<string, string | undefined>): JobApiConfig {
+  return loadConfig(jobApiConfigSchema, environment);
+}

@@ -1,0 +1,46 @@
+import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
+import { getArchivedJob } from '@dsched/cassandra/job-history';
+import { getLiveJob } from '@dsched/mysql/jobs/job-records';
+import { connectMysql, pingMysql } from '@dsched/mysql/pool';
+import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
+import { createLogger, createRegistry, exitOnStartupError, handleShutdown } from '@dsched/runtime';
+import { buildApp } from './app.ts';
+import { type JobApiConfig, loadJobApiConfig } from './config.ts';
+
+async function main(config: JobApiConfig): Promise<void> {
+  const logger = createLogger('job-api', config.LOG_LEVEL);
+  const registry = createRegistry('job-api');
+  const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const cassandra = await connectCassandra(cassandraSettings(config));
+  let shuttingDown = () => false;
+  const app = buildApp({
+    logger,
+    registry,
+    ready: async () => {
+      await pingMysql(pool);
+      await pingCassandra(cassandra);
+    },
+    isShuttingDown: () => shuttingDown(),
+    jobs: {
+      live: (tenantId, id) => getLiveJob(pool, tenantId, id),
+      archived: (tenantId, id) => getArchivedJob(cassandra, tenantId, id),
+    },
+    tenantByKey: (hash) => findTenantByKeyHash(pool, hash),
+  });
+  shuttingDown = handleShutdown(
+    logger,
+    [
+      { name: 'http', run: () => app.close() },
+      { name: 'mysql', run: () => pool.end() },
+      { name: 'cassandra', run: () => cassandra.shutdown() },
+    ],
+    { graceMs: config.SHUTDOWN_GRACE_MS },
+  ).shuttingDown;
+  await app.listen({ port: config.JOB_API_PORT, host: config.JOB_API_HOST });
+}
+
+try {
+  await main(loadJobApiConfig(process.env));
+} catch (err) {
+  exitOnStartupError('job-api', err);
+}

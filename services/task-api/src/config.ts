@@ -1,0 +1,21 @@
+import { baseConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
+import { z } from 'zod';
+
+export const taskApiConfigSchema = z.object({
+  ...baseConfigShape,
+  ...mysqlConfigShape,
+  TASK_API_PORT: env.port(8080),
+  TASK_API_HOST: z.string().default('0.0.0.0'),
+  DSCHED_ADMIN_TOKEN: z
+    .string({ error: 'is required: the operator token for /v1/admin' })
+    .min(16, 'must be at least 16 characters'),
+  SCHEDULER_PARTITIONS: env.positiveInt(64),
+  /** Seconds an old API key keeps working after a rotation. */
+  KEY_ROTATION_GRACE_S: env.nonNegativeInt(86_400),
+});
+
+export type TaskApiConfig = z.infer<typeof taskApiConfigSchema>;
+
+export function loadTaskApiConfig(environment: Record<string, string | undefined>): TaskApiConfig {
+  return loadConfig(taskApiConfigSchema, environment);
+}

@@ -1,0 +1,178 @@
+import type { RowDataPacket } from '@dsched/mysql/pool';
+import { createLogger, createRegistry } from '@dsched/runtime';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mysqlClock, mysqlTaskRepository, mysqlTenantDirectory } from '../src/adapters/mysql.ts';
+import { buildApp } from '../src/app.ts';
+
+const ADMIN = 'admin-token-for-tests-123';
+let db: TestDatabase;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+  app = buildApp({
+    logger: createLogger('task-api', 'silent'),
+    registry: createRegistry('task-api'),
+    ready: async () => undefined,
+    tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
+    tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
+    now: mysqlClock(db.pool),
+    adminToken: ADMIN,
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await db.close();
+});
+
+async function newTenant(name = 'acme') {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/admin/tenants',
+    headers: { authorization: `Bearer ${ADMIN}` },
+    payload: { name },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { id: string; apiKey: string; signingSecret: string };
+}
+
+const task = (overrides: Record<string, unknown> = {}) => ({
+  name: 'nightly',
+  schedule: { type: 'cron', expression: '0 9 * * 1-5', timezone: 'Europe/Berlin' },
+  target: { url: 'https://example.test/hook' },
+  ...overrides,
+});
+
+describe('tenants', () => {
+  it('creates a tenant whose key is stored hashed and works once shown', async () => {
+    const t = await newTenant();
+    expect(t.apiKey).toMatch(/^dsk_/);
+    expect(t.signingSecret).toMatch(/^whsec_/);
+    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT key_hash FROM tenant_api_keys');
+    expect(rows.some((r) => (r.key_hash as Buffer).toString('utf8').includes(t.apiKey))).toBe(false);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/tasks',
+      headers: { authorization: `Bearer ${t.apiKey}` },
+      payload: task(),
+    });
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('refuses the admin routes without the operator token', async () => {
+    const none = await app.inject({ method: 'POST', url: '/v1/admin/tenants', payload: { name: 'x' } });
+    expect(none.statusCode).toBe(401);
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/v1/admin/tenants',
+      headers: { authorization: 'Bearer nope' },
+      payload: { name: 'x' },
+    });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json()).toMatchObject({ error: { code: 'permission_denied' } });
+  });
+
+  it('rotates a key: the new one works and the old one expires after the grace period (0 here)', async () => {
+    const t = await newTenant();
+    const rot = await app.inject({
+      method: 'POST',
+      url: `/v1/admin/tenants/${t.id}/keys`,
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(rot.statusCode).toBe(201);
+    const { apiKey } = rot.json() as { apiKey: string };
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/v1/tasks',
+      headers: { authorization: `Bearer ${apiKey}` },
+      payload: task(),
+    });
+    expect(ok.statusCode).toBe(201);
+    const old = await app.inject({
+      method: 'POST',
+      url: '/v1/tasks',
+      headers: { authorization: `Bearer ${t.apiKey}` },
+      payload: task(),
+    });
+    expect(old.statusCode).toBe(401);
+  });
+});
+
+describe('tasks', () => {
+  it('computes nextFireAt in the task’s zone and returns the task to its owner only', async () => {
+    const a = await newTenant('a');
+    const b = await newTenant('b');
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/tasks',
+      headers: { authorization: `Bearer ${a.apiKey}` },
+      payload: task(),
+    });
+    const body = created.json() as { id: string; nextFireAt: string; state: string; version: number };
+    expect(body.state).toBe('active');
+    expect(body.version).toBe(1);
+    // 09:00 in Berlin is 07:00 or 08:00 UTC.
+    expect(new Date(body.nextFireAt).getUTCHours()).toBeGreaterThanOrEqual(7);
+    expect(new Date(body.nextFireAt).getUTCHours()).toBeLessThanOrEqual(8);
+    const own = await app.inject({
+      method: 'GET',
+      url: `/v1/tasks/${body.id}`,
+      headers: { authorization: `Bearer ${a.apiKey}` },
+    });
+    expect(own.statusCode).toBe(200);
+    const other = await app.inject({
+      method: 'GET',
+      url: `/v1/tasks/${body.id}`,
+      headers: { authorization: `Bearer ${b.apiKey}` },
+    });
+    const missing = await app.inject({
+      method: 'GET',
+      url: '/v1/tasks/01900000-0000-7000-8000-000000000000',
+      headers: { authorization: `Bearer ${b.apiKey}` },
+    });
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual(missing.json());
+  });
+
+  it.each([
+    [{ schedule: { type: 'cron', expression: 'not a cron', timezone: 'UTC' } }, 'schedule.expression'],
+    [{ schedule: { type: 'cron', expression: '0 0 30 2 *', timezone: 'UTC' } }, 'schedule.expression'],
+    [{ schedule: { type: 'cron', expression: '0 9 * * *', timezone: 'Mars/Olympus' } }, 'schedule.timezone'],
+    [{ target: { url: 'ftp://x' } }, 'target.url'],
+    [{ priority: 'urgent' }, 'priority'],
+    [{ retry: { maxAttempts: 0 } }, 'retry.maxAttempts'],
+  ])('answers 400 naming the field for %j and stores nothing', async (override, field) => {
+    const t = await newTenant();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/tasks',
+      headers: { authorization: `Bearer ${t.apiKey}` },
+      payload: task(override),
+    });
+    expect(res.statusCode).toBe(400);
+    const err = res.json() as { error: { code: string; details: { field: string }[] } };
+    expect(err.error.code).toBe('invalid_argument');
+    expect(err.error.details.map((d) => d.field)).toContain(field);
+    const [rows] = await db.pool.query<RowDataPacket[]>(
+      'SELECT COUNT(*) AS n FROM tasks WHERE tenant_id = UNHEX(REPLACE(?, "-", ""))',
+      [t.id],
+    );
+    expect(Number(rows[0]!.n)).toBe(0);
+  });
+
+  it('answers 400 for malformed JSON and 401 without a key', async () => {
+    const t = await newTenant();
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/v1/tasks',
+      headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { code: 'invalid_argument' } });
+    const anon = await app.inject({ method: 'POST', url: '/v1/tasks', payload: task() });
+    expect(anon.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,37 @@
+import { type ServiceName, startService } from '@dsched/testkit/services';
+import { describe, expect, it } from 'vitest';
+
+// Bad configuration stops every service at start, with a message naming the variable.
+const services: ServiceName[] = ['task-api', 'scheduler', 'executor', 'reconciler', 'archiver', 'job-api'];
+
+describe('start-up configuration', () => {
+  it.each(services)('%s exits non-zero naming DATABASE_URL when it is malformed', async (name) => {
+    const svc = await startService(
+      name,
+      { DATABASE_URL: 'postgres://nope', DSCHED_ADMIN_TOKEN: 'x'.repeat(20) },
+      { waitReady: false },
+    );
+    expect(await svc.exited).toBe(1);
+    expect(svc.output()).toMatch(/DATABASE_URL/);
+  });
+
+  it('exits non-zero naming DATABASE_URL when the database does not answer', async () => {
+    const svc = await startService(
+      'scheduler',
+      { DATABASE_URL: 'mysql://u:p@127.0.0.1:1/db' },
+      { waitReady: false },
+    );
+    expect(await svc.exited).toBe(1);
+    expect(svc.output()).toMatch(/DATABASE_URL: cannot reach/);
+  });
+
+  it('task-api exits naming DSCHED_ADMIN_TOKEN when it is missing', async () => {
+    const svc = await startService(
+      'task-api',
+      { DATABASE_URL: 'mysql://u:p@127.0.0.1:3306/db' },
+      { waitReady: false },
+    );
+    expect(await svc.exited).toBe(1);
+    expect(svc.output()).toMatch(/DSCHED_ADMIN_TOKEN/);
+  });
+});
