@@ -20,7 +20,22 @@ const config = loadConfig(
 
 const log = (msg: string) => process.stderr.write(`migrate: ${msg}\n`);
 
+/** The database named in DATABASE_URL, created when missing (a new checkout's own database). */
+async function createDatabaseIfMissing(url: string): Promise<void> {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.slice(1));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`DATABASE_URL: unsupported database name "${name}"`);
+  u.pathname = '/';
+  const server = createPool(u.toString().replace(/\/$/, '/mysql'), { connectionLimit: 1 });
+  try {
+    await server.query(`CREATE DATABASE IF NOT EXISTS \`${name}\``);
+  } finally {
+    await server.end();
+  }
+}
+
 if (config.MIGRATE_ONLY !== 'cassandra') {
+  await createDatabaseIfMissing(config.DATABASE_URL);
   const pool = createPool(config.DATABASE_URL, { connectionLimit: 1 });
   try {
     const ran = await migrateMysql(pool, { log });
