@@ -1,0 +1,112 @@
+import { createCassandraClient } from '@dsched/cassandra/client';
+import { binToId, maybeBinToId } from '@dsched/mysql/ids';
+import { createPool, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
+import { CASSANDRA_CONTACT } from './stack.ts';
+
+// Read-only views of the run's stores, for the final accounting and the backlog sampler. The
+// harness never writes to them: everything it changes goes through the public APIs.
+
+export interface StoredJob {
+  id: string;
+  taskId: string | null;
+  scheduledMs: number;
+  state: string;
+  attempt: number;
+  lastError: string | null;
+  where: 'mysql' | 'cassandra' | 'both';
+}
+
+export class StoresView {
+  readonly pool: Pool;
+  readonly keyspace: string;
+
+  constructor(databaseUrl: string, keyspace: string) {
+    this.pool = createPool(databaseUrl, { connectionLimit: 2 });
+    this.keyspace = keyspace;
+  }
+
+  /** Jobs by state with scheduled_for up to `until`, and tasks whose next fire is still due by then. */
+  async progress(until: Date): Promise<{ byState: Record<string, number>; unmaterialised: number }> {
+    const [jobs] = await this.pool.query<RowDataPacket[]>(
+      'SELECT state, COUNT(*) AS n FROM jobs WHERE scheduled_for <= ? GROUP BY state',
+      [until],
+    );
+    const [tasks] = await this.pool.query<RowDataPacket[]>(
+      "SELECT COUNT(*) AS n FROM tasks WHERE state = 'active' AND next_fire_at <= ?",
+      [until],
+    );
+    const byState: Record<string, number> = {};
+    for (const r of jobs) byState[r.state as string] = Number(r.n);
+    return { byState, unmaterialised: Number(tasks[0]?.n ?? 0) };
+  }
+
+  /** Live jobs (MySQL) and archived ones (Cassandra), merged by id. */
+  async allJobs(): Promise<Map<string, StoredJob>> {
+    const jobs = new Map<string, StoredJob>();
+    const cassandra = createCassandraClient({
+      contactPoints: [CASSANDRA_CONTACT],
+      localDataCenter: 'datacenter1',
+      keyspace: this.keyspace,
+    });
+    try {
+      const rows = cassandra.stream('SELECT id, task_id, scheduled_for, state, doc FROM jobs_by_id', [], {
+        prepare: true,
+        fetchSize: 5000,
+      });
+      for await (const row of rows as unknown as AsyncIterable<{ get(c: string): unknown }>) {
+        const doc = JSON.parse(String(row.get('doc'))) as { attempt?: number; lastError?: string | null };
+        const id = String(row.get('id'));
+        const taskId = row.get('task_id');
+        jobs.set(id, {
+          id,
+          taskId: taskId ? String(taskId) : null,
+          scheduledMs: (row.get('scheduled_for') as Date).getTime(),
+          state: String(row.get('state')),
+          attempt: Number(doc.attempt ?? 0),
+          lastError: doc.lastError ?? null,
+          where: 'cassandra',
+        });
+      }
+    } finally {
+      await cassandra.shutdown();
+    }
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      'SELECT id, task_id, scheduled_for, state, attempt, last_error FROM jobs',
+    );
+    for (const r of rows) {
+      const id = binToId(r.id as Buffer);
+      const archived = jobs.has(id);
+      jobs.set(id, {
+        id,
+        taskId: maybeBinToId(r.task_id as Buffer | null),
+        scheduledMs: (r.scheduled_for as Date).getTime(),
+        state: String(r.state),
+        attempt: Number(r.attempt),
+        lastError: (r.last_error as string | null) ?? null,
+        where: archived ? 'both' : 'mysql',
+      });
+    }
+    return jobs;
+  }
+
+  /** Pending jobs (ids and tenants) due within `withinS` seconds, for faults that act on jobs. */
+  async pendingJobs(limit: number): Promise<{ id: string; tenantId: string }[]> {
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      "SELECT id, tenant_id FROM jobs WHERE state = 'pending' ORDER BY run_at LIMIT ?",
+      [limit],
+    );
+    return rows.map((r) => ({ id: binToId(r.id as Buffer), tenantId: binToId(r.tenant_id as Buffer) }));
+  }
+
+  /** The current holder of each scheduler partition lease (empty before leases exist). */
+  async leaseHolders(): Promise<Map<string, number>> {
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      'SELECT holder, COUNT(*) AS n FROM leases WHERE holder IS NOT NULL AND expires_at > NOW(3) GROUP BY holder',
+    );
+    return new Map(rows.map((r) => [String(r.holder), Number(r.n)]));
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
