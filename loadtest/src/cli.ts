@@ -1,9 +1,10 @@
-import { writeReport } from './report/report.ts';
-import { printResult } from './report/console.ts';
 import { Run, type RunResult } from './harness/run.ts';
+import { printResult } from './report/console.ts';
+import { writeReport } from './report/report.ts';
 import { SCENARIOS } from './scenarios/index.ts';
 
 // pnpm loadtest <scenario> [--<knob> N]... [--env NAME=VALUE]... [--concurrency N] [--no-report]
+//                          [--store-prefix NAME] (the run's database/keyspace prefix; default dsched_lt)
 //
 // Exit code: 0 PASS, 1 FAIL (a no-loss or no-duplicate check failed), 3 INCOMPLETE (passed what it
 // could check; a feature it needs is not on this branch yet), 2 usage or harness error.
@@ -12,7 +13,13 @@ function usage(): never {
   process.stderr.write(
     `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--no-report]\n\nscenarios:\n${SCENARIOS.map(
       (s) =>
-        `  ${s.name.padEnd(22)} ${s.summary}${s.knobs ? ` (${Object.entries(s.knobs).map(([k, v]) => `--${k} ${v}`).join(' ')})` : ''}`,
+        `  ${s.name.padEnd(22)} ${s.summary}${
+          s.knobs
+            ? ` (${Object.entries(s.knobs)
+                .map(([k, v]) => `--${k} ${v}`)
+                .join(' ')})`
+            : ''
+        }`,
     ).join('\n')}\n`,
   );
   process.exit(2);
@@ -25,6 +32,7 @@ const knobs: Record<string, number> = {};
 const env: Record<string, string> = {};
 let concurrency = 64;
 let report = true;
+let storePrefix: string | undefined;
 for (let i = 0; i < rest.length; i++) {
   const arg = rest[i] ?? '';
   const value = rest[i + 1];
@@ -32,6 +40,9 @@ for (let i = 0; i < rest.length; i++) {
   else if (arg === '--env' && value?.includes('=')) {
     const at = value.indexOf('=');
     env[value.slice(0, at)] = value.slice(at + 1);
+    i++;
+  } else if (arg === '--store-prefix' && value && /^[a-z][a-z0-9_]{0,20}$/.test(value)) {
+    storePrefix = value;
     i++;
   } else if (arg === '--concurrency' && value) {
     concurrency = Number(value);
@@ -43,11 +54,19 @@ for (let i = 0; i < rest.length; i++) {
 }
 
 const started = Date.now();
-const log = (msg: string) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
-const run = new Run({ scenario: scenario.name, knobs, env, concurrency, log });
+const log = (msg: string) =>
+  process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
+const run = new Run({
+  scenario: scenario.name,
+  knobs,
+  env,
+  concurrency,
+  log,
+  ...(storePrefix ? { storePrefix } : {}),
+});
 let result: RunResult;
 try {
-  result = await scenario.run(run);
+  result = run.judge(await scenario.run(run));
 } catch (err) {
   log(`harness error: ${(err as Error).stack ?? String(err)}`);
   log(`logs: ${run.scratch}logs/`);

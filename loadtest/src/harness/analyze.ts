@@ -18,10 +18,15 @@ export interface AnalysisInput {
   windowEndMs: number;
   records: SinkRecords;
   jobs: Map<string, StoredJob>;
-  /** Job id → when the harness's cancel of it answered 'cancelled'. */
-  cancelled: Map<string, number>;
+  /**
+   * Jobs the harness cancelled: when the cancel answered, and whether it answered 'cancelled'
+   * (a running job may only be marked, and end cancelled later).
+   */
+  cancelled: Map<string, { at: number; confirmed: boolean }>;
   /** t = 0 of every series (the first due time). */
   originMs: number;
+  /** False for a peer with no dsched stores: only what the target saw is judged. */
+  withStores?: boolean;
 }
 
 export interface Check {
@@ -68,7 +73,8 @@ export function analyze(input: AnalysisInput): Analysis {
   const { expected, records: r, jobs } = input;
   const examples: Record<string, string[]> = {};
   const note = (kind: string, text: string) => {
-    const list = (examples[kind] ??= []);
+    const list = examples[kind] ?? [];
+    examples[kind] = list;
     if (list.length < 5) list.push(text);
   };
 
@@ -97,10 +103,13 @@ export function analyze(input: AnalysisInput): Analysis {
       early++;
       note('early', `${r.key[i]} scheduled ${r.scheduledFor[i]} arrived ${new Date(arrival).toISOString()}`);
     }
-    const cancelledAt = input.cancelled.get(r.key[i] ?? '');
-    if (cancelledAt !== undefined && arrival > cancelledAt) {
+    const cancel = input.cancelled.get(r.key[i] ?? '');
+    if (cancel?.confirmed && arrival > cancel.at) {
       callsAfterCancel++;
-      note('called after cancel', `${r.key[i]} cancelled ${new Date(cancelledAt).toISOString()}, called ${new Date(arrival).toISOString()} (attempt ${r.attempt[i]})`);
+      note(
+        'called after cancel',
+        `${r.key[i]} cancelled ${new Date(cancel.at).toISOString()}, called ${new Date(arrival).toISOString()} (attempt ${r.attempt[i]})`,
+      );
     }
   }
 
@@ -120,6 +129,7 @@ export function analyze(input: AnalysisInput): Analysis {
   let cancelled = 0;
   let duplicates = 0;
   const lateness = { critical: [] as number[], other: [] as number[] };
+  const byProfile = new Map<string, number[]>();
   const arrivals = { critical: [] as [number, number][], other: [] as [number, number][] };
   let lastEffect = Number.NEGATIVE_INFINITY;
   let firstDue = Number.POSITIVE_INFINITY;
@@ -134,6 +144,9 @@ export function analyze(input: AnalysisInput): Analysis {
       const late = s.firstArrival - occ.scheduledMs;
       lateness[cls].push(late);
       arrivals[cls].push([s.firstArrival, late]);
+      const lp = byProfile.get(occ.task.plan.profile);
+      if (lp) lp.push(late);
+      else byProfile.set(occ.task.plan.profile, [late]);
     }
     if (s && s.effects > 0) {
       delivered++;
@@ -143,20 +156,28 @@ export function analyze(input: AnalysisInput): Analysis {
     }
     const js = jobsByOccurrence.get(key) ?? [];
     if (js.some((j) => j.state === 'cancelled' && input.cancelled.has(j.id))) {
+      // Cancelled by the harness, not delivered: as asked.
       cancelled++;
       continue;
     }
     if (js.some((j) => j.state === 'dead' && j.lastError)) {
       dead++;
       const j = js.find((x) => x.state === 'dead');
-      note('dead', `${j?.id} task ${occ.task.id} ${new Date(occ.scheduledMs).toISOString()}: ${j?.lastError}`);
+      note(
+        'dead',
+        `${j?.id} task ${occ.task.id} ${new Date(occ.scheduledMs).toISOString()}: ${j?.lastError}`,
+      );
       continue;
     }
     lost++;
     note(
       'lost',
       `task ${occ.task.id} at ${new Date(occ.scheduledMs).toISOString()}: ${
-        js.length === 0 ? (s ? 'called, never answered 2xx, no job row' : 'no job row, never called') : `jobs ${js.map((j) => `${j.id}=${j.state}@${j.attempt}${j.lastError ? ` (${j.lastError})` : ''}`).join(', ')}`
+        js.length === 0
+          ? s
+            ? 'called, never answered 2xx, no job row'
+            : 'no job row, never called'
+          : `jobs ${js.map((j) => `${j.id}=${j.state}@${j.attempt}${j.lastError ? ` (${j.lastError})` : ''}`).join(', ')}`
       }${s ? `; ${s.keys.size} key(s) called` : '; never called'}`,
     );
   }
@@ -224,17 +245,79 @@ export function analyze(input: AnalysisInput): Analysis {
     other_max_ms: round(percentile(lateness.other, 100), 0),
     p99_ms: round(percentile(all, 99), 0),
   };
+  if (byProfile.size > 1) {
+    for (const [profile, list] of byProfile) {
+      sortNum(list);
+      metrics[`${profile}_p50_ms`] = round(percentile(list, 50), 0);
+      metrics[`${profile}_p99_ms`] = round(percentile(list, 99), 0);
+    }
+  }
+  // A job the target saw must be in MySQL or in history: the archiver deletes only what it wrote.
+  let missingFromStores = 0;
+  for (const key of new Set(r.key)) {
+    if (key && !jobs.has(key)) {
+      missingFromStores++;
+      note('called job in neither MySQL nor history', key);
+    }
+  }
+  metrics.jobs_missing_from_stores = missingFromStores;
+  // Written to history but not yet deleted from MySQL (an archiver between its two steps).
+  metrics.jobs_in_both_stores = [...jobs.values()].filter((j) => j.where === 'both').length;
+  const storeChecks = new Set([
+    'one job per occurrence',
+    'every job accounted for',
+    'history keeps every called job',
+    'no success without a call',
+  ]);
   const checks: Check[] = [
     { name: 'no loss', ok: lost === 0, detail: `${lost} of ${expected.size} expected occurrences lost` },
     { name: 'no duplicate effect', ok: duplicates === 0, detail: `${duplicates} duplicate effects` },
     { name: 'one job per occurrence', ok: duplicateJobs === 0, detail: `${duplicateJobs} extra job rows` },
-    { name: 'every job accounted for', ok: unaccountedJobs === 0, detail: `${unaccountedJobs} jobs not succeeded/dead-with-reason/cancelled` },
-    { name: 'no success without a call', ok: phantom === 0, detail: `${phantom} jobs succeeded that the target never saw` },
-    { name: 'no unexpected occurrence', ok: unexpectedCalls === 0, detail: `${unexpectedCalls} calls for occurrences not implied by any schedule` },
-    { name: 'nothing fired early', ok: early === 0, detail: `${early} calls arrived before their scheduled time` },
+    {
+      name: 'every job accounted for',
+      ok: unaccountedJobs === 0,
+      detail: `${unaccountedJobs} jobs not succeeded/dead-with-reason/cancelled`,
+    },
+    {
+      name: 'history keeps every called job',
+      ok: missingFromStores === 0,
+      detail: `${missingFromStores} called jobs in neither MySQL nor Cassandra`,
+    },
+    {
+      name: 'no success without a call',
+      ok: phantom === 0,
+      detail: `${phantom} jobs succeeded that the target never saw`,
+    },
+    {
+      name: 'no unexpected occurrence',
+      ok: unexpectedCalls === 0,
+      detail: `${unexpectedCalls} calls for occurrences not implied by any schedule`,
+    },
+    {
+      name: 'nothing fired early',
+      ok: early === 0,
+      detail: `${early} calls arrived before their scheduled time`,
+    },
   ];
+  if (input.withStores === false) {
+    for (const k of [
+      'duplicate_jobs',
+      'unaccounted_jobs',
+      'succeeded_never_called',
+      'jobs_missing_from_stores',
+      'jobs_in_both_stores',
+      'dead',
+      'cancelled',
+    ])
+      delete metrics[k];
+    for (let i = checks.length - 1; i >= 0; i--) if (storeChecks.has(checks[i]!.name)) checks.splice(i, 1);
+  }
   if (input.cancelled.size > 0)
-    checks.push({ name: 'a cancelled job never fires', ok: callsAfterCancel === 0, detail: `${callsAfterCancel} calls after their job's cancel answered` });
+    checks.push({
+      name: 'a cancelled job never fires',
+      ok: callsAfterCancel === 0,
+      detail: `${callsAfterCancel} calls after their job's cancel answered`,
+    });
 
   return {
     metrics,
@@ -263,7 +346,9 @@ function buildSeries(
     const b = Math.floor((t - origin) / bucket);
     if (b >= 0 && b < n) eff[b] = (eff[b] as number) + 1;
   }
-  const throughput = eff.map((c, i) => [((i + 0.5) * bucket) / 1000, (c * 1000) / bucket] as [number, number]);
+  const throughput = eff.map(
+    (c, i) => [((i + 0.5) * bucket) / 1000, (c * 1000) / bucket] as [number, number],
+  );
   const due = [...dueTimes].sort((a, b) => a - b);
   const done = [...effectTimes].sort((a, b) => a - b);
   const backlog: [number, number][] = [];
@@ -287,7 +372,12 @@ function buildSeries(
       .sort((a, b) => a[0] - b[0])
       .map(([b, l]) => {
         l.sort((x, y) => x - y);
-        return { t: ((b + 0.5) * bucket) / 1000, p50: percentile(l, 50), p99: percentile(l, 99), max: percentile(l, 100) };
+        return {
+          t: ((b + 0.5) * bucket) / 1000,
+          p50: percentile(l, 50),
+          p99: percentile(l, 99),
+          max: percentile(l, 100),
+        };
       });
   };
   const cdf = (sorted: number[]) => {

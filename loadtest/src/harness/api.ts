@@ -79,10 +79,15 @@ export async function createTenant(
   index: number,
   quotas: { maxConcurrency?: number; maxTasks?: number; rateLimitPerSecond?: number } = {},
 ): Promise<Tenant> {
-  const res = await api.call<{ id: string; apiKey: string; signingSecret: string }>('POST', '/v1/admin/tenants', {
-    token: adminToken,
-    body: { name: `loadtest-${index}`, maxTasks: 10_000_000, ...quotas },
-  });
-  if (res.status !== 201) throw new Error(`create tenant ${index}: ${res.status} ${JSON.stringify(res.body)}`);
+  const res = await api.call<{ id: string; apiKey: string; signingSecret: string }>(
+    'POST',
+    '/v1/admin/tenants',
+    {
+      token: adminToken,
+      body: { name: `loadtest-${index}`, maxTasks: 10_000_000, ...quotas },
+    },
+  );
+  if (res.status !== 201)
+    throw new Error(`create tenant ${index}: ${res.status} ${JSON.stringify(res.body)}`);
   return { index, id: res.body.id, apiKey: res.body.apiKey, signingSecret: res.body.signingSecret };
 }

@@ -1,6 +1,6 @@
 import { freePort } from '@dsched/testkit/ports';
-import { type Child, spawnChild } from './processes.ts';
 import { REPO_ROOT } from './paths.ts';
+import { type Child, spawnChild } from './processes.ts';
 import { pollUntil, sleep } from './wait.ts';
 
 // The dsched services as real processes, several replicas each, supervised the way an
@@ -77,7 +77,8 @@ export class Fleet {
 
   async start(readyTimeoutMs = 90_000): Promise<void> {
     for (const name of SERVICES) {
-      for (let i = 0; i < this.spec.replicas[name]; i++) this.instances.push(new Instance(name, i, await freePort()));
+      for (let i = 0; i < this.spec.replicas[name]; i++)
+        this.instances.push(new Instance(name, i, await freePort()));
     }
     for (const inst of this.instances) this.#spawn(inst);
     const notReady: string[] = [];
@@ -87,7 +88,9 @@ export class Fleet {
       }),
     );
     if (notReady.length > 0)
-      throw new Error(`services not ready within ${readyTimeoutMs} ms: ${notReady.join(', ')} (logs in ${this.spec.logDir})`);
+      throw new Error(
+        `services not ready within ${readyTimeoutMs} ms: ${notReady.join(', ')} (logs in ${this.spec.logDir})`,
+      );
   }
 
   of(name: ServiceName): Instance[] {

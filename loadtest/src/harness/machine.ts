@@ -29,7 +29,9 @@ function commit(): string {
 
 function busyProcesses(): string[] {
   try {
-    const out = execFileSync('ps', ['-eo', 'pcpu,comm', '--sort=-pcpu', '--no-headers'], { encoding: 'utf8' });
+    const out = execFileSync('ps', ['-eo', 'pcpu,comm', '--sort=-pcpu', '--no-headers'], {
+      encoding: 'utf8',
+    });
     return out
       .split('\n')
       .map((l) => l.trim())

@@ -99,7 +99,11 @@ export function spawnChild(name: string, command: string[], options: SpawnOption
   const proc = spawn(file, args, {
     cwd: options.cwd,
     env: options.env ?? (process.env as Record<string, string>),
-    stdio: [options.pipeStdin ? 'pipe' : 'ignore', options.pipeStdout ? 'pipe' : log ? 'pipe' : 'ignore', log ? 'pipe' : 'ignore'],
+    stdio: [
+      options.pipeStdin ? 'pipe' : 'ignore',
+      options.pipeStdout ? 'pipe' : log ? 'pipe' : 'ignore',
+      log ? 'pipe' : 'ignore',
+    ],
   });
   if (log) {
     if (!options.pipeStdout) proc.stdout?.pipe(log, { end: false });

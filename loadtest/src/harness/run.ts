@@ -5,13 +5,19 @@ import type { SinkProfile } from '../sink/protocol.ts';
 import { type Analysis, analyze, type Check } from './analyze.ts';
 import { ApiClient, createTenant, type Tenant } from './api.ts';
 import { Fleet, type FleetSpec, type ServiceName } from './fleet.ts';
-import { machineState, type MachineState } from './machine.ts';
+import { type MachineState, machineState } from './machine.ts';
 import { scratchDir } from './paths.ts';
 import { adoptPidFile } from './processes.ts';
 import { ensureSharedStack, freshStores, OwnMariadb, SHARED_MYSQL, type Stores, storeName } from './stack.ts';
 import { StoresView } from './stores-view.ts';
 import { pollUntil, sleep } from './wait.ts';
-import { expectedOccurrences, type Registration, type RegisteredTask, registerTasks, type TaskPlan } from './workload.ts';
+import {
+  expectedOccurrences,
+  type RegisteredTask,
+  type Registration,
+  registerTasks,
+  type TaskPlan,
+} from './workload.ts';
 
 // One run of one scenario: the stack, fresh stores, the sink, the services, the tenants; then
 // registration, the fault the scenario drives, the drain, and the final accounting.
@@ -86,6 +92,8 @@ export interface RunResult {
   registration: { tasks: number; seconds: number; perSecond: number };
   sink: { cpuMs: number; usPerCall: number; elu: number; eluMax1s: number };
   originMs: number;
+  /** A peer system's run of the same workload, when the scenario has one. */
+  peer?: { name: string; analysis: Analysis; originMs: number };
 }
 
 export class Run {
@@ -94,7 +102,7 @@ export class Run {
   readonly notes: string[] = [];
   readonly timeline: { at: number; what: string }[] = [];
   readonly samples: Sample[] = [];
-  readonly cancelled = new Map<string, number>();
+  readonly cancelled = new Map<string, { at: number; confirmed: boolean }>();
   readonly tasks: RegisteredTask[] = [];
   readonly extraChecks: Check[] = [];
   /** Checks that could not run because a feature is not on this branch yet. */
@@ -165,7 +173,11 @@ export class Run {
       m[i.name] = (m[i.name] ?? 0) + 1;
       return m;
     }, {});
-    this.log(`services up: ${Object.entries(counts).map(([n, c]) => `${c} ${n}`).join(', ')}`);
+    this.log(
+      `services up: ${Object.entries(counts)
+        .map(([n, c]) => `${c} ${n}`)
+        .join(', ')}`,
+    );
     this.taskApi = new ApiClient(() => this.fleet.urls('task-api'));
     this.jobApi = new ApiClient(() => this.fleet.urls('job-api'));
     for (let i = 0; i < spec.tenants; i++)
@@ -206,7 +218,9 @@ export class Run {
     });
     this.tasks.push(...reg.tasks);
     this.registration = reg;
-    this.mark(`registered ${plans.length} tasks in ${((reg.finishedAt - reg.startedAt) / 1000).toFixed(1)} s (${reg.perSecond.toFixed(0)}/s)`);
+    this.mark(
+      `registered ${plans.length} tasks in ${((reg.finishedAt - reg.startedAt) / 1000).toFixed(1)} s (${reg.perSecond.toFixed(0)}/s)`,
+    );
     return reg;
   }
 
@@ -297,15 +311,12 @@ export class Run {
       sink_elu_max: Number(stats.eluMax1s.toFixed(2)),
       restarts: this.fleet.events.filter((e) => e.what.includes('restarted')).length,
     };
-    const failed = checks.some((c) => !c.ok);
-    const verdict = failed ? 'FAIL' : this.missing.length > 0 ? 'INCOMPLETE' : 'PASS';
-    for (const m of this.missing) this.notes.push(`not checked (not on this branch yet): ${m}`);
     for (const e of this.fleet.events) this.timeline.push({ at: e.at, what: e.what });
     this.timeline.sort((a, b) => a.at - b.at);
     const reg = this.registration;
     return {
       scenario: this.opts.scenario,
-      verdict,
+      verdict: 'INCOMPLETE',
       headline: headline(metrics),
       metrics,
       checks,
@@ -327,6 +338,17 @@ export class Run {
       },
       originMs,
     };
+  }
+
+  /**
+   * The verdict, once the scenario added its own checks: FAIL when any check failed, INCOMPLETE
+   * when everything checked passed but a feature a check needs is not on this branch yet.
+   */
+  judge(result: RunResult): RunResult {
+    for (const m of this.missing) result.notes.push(`not checked (not on this branch yet): ${m}`);
+    const failed = result.checks.some((c) => !c.ok);
+    result.verdict = failed ? 'FAIL' : this.missing.length > 0 ? 'INCOMPLETE' : 'PASS';
+    return result;
   }
 
   /** Stops everything this run started; safe to call twice and after a failure. */

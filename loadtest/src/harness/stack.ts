@@ -7,9 +7,9 @@ import { migrateMysql } from '@dsched/mysql/migrations';
 import { createPool } from '@dsched/mysql/pool';
 import { freePort } from '@dsched/testkit/ports';
 import mysql from 'mysql2/promise';
-import { type Child, spawnChild } from './processes.ts';
 import { REPO_ROOT } from './paths.ts';
-import { pollUntil, waitFor } from './wait.ts';
+import { type Child, spawnChild } from './processes.ts';
+import { waitFor } from './wait.ts';
 
 // The stores a run uses. The shared MariaDB (3306) and Cassandra (9042) come from scripts/stack;
 // each run gets a fresh database and keyspace of its own, migrated by the project's migration code.
@@ -54,7 +54,10 @@ export async function freshStores(serverUrl: string, name: string): Promise<Stor
   } finally {
     await pool.end();
   }
-  const cassandra = createCassandraClient({ contactPoints: [CASSANDRA_CONTACT], localDataCenter: 'datacenter1' });
+  const cassandra = createCassandraClient({
+    contactPoints: [CASSANDRA_CONTACT],
+    localDataCenter: 'datacenter1',
+  });
   try {
     await cassandra.execute(`DROP KEYSPACE IF EXISTS ${name}`);
     await migrateCassandra(cassandra, { keyspace: name });
@@ -94,15 +97,11 @@ export class OwnMariadb {
       );
     }
     await db.up();
-    execFileSync(
-      'mariadb',
-      ['--no-defaults', `--socket=${dir}/mysqld.sock`, '-uroot'],
-      {
-        input: `CREATE USER IF NOT EXISTS 'dsched'@'127.0.0.1' IDENTIFIED BY 'dsched';
+    execFileSync('mariadb', ['--no-defaults', `--socket=${dir}/mysqld.sock`, '-uroot'], {
+      input: `CREATE USER IF NOT EXISTS 'dsched'@'127.0.0.1' IDENTIFIED BY 'dsched';
 GRANT ALL PRIVILEGES ON *.* TO 'dsched'@'127.0.0.1' WITH GRANT OPTION;`,
-        stdio: ['pipe', 'ignore', 'inherit'],
-      },
-    );
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
     return db;
   }
 
@@ -136,11 +135,13 @@ GRANT ALL PRIVILEGES ON *.* TO 'dsched'@'127.0.0.1' WITH GRANT OPTION;`,
       ],
       { logFile: this.#logFile },
     );
+    const socket = `${this.dir}/mysqld.sock`;
     await waitFor(
       `own mariadbd on ${this.port}`,
-      async () => {
-        const c = await mysql.createConnection({ host: '127.0.0.1', port: this.port, user: 'root', socketPath: `${this.dir}/mysqld.sock` });
-        await c.end();
+      () => {
+        execFileSync('mariadb-admin', ['--no-defaults', `--socket=${socket}`, '-uroot', 'ping'], {
+          stdio: 'ignore',
+        });
         return true;
       },
       { timeoutMs: 60_000, intervalMs: 250 },
@@ -153,16 +154,5 @@ GRANT ALL PRIVILEGES ON *.* TO 'dsched'@'127.0.0.1' WITH GRANT OPTION;`,
     if (how === 'kill') this.#child.kill('SIGKILL');
     await this.#child.stop('SIGTERM', 60_000);
     this.#child = undefined;
-  }
-
-  async ping(): Promise<boolean> {
-    return pollUntil(
-      async () => {
-        const c = await mysql.createConnection(`${this.url}/mysql`);
-        await c.end();
-        return true;
-      },
-      { timeoutMs: 1 },
-    );
   }
 }

@@ -1,4 +1,4 @@
-import { createCassandraClient } from '@dsched/cassandra/client';
+import { type CassandraClient, createCassandraClient } from '@dsched/cassandra/client';
 import { binToId, maybeBinToId } from '@dsched/mysql/ids';
 import { createPool, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
 import { CASSANDRA_CONTACT } from './stack.ts';
@@ -19,6 +19,7 @@ export interface StoredJob {
 export class StoresView {
   readonly pool: Pool;
   readonly keyspace: string;
+  #history: CassandraClient | undefined;
 
   constructor(databaseUrl: string, keyspace: string) {
     this.pool = createPool(databaseUrl, { connectionLimit: 2 });
@@ -89,7 +90,7 @@ export class StoresView {
     return jobs;
   }
 
-  /** Pending jobs (ids and tenants) due within `withinS` seconds, for faults that act on jobs. */
+  /** Pending jobs (ids and tenants), oldest run_at first, for faults that act on jobs. */
   async pendingJobs(limit: number): Promise<{ id: string; tenantId: string }[]> {
     const [rows] = await this.pool.query<RowDataPacket[]>(
       "SELECT id, tenant_id FROM jobs WHERE state = 'pending' ORDER BY run_at LIMIT ?",
@@ -106,7 +107,29 @@ export class StoresView {
     return new Map(rows.map((r) => [String(r.holder), Number(r.n)]));
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  /** The oldest succeeded job still in MySQL, if any. */
+  async oldestSucceeded(): Promise<string | undefined> {
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      "SELECT id FROM jobs WHERE state = 'succeeded' ORDER BY finished_at LIMIT 1",
+    );
+    return rows[0] ? binToId(rows[0].id as Buffer) : undefined;
+  }
+
+  /** Whether history (Cassandra) holds the job. */
+  async inHistory(id: string): Promise<boolean> {
+    this.#history ??= createCassandraClient({
+      contactPoints: [CASSANDRA_CONTACT],
+      localDataCenter: 'datacenter1',
+      keyspace: this.keyspace,
+    });
+    const res = await this.#history.execute('SELECT id FROM jobs_by_id WHERE id = ?', [id], {
+      prepare: true,
+    });
+    return res.rowLength > 0;
+  }
+
+  async close(): Promise<void> {
+    await this.#history?.shutdown();
+    await this.pool.end();
   }
 }

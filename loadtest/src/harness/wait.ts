@@ -30,7 +30,8 @@ export async function waitFor(
   check: () => Promise<boolean> | boolean,
   options: { timeoutMs: number; intervalMs?: number },
 ): Promise<void> {
-  if (!(await pollUntil(check, options))) throw new Error(`${what}: not reached within ${options.timeoutMs} ms`);
+  if (!(await pollUntil(check, options)))
+    throw new Error(`${what}: not reached within ${options.timeoutMs} ms`);
 }
 
 /** Runs `fn` over `items` with at most `concurrency` in flight; results in input order. */

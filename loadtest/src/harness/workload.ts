@@ -1,4 +1,4 @@
-import { type ApiClient, type Tenant } from './api.ts';
+import type { ApiClient, Tenant } from './api.ts';
 import { mapConcurrent } from './wait.ts';
 
 // What a scenario registers, and what that implies: the occurrences that must each be delivered.
@@ -42,7 +42,8 @@ export function expectedOccurrences(tasks: RegisteredTask[], windowEndMs: number
         out.set(occurrenceKey(task.id, task.plan.schedule.at), { task, scheduledMs: task.plan.schedule.at });
       continue;
     }
-    for (let t = task.nextFireAt; t <= windowEndMs; t += 60_000) out.set(occurrenceKey(task.id, t), { task, scheduledMs: t });
+    for (let t = task.nextFireAt; t <= windowEndMs; t += 60_000)
+      out.set(occurrenceKey(task.id, t), { task, scheduledMs: t });
   }
   return out;
 }
@@ -83,16 +84,25 @@ export async function registerTasks(
   const tasks = await mapConcurrent(plans, options.concurrency, async (plan, i) => {
     const tenant = tenants[plan.tenant];
     if (!tenant) throw new Error(`plan ${i}: no tenant ${plan.tenant}`);
-    const res = await api.call<{ id: string; nextFireAt: string | null; error?: unknown }>('POST', '/v1/tasks', {
-      token: tenant.apiKey,
-      body: taskBody(plan, options.sinkBase, `${options.namePrefix ?? 'lt'}-${i}`),
-    });
+    const res = await api.call<{ id: string; nextFireAt: string | null; error?: unknown }>(
+      'POST',
+      '/v1/tasks',
+      {
+        token: tenant.apiKey,
+        body: taskBody(plan, options.sinkBase, `${options.namePrefix ?? 'lt'}-${i}`),
+      },
+    );
     if (res.status !== 201) throw new Error(`register task ${i}: ${res.status} ${JSON.stringify(res.body)}`);
     const nextFireAt = res.body.nextFireAt ? Date.parse(res.body.nextFireAt) : Number.NaN;
     return { plan, id: res.body.id, nextFireAt };
   });
   const finishedAt = Date.now();
-  return { tasks, startedAt, finishedAt, perSecond: (plans.length * 1000) / Math.max(1, finishedAt - startedAt) };
+  return {
+    tasks,
+    startedAt,
+    finishedAt,
+    perSecond: (plans.length * 1000) / Math.max(1, finishedAt - startedAt),
+  };
 }
 
 /** `n` once tasks due at `at`, `criticalShare` of them critical, spread over the tenants. */
@@ -119,7 +129,10 @@ export function spread(
   o: { tenants: number; criticalShare?: number; profile?: string; retry?: TaskPlan['retry'] },
 ): TaskPlan[] {
   const plans = burst(n, from, o);
-  return plans.map((p, i) => ({ ...p, schedule: { type: 'once', at: from + Math.floor((i * durationMs) / n) } }));
+  return plans.map((p, i) => ({
+    ...p,
+    schedule: { type: 'once', at: from + Math.floor((i * durationMs) / n) },
+  }));
 }
 
 /** `n` cron tasks each firing every minute, at seconds spread evenly over the minute. */

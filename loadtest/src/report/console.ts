@@ -20,7 +20,10 @@ export function jsonLine(r: RunResult): string {
 }
 
 export function printResult(r: RunResult, out: (s: string) => void): void {
-  const keys = [...FIRST.filter((k) => k in r.metrics), ...Object.keys(r.metrics).filter((k) => !FIRST.includes(k))];
+  const keys = [
+    ...FIRST.filter((k) => k in r.metrics),
+    ...Object.keys(r.metrics).filter((k) => !FIRST.includes(k)),
+  ];
   out(`\n${r.scenario}: metrics`);
   out(table(keys.map((k) => [k, String(r.metrics[k])])));
   out('\nchecks');

@@ -31,7 +31,8 @@ export function niceTicks(lo: number, hi: number, count = 6): number[] {
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
   const ticks: number[] = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
+    ticks.push(Number(v.toPrecision(12)));
   return ticks;
 }
 
@@ -78,15 +79,23 @@ export function renderSvg(c: Chart): string {
     out.push(`<line x1="${px(t)}" x2="${px(t)}" y1="${m.t}" y2="${H - m.b}" stroke="#f0f0f0"/>`);
     out.push(`<text x="${px(t)}" y="${H - m.b + 16}" font-size="11" text-anchor="middle">${fmt(t)}</text>`);
   }
-  out.push(`<rect x="${m.l}" y="${m.t}" width="${W - m.l - m.r}" height="${H - m.t - m.b}" fill="none" stroke="#888"/>`);
-  out.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 12}" font-size="12" text-anchor="middle">${esc(c.xLabel)}</text>`);
+  out.push(
+    `<rect x="${m.l}" y="${m.t}" width="${W - m.l - m.r}" height="${H - m.t - m.b}" fill="none" stroke="#888"/>`,
+  );
+  out.push(
+    `<text x="${(m.l + W - m.r) / 2}" y="${H - 12}" font-size="12" text-anchor="middle">${esc(c.xLabel)}</text>`,
+  );
   out.push(
     `<text x="16" y="${(m.t + H - m.b) / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 16 ${(m.t + H - m.b) / 2})">${esc(c.yLabel)}</text>`,
   );
   (c.markers ?? []).forEach((mk, i) => {
     const x = px(mk.x);
-    out.push(`<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#c0392b" stroke-dasharray="4 3"/>`);
-    out.push(`<text x="${x + 3}" y="${m.t + 12 + (i % 4) * 12}" font-size="10" fill="#c0392b">${esc(mk.label)}</text>`);
+    out.push(
+      `<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#c0392b" stroke-dasharray="4 3"/>`,
+    );
+    out.push(
+      `<text x="${x + 3}" y="${m.t + 12 + (i % 4) * 12}" font-size="10" fill="#c0392b">${esc(mk.label)}</text>`,
+    );
   });
   for (const l of c.lines) {
     const p = l.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
@@ -95,7 +104,8 @@ export function renderSvg(c: Chart): string {
     out.push(
       `<path d="${d}" fill="none" stroke="${l.color}" stroke-width="1.8"${l.dashed ? ' stroke-dasharray="6 3"' : ''}/>`,
     );
-    if (p.length === 1) out.push(`<circle cx="${px(p[0]![0])}" cy="${py(p[0]![1])}" r="3" fill="${l.color}"/>`);
+    if (p.length === 1)
+      out.push(`<circle cx="${px(p[0]![0])}" cy="${py(p[0]![1])}" r="3" fill="${l.color}"/>`);
   }
   c.lines.forEach((l, i) => {
     // The legend sits right of the plot, so it never hides a line.
@@ -111,6 +121,8 @@ export function renderSvg(c: Chart): string {
 }
 
 export function renderPng(c: Chart): Buffer {
-  const resvg = new Resvg(renderSvg(c), { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } });
+  const resvg = new Resvg(renderSvg(c), {
+    font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' },
+  });
   return resvg.render().asPng();
 }

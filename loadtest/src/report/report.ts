@@ -1,18 +1,26 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { RunResult } from '../harness/run.ts';
 import { resultsDir } from '../harness/paths.ts';
+import type { RunResult } from '../harness/run.ts';
 import { jsonLine, verdictLine } from './console.ts';
 import { type Chart, renderPng } from './plot.ts';
 
 // The report of a run: loadtest/results/<scenario>/report.md with its PNG plots and result.json.
 // The latest of each scenario is kept in the repo; the README quotes them.
 
-const COLORS = { critical: '#c0392b', other: '#2471a3', grey: '#7f8c8d', green: '#27ae60', orange: '#e67e22' };
+const COLORS = {
+  critical: '#c0392b',
+  other: '#2471a3',
+  grey: '#7f8c8d',
+  green: '#27ae60',
+  orange: '#e67e22',
+};
 
 function markers(r: RunResult) {
   // Faults and restarts, not the routine steps.
   return r.timeline
-    .filter((e) => /kill|SIG|stop|start|restart|exited|clock|cancel|failpoint|mariadb/i.test(e.what) && e.t >= -5)
+    .filter(
+      (e) => /kill|SIG|stop|start|restart|exited|clock|cancel|failpoint|mariadb/i.test(e.what) && e.t >= -5,
+    )
     .slice(0, 12)
     .map((e) => ({ x: e.t, label: e.what.slice(0, 40) }));
 }
@@ -22,16 +30,30 @@ export function charts(r: RunResult): Record<string, Chart> {
   const mk = markers(r);
   const origin = r.originMs;
   const samples = r.samples.map((x) => ({ ...x, s: (x.t - origin) / 1000 })).filter((x) => x.s >= -5);
-  return {
+  const out: Record<string, Chart> = {
     lateness: {
       title: `${r.scenario}: lateness by priority (first call − scheduled time)`,
       xLabel: 'seconds since the first due time (by arrival)',
       yLabel: 'lateness, ms',
       lines: [
-        { name: 'critical p99', color: COLORS.critical, points: s.latenessOverTime.critical.map((b) => [b.t, b.p99]) },
-        { name: 'critical p50', color: COLORS.critical, dashed: true, points: s.latenessOverTime.critical.map((b) => [b.t, b.p50]) },
+        {
+          name: 'critical p99',
+          color: COLORS.critical,
+          points: s.latenessOverTime.critical.map((b) => [b.t, b.p99]),
+        },
+        {
+          name: 'critical p50',
+          color: COLORS.critical,
+          dashed: true,
+          points: s.latenessOverTime.critical.map((b) => [b.t, b.p50]),
+        },
         { name: 'other p99', color: COLORS.other, points: s.latenessOverTime.other.map((b) => [b.t, b.p99]) },
-        { name: 'other p50', color: COLORS.other, dashed: true, points: s.latenessOverTime.other.map((b) => [b.t, b.p50]) },
+        {
+          name: 'other p50',
+          color: COLORS.other,
+          dashed: true,
+          points: s.latenessOverTime.other.map((b) => [b.t, b.p50]),
+        },
       ],
       markers: mk,
     },
@@ -57,12 +79,47 @@ export function charts(r: RunResult): Record<string, Chart> {
       yLabel: 'jobs',
       lines: [
         { name: 'due, not yet delivered', color: COLORS.grey, points: s.backlog },
-        { name: 'pending (MySQL)', color: COLORS.orange, dashed: true, points: samples.map((x) => [x.s, x.pending]) },
-        { name: 'running (MySQL)', color: COLORS.other, dashed: true, points: samples.map((x) => [x.s, x.running]) },
+        {
+          name: 'pending (MySQL)',
+          color: COLORS.orange,
+          dashed: true,
+          points: samples.map((x) => [x.s, x.pending]),
+        },
+        {
+          name: 'running (MySQL)',
+          color: COLORS.other,
+          dashed: true,
+          points: samples.map((x) => [x.s, x.running]),
+        },
       ],
       markers: mk,
     },
   };
+  if (r.peer) {
+    const p = r.peer.analysis.series;
+    const name = r.peer.name;
+    out['vs-peer-lateness'] = {
+      title: `dsched vs ${name}: lateness distribution, same ${r.metrics.expected} calls due at once`,
+      xLabel: 'percentile',
+      yLabel: 'lateness, ms',
+      lines: [
+        { name: 'dsched critical', color: COLORS.critical, points: s.latenessCdf.critical },
+        { name: 'dsched other', color: COLORS.other, points: s.latenessCdf.other },
+        { name: `${name} critical`, color: COLORS.critical, dashed: true, points: p.latenessCdf.critical },
+        { name: `${name} other`, color: COLORS.other, dashed: true, points: p.latenessCdf.other },
+      ],
+    };
+    out['vs-peer-throughput'] = {
+      title: `dsched vs ${name}: throughput after the due second`,
+      xLabel: 'seconds since the due second',
+      yLabel: 'effects per second',
+      lines: [
+        { name: 'dsched', color: COLORS.green, points: s.throughput },
+        { name, color: COLORS.orange, dashed: true, points: p.throughput },
+      ],
+    };
+  }
+  return out;
 }
 
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -79,7 +136,9 @@ export function markdown(r: RunResult, summary: string, plots: string[]): string
     `**${verdictLine(r)}**`,
     '',
     `Machine: ${m.before.cpus} × ${m.before.cpuModel}, ${m.before.memTotalGiB} GiB; load average ${m.before.load1} before, ${m.after.load1} after; Node ${m.before.node}. This machine is shared by several engineers: timings are provisional.`,
-    m.before.busyProcesses.length ? `Busy processes at start: ${m.before.busyProcesses.map((p) => `\`${p}\``).join(', ')}.` : '',
+    m.before.busyProcesses.length
+      ? `Busy processes at start: ${m.before.busyProcesses.map((p) => `\`${p}\``).join(', ')}.`
+      : '',
     '',
     '## Figures',
     '',
@@ -103,7 +162,14 @@ export function markdown(r: RunResult, summary: string, plots: string[]): string
     lines.push('');
   }
   if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
-  lines.push('## Timeline', '', '| t (s) | event |', '| ---: | --- |', ...r.timeline.map((e) => row([e.t.toFixed(1), e.what])), '');
+  lines.push(
+    '## Timeline',
+    '',
+    '| t (s) | event |',
+    '| ---: | --- |',
+    ...r.timeline.map((e) => row([e.t.toFixed(1), e.what])),
+    '',
+  );
   lines.push('## Plots', '', ...plots.map((p) => `![${p}](${p})\n`));
   lines.push('', '```', jsonLine(r), '```', '');
   return lines.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n');
@@ -119,6 +185,9 @@ export async function writeReport(r: RunResult, summary: string): Promise<string
   }
   writeFileSync(`${dir}report.md`, markdown(r, summary, plots));
   const { analysis, samples, ...rest } = r;
-  writeFileSync(`${dir}result.json`, `${JSON.stringify({ ...rest, examples: analysis.examples }, null, 2)}\n`);
+  writeFileSync(
+    `${dir}result.json`,
+    `${JSON.stringify({ ...rest, examples: analysis.examples }, null, 2)}\n`,
+  );
   return `${dir}report.md`;
 }

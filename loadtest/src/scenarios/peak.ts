@@ -9,7 +9,11 @@ import { type Scenario, wholeSecondAfter } from './types.ts';
 export async function registerBurst(
   run: Run,
   tasks: number,
-  o: { criticalShare: number; profile?: string; retry?: { maxAttempts: number; initialBackoffMs: number; maxBackoffMs: number } },
+  o: {
+    criticalShare: number;
+    profile?: string;
+    retry?: { maxAttempts: number; initialBackoffMs: number; maxBackoffMs: number };
+  },
 ): Promise<number> {
   const rate = await run.calibrate();
   const due = wholeSecondAfter(((tasks / rate) * 1.3 + 5) * 1000);
@@ -33,8 +37,10 @@ export const peak: Scenario = {
     await run.start({ tenants: 10, profiles: { fast: {} } });
     const due = await registerBurst(run, tasks, { criticalShare: 0.01 });
     await run.drain(due, 300_000);
-    return run.finish(due, due, (m) =>
-      `drain ${m.drain_s} s, critical p99 ${m.critical_p99_ms} ms, other p99 ${m.other_p99_ms} ms`,
+    return run.finish(
+      due,
+      due,
+      (m) => `drain ${m.drain_s} s, critical p99 ${m.critical_p99_ms} ms, other p99 ${m.other_p99_ms} ms`,
     );
   },
 };

@@ -33,7 +33,9 @@ export class SinkProcess {
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.url}${path}`, {
       method,
-      ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+      ...(body !== undefined
+        ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
+        : {}),
     });
     if (!res.ok) throw new Error(`sink ${method} ${path}: ${res.status}`);
     return (await res.json()) as T;

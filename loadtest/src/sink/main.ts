@@ -9,7 +9,9 @@ const sink = new Sink();
 const server = createSinkServer(sink);
 server.listen(port, '127.0.0.1', () => {
   const address = server.address();
-  process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`,
+  );
 });
 const stop = () => {
   sink.close();

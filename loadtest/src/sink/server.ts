@@ -60,7 +60,10 @@ export class Sink {
   constructor() {
     this.#eluTimer = setInterval(() => {
       const current = performance.eventLoopUtilization();
-      this.#eluMax = Math.max(this.#eluMax, performance.eventLoopUtilization(current, this.#eluWindowStart).utilization);
+      this.#eluMax = Math.max(
+        this.#eluMax,
+        performance.eventLoopUtilization(current, this.#eluWindowStart).utilization,
+      );
       this.#eluWindowStart = current;
     }, 1000);
     this.#eluTimer.unref();
@@ -95,7 +98,8 @@ export class Sink {
   stats(): SinkStats {
     const cpu = process.cpuUsage(this.#cpuAtReset);
     const maxByTenant: Record<number, number> = {};
-    for (let i = 0; i < MAX_TENANTS; i++) if (this.#maxInFlight[i]) maxByTenant[i] = this.#maxInFlight[i] as number;
+    for (let i = 0; i < MAX_TENANTS; i++)
+      if (this.#maxInFlight[i]) maxByTenant[i] = this.#maxInFlight[i] as number;
     return {
       calls: this.#rec.key.length,
       answered: this.#answered,
@@ -139,7 +143,9 @@ export class Sink {
       return;
     }
     const status = this.#decide(profile, key, i, tenant);
-    const delay = profile.delayMs ? profile.delayMs[0] + Math.random() * (profile.delayMs[1] - profile.delayMs[0]) : 0;
+    const delay = profile.delayMs
+      ? profile.delayMs[0] + Math.random() * (profile.delayMs[1] - profile.delayMs[0])
+      : 0;
     if (delay <= 0) {
       this.#answer(res, i, t, key, status);
       return;
@@ -208,16 +214,22 @@ export class Sink {
         return;
       }
       if (spec.heartbeatMs) await this.#jobApi(key, job, 'heartbeat', { attempt: job.attempt });
-      this.#later(tick, Math.min(spec.heartbeatMs ?? spec.completeAfterMs, startedAt + spec.completeAfterMs - now()));
+      this.#later(
+        tick,
+        Math.min(spec.heartbeatMs ?? spec.completeAfterMs, startedAt + spec.completeAfterMs - now()),
+      );
     };
     this.#later(tick, Math.min(spec.heartbeatMs ?? spec.completeAfterMs, spec.completeAfterMs));
   }
 
   #later(fn: () => Promise<void>, ms: number): void {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      void fn();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.#timers.delete(timer);
+        void fn();
+      },
+      Math.max(0, ms),
+    );
     this.#timers.add(timer);
   }
 
@@ -292,7 +304,10 @@ function control(sink: Sink, req: IncomingMessage, res: ServerResponse): void {
   req.on('end', () => {
     const send = (status: number, body: unknown) => {
       const text = JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+      });
       res.end(text);
     };
     try {
