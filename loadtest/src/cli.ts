@@ -1,3 +1,4 @@
+import { runAllFaults } from './all-faults.ts';
 import { Run, type RunResult } from './harness/run.ts';
 import { printResult } from './report/console.ts';
 import { writeReport } from './report/report.ts';
@@ -11,7 +12,7 @@ import { SCENARIOS } from './scenarios/index.ts';
 
 function usage(): never {
   process.stderr.write(
-    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--no-report]\n\nscenarios:\n${SCENARIOS.map(
+    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--no-report]\n       pnpm loadtest faults [options]   (every fault scenario in turn, then a summary)\n\nscenarios:\n${SCENARIOS.map(
       (s) =>
         `  ${s.name.padEnd(22)} ${s.summary}${
           s.knobs
@@ -26,6 +27,7 @@ function usage(): never {
 }
 
 const [name, ...rest] = process.argv.slice(2);
+if (name === 'faults') await runAllFaults(rest);
 const scenario = SCENARIOS.find((s) => s.name === name);
 if (!scenario) usage();
 const knobs: Record<string, number> = {};

@@ -1,4 +1,5 @@
 import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 
 // One BullMQ worker process of the peer: the same HTTP call a dsched executor makes, to the same
@@ -13,6 +14,10 @@ interface CallData {
   scheduledFor: string;
   tenant: number;
 }
+
+const connection = new Redis({ host: '127.0.0.1', port: Number(REDIS_PORT), maxRetriesPerRequest: null });
+// Redis stops before this process at the end of a run: reconnect errors then are expected.
+connection.on('error', () => undefined);
 
 const worker = new Worker<CallData>(
   'peak',
@@ -34,7 +39,7 @@ const worker = new Worker<CallData>(
     if (res.statusCode >= 300) throw new Error(`HTTP ${res.statusCode}`);
   },
   {
-    connection: { host: '127.0.0.1', port: Number(REDIS_PORT), maxRetriesPerRequest: null },
+    connection,
     concurrency: Number(CONCURRENCY ?? 256),
     removeOnComplete: { count: 0 },
     removeOnFail: { count: 0 },

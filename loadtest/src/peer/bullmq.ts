@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { freePort } from '@dsched/testkit/ports';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { type Child, spawnChild } from '../harness/processes.ts';
 import { waitFor } from '../harness/wait.ts';
 import type { Priority, RegisteredTask } from '../harness/workload.ts';
@@ -38,12 +39,12 @@ export class BullmqPeer {
     await waitFor(
       'redis-server',
       async () => {
-        const q = new Queue('ping', { connection: { host: '127.0.0.1', port } });
+        const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
         try {
-          await q.getJobCounts();
-          return true;
+          await redis.connect();
+          return (await redis.ping()) === 'PONG';
         } finally {
-          await q.close();
+          redis.disconnect();
         }
       },
       { timeoutMs: 20_000 },
@@ -82,8 +83,10 @@ export class BullmqPeer {
 
   /** Adds `n` delayed calls due at one second (chosen after the adds' own duration), 1% critical. */
   async addBurst(n: number, tenants: number, criticalShare: number): Promise<PeerRun> {
-    const queue = new Queue('peak', { connection: { host: '127.0.0.1', port: this.#port } });
-    const criticalEvery = Math.round(1 / criticalShare);
+    // BullMQ 6 under native ESM takes a constructed ioredis client, not connection options.
+    const redis = new Redis({ host: '127.0.0.1', port: this.#port, maxRetriesPerRequest: null });
+    const queue = new Queue('peak', { connection: redis });
+    const criticalEvery = criticalShare >= 1 ? 1 : Math.round(1 / criticalShare);
     // Time the adds on a warm-up chunk first, so the due second leaves room for all of them.
     const t0 = Date.now();
     const probe = Array.from({ length: 1000 }, (_, i) => ({
@@ -126,6 +129,7 @@ export class BullmqPeer {
     }
     const addedInS = (Date.now() - started) / 1000;
     await queue.close();
+    redis.disconnect();
     return { tasks, due, addedInS };
   }
 
