@@ -8,7 +8,15 @@ import { Fleet, type FleetSpec, type ServiceName } from './fleet.ts';
 import { type MachineState, machineState } from './machine.ts';
 import { scratchDir } from './paths.ts';
 import { adoptPidFile } from './processes.ts';
-import { ensureSharedStack, freshStores, OwnMariadb, SHARED_MYSQL, type Stores, storeName } from './stack.ts';
+import {
+  CASSANDRA_CONTACT,
+  ensureSharedStack,
+  freshStores,
+  OwnMariadb,
+  SHARED_MYSQL,
+  type Stores,
+  storeName,
+} from './stack.ts';
 import { StoresView } from './stores-view.ts';
 import { pollUntil, sleep } from './wait.ts';
 import {
@@ -160,6 +168,7 @@ export class Run {
       replicas: { ...DEFAULT_REPLICAS, ...spec.replicas },
       env: {
         DATABASE_URL: this.stores.databaseUrl,
+        CASSANDRA_CONTACT_POINTS: CASSANDRA_CONTACT,
         CASSANDRA_KEYSPACE: this.stores.keyspace,
         ...SERVICE_ENV,
         ...spec.env,

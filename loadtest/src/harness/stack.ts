@@ -15,8 +15,9 @@ import { waitFor } from './wait.ts';
 // each run gets a fresh database and keyspace of its own, migrated by the project's migration code.
 // The MariaDB fault scenario runs its OWN mariadbd on another port and data dir, never the shared one.
 
-export const SHARED_MYSQL = process.env.DSCHED_LOADTEST_MYSQL_URL ?? 'mysql://dsched:dsched@127.0.0.1:3306';
-export const CASSANDRA_CONTACT = process.env.DSCHED_LOADTEST_CASSANDRA ?? '127.0.0.1:9042';
+// The shared stack's ports follow scripts/stack (DSCHED_MYSQL_PORT, DSCHED_CASSANDRA_PORT).
+export const SHARED_MYSQL = `mysql://dsched:dsched@127.0.0.1:${process.env.DSCHED_MYSQL_PORT ?? 3306}`;
+export const CASSANDRA_CONTACT = `127.0.0.1:${process.env.DSCHED_CASSANDRA_PORT ?? 9042}`;
 
 /** Brings up the shared stack when it is down (idempotent; migrations are ours, per run). */
 export function ensureSharedStack(): void {
