@@ -1,4 +1,5 @@
 import { freePort } from '@dsched/testkit/ports';
+import { PORT_VARIABLE, type ServiceName, serviceEntry } from '@dsched/testkit/services';
 import { REPO_ROOT } from './paths.ts';
 import { type Child, spawnChild } from './processes.ts';
 import { pollUntil, sleep } from './wait.ts';
@@ -9,16 +10,7 @@ import { pollUntil, sleep } from './wait.ts';
 // the harness kills on purpose stays down unless the fault asks for a restart.
 
 export const SERVICES = ['task-api', 'job-api', 'scheduler', 'executor', 'reconciler', 'archiver'] as const;
-export type ServiceName = (typeof SERVICES)[number];
-
-const PORT_VARIABLE: Record<ServiceName, string> = {
-  'task-api': 'TASK_API_PORT',
-  'job-api': 'JOB_API_PORT',
-  scheduler: 'METRICS_PORT',
-  executor: 'METRICS_PORT',
-  reconciler: 'METRICS_PORT',
-  archiver: 'METRICS_PORT',
-};
+export type { ServiceName };
 
 export interface FleetSpec {
   replicas: Record<ServiceName, number>;
@@ -124,7 +116,7 @@ export class Fleet {
       INSTANCE_ID: inst.id,
       [PORT_VARIABLE[inst.name]]: String(inst.port),
     };
-    const child = spawnChild(inst.id, [process.execPath, `${REPO_ROOT}services/${inst.name}/src/main.ts`], {
+    const child = spawnChild(inst.id, [process.execPath, serviceEntry(inst.name)], {
       env,
       cwd: REPO_ROOT,
       logFile: `${this.spec.logDir}${inst.name}-${inst.index}.log`,

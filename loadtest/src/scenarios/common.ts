@@ -14,6 +14,15 @@ export interface Window {
 
 type PlanOptions = { criticalShare?: number; profile?: string; retry?: TaskPlan['retry'] };
 
+/**
+ * A whole second far enough ahead that registering `tasks` more ends before it, judged from the
+ * registration rate of a warm-up batch (with a 30% margin and 5 s more).
+ */
+export async function dueAfterRegistering(run: Run, tasks: number): Promise<number> {
+  const rate = await run.calibrate();
+  return wholeSecondAfter(((tasks / rate) * 1.3 + 5) * 1000);
+}
+
 /** `tasks` once tasks due evenly over `seconds`, starting once registration is done. */
 export async function registerSpread(
   run: Run,
@@ -21,8 +30,7 @@ export async function registerSpread(
   seconds: number,
   o: PlanOptions = {},
 ): Promise<Window> {
-  const rate = await run.calibrate();
-  const origin = wholeSecondAfter(((tasks / rate) * 1.3 + 5) * 1000);
+  const origin = await dueAfterRegistering(run, tasks);
   const plans = spread(tasks, origin, seconds * 1000, { tenants: run.tenants.length, ...o });
   const reg = await run.register(plans);
   run.extraChecks.push({

@@ -1,6 +1,7 @@
 import type { Run } from '../harness/run.ts';
 import { burst } from '../harness/workload.ts';
-import { type Scenario, wholeSecondAfter } from './types.ts';
+import { dueAfterRegistering } from './common.ts';
+import type { Scenario } from './types.ts';
 
 /**
  * Registers `tasks` once tasks due at one whole second (far enough ahead that registration ends
@@ -15,8 +16,7 @@ export async function registerBurst(
     retry?: { maxAttempts: number; initialBackoffMs: number; maxBackoffMs: number };
   },
 ): Promise<number> {
-  const rate = await run.calibrate();
-  const due = wholeSecondAfter(((tasks / rate) * 1.3 + 5) * 1000);
+  const due = await dueAfterRegistering(run, tasks);
   run.mark(`due second: ${new Date(due).toISOString()}`);
   const reg = await run.register(burst(tasks, due, { tenants: run.tenants.length, ...o }));
   const margin = due - reg.finishedAt;

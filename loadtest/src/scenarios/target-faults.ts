@@ -1,7 +1,6 @@
 import { burst, spread } from '../harness/workload.ts';
-import { finishWindow, registerSpread } from './common.ts';
+import { dueAfterRegistering, finishWindow, registerSpread } from './common.ts';
 import type { Scenario } from './types.ts';
-import { wholeSecondAfter } from './types.ts';
 
 // Faults on the target's side: it fails half its calls and answers slowly; long calls (and 202
 // asynchronous ones) beside short ones; one tenant at its concurrency limit beside others.
@@ -47,12 +46,11 @@ export const longShort: Scenario = {
         async: { async: { completeAfterMs: 15_000, heartbeatMs: 5_000 } },
       },
     });
-    const rate = await run.calibrate();
     const longN = run.knob('long', 200);
     const asyncN = run.knob('async', 60);
     const shortN = run.knob('short', 4000);
     const seconds = run.knob('seconds', 60);
-    const origin = wholeSecondAfter((((longN + asyncN + shortN) / rate) * 1.3 + 5) * 1000);
+    const origin = await dueAfterRegistering(run, longN + asyncN + shortN);
     const tenants = run.tenants.length;
     // More long calls than the long lanes of all executors hold, all due first: the long lane is
     // full for the whole run, and short calls must not notice.
@@ -97,11 +95,10 @@ export const tenantLimit: Scenario = {
       quotas: (i) => (i === 0 ? { maxConcurrency: limit } : {}),
       profiles: { slow: { delayMs: [1000, 2000] }, fast: {} },
     });
-    const rate = await run.calibrate();
     const limitedN = run.knob('limited', 100);
     const othersN = run.knob('others', 4000);
     const seconds = run.knob('seconds', 40);
-    const origin = wholeSecondAfter((((limitedN + othersN) / rate) * 1.3 + 5) * 1000);
+    const origin = await dueAfterRegistering(run, limitedN + othersN);
     await run.register([
       ...burst(limitedN, origin, { tenants: 1, profile: 'slow' }),
       // Tenants 1-4 only.
