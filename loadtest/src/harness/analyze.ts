@@ -368,17 +368,21 @@ function buildSeries(
       if (l) l.push(late);
       else buckets.set(b, [late]);
     }
-    return [...buckets.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([b, l]) => {
-        l.sort((x, y) => x - y);
-        return {
-          t: ((b + 0.5) * bucket) / 1000,
-          p50: percentile(l, 50),
-          p99: percentile(l, 99),
-          max: percentile(l, 100),
-        };
-      });
+    // Every bucket from the first to the last, an empty one as NaN: a gap shows as a gap.
+    const keys = [...buckets.keys()];
+    if (keys.length === 0) return [];
+    const out: { t: number; p50: number; p99: number; max: number }[] = [];
+    for (let b = Math.min(...keys); b <= Math.max(...keys); b++) {
+      const l = buckets.get(b);
+      const t = ((b + 0.5) * bucket) / 1000;
+      if (!l) {
+        out.push({ t, p50: Number.NaN, p99: Number.NaN, max: Number.NaN });
+        continue;
+      }
+      l.sort((x, y) => x - y);
+      out.push({ t, p50: percentile(l, 50), p99: percentile(l, 99), max: percentile(l, 100) });
+    }
+    return out;
   };
   const cdf = (sorted: number[]) => {
     const points: [number, number][] = [];

@@ -98,14 +98,26 @@ export function renderSvg(c: Chart): string {
     );
   });
   for (const l of c.lines) {
-    const p = l.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
-    if (p.length === 0) continue;
-    const d = p.map(([x, y], i) => `${i ? 'L' : 'M'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join('');
+    // A non-finite y (no data: a store down, no arrival in that bucket) breaks the line.
+    let d = '';
+    let pen = false;
+    let drawn = 0;
+    for (const [x, y] of l.points) {
+      if (!Number.isFinite(x) || !Number.isFinite(y)) {
+        pen = false;
+        continue;
+      }
+      d += `${pen ? 'L' : 'M'}${px(x).toFixed(1)},${py(y).toFixed(1)}`;
+      pen = true;
+      drawn++;
+    }
+    if (drawn === 0) continue;
     out.push(
       `<path d="${d}" fill="none" stroke="${l.color}" stroke-width="1.8"${l.dashed ? ' stroke-dasharray="6 3"' : ''}/>`,
     );
-    if (p.length === 1)
-      out.push(`<circle cx="${px(p[0]![0])}" cy="${py(p[0]![1])}" r="3" fill="${l.color}"/>`);
+    const only = l.points.find(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+    if (drawn === 1 && only)
+      out.push(`<circle cx="${px(only[0])}" cy="${py(only[1])}" r="3" fill="${l.color}"/>`);
   }
   c.lines.forEach((l, i) => {
     // The legend sits right of the plot, so it never hides a line.
