@@ -250,6 +250,7 @@ export function analyze(input: AnalysisInput): Analysis {
       sortNum(list);
       metrics[`${profile}_p50_ms`] = round(percentile(list, 50), 0);
       metrics[`${profile}_p99_ms`] = round(percentile(list, 99), 0);
+      metrics[`${profile}_max_ms`] = round(percentile(list, 100), 0);
     }
   }
   // A job the target saw must be in MySQL or in history: the archiver deletes only what it wrote.

@@ -28,7 +28,8 @@ async function cronWithBurst(
     burstTasks > 0 ? Math.max(earliest, (await dueAfterRegistering(run, burstTasks)) + 12_000) : earliest;
   if (burstTasks > 0) {
     const reg = await run.register(
-      burst(burstTasks, burstAt, { tenants: run.tenants.length, criticalShare: 0.01 }),
+      // Its own sink profile (answered like 'fast'), so its lateness is reported apart from cron's.
+      burst(burstTasks, burstAt, { tenants: run.tenants.length, criticalShare: 0.01, profile: 'burst' }),
     );
     run.mark(`burst of ${burstTasks} due at +${((burstAt - w.origin) / 1000).toFixed(0)} s`);
     run.extraChecks.push({
@@ -88,7 +89,8 @@ export const schedulerKill: Scenario = {
     const result = await finishWindow(
       run,
       w,
-      (m) => `max lateness ${m.other_max_ms} ms (lease TTL + tick bounds it), p99 ${m.p99_ms} ms`,
+      (m) =>
+        `cron occurrences p99 ${m.fast_p99_ms} ms, max ${m.fast_max_ms} ms (lease TTL + tick bounds a takeover); the burst p99 ${m.burst_p99_ms} ms`,
     );
     result.metrics.burst_jobs_at_kill = atKill;
     return result;
