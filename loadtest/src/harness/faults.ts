@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Fleet, Instance } from './fleet.ts';
 import type { StoresView } from './stores-view.ts';
 
@@ -43,6 +44,7 @@ export class MovableClock {
 
   constructor(file: string) {
     this.file = file;
+    mkdirSync(dirname(file), { recursive: true });
     this.set(0);
     this.env = {
       LD_PRELOAD: faketimeLibrary(),
