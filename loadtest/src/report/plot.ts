@@ -94,7 +94,7 @@ export function renderSvg(c: Chart): string {
       `<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#c0392b" stroke-dasharray="4 3"/>`,
     );
     out.push(
-      `<text x="${x + 3}" y="${m.t + 12 + (i % 4) * 12}" font-size="10" fill="#c0392b">${esc(mk.label)}</text>`,
+      `<text x="${x + 3}" y="${m.t + 12 + (i % 6) * 12}" font-size="10" fill="#c0392b">${esc(mk.label)}</text>`,
     );
   });
   for (const l of c.lines) {

@@ -19,7 +19,11 @@ function markers(r: RunResult) {
   // Faults and restarts, not the routine steps.
   return r.timeline
     .filter(
-      (e) => /kill|SIG|stop|start|restart|exited|clock|cancel|failpoint|mariadb/i.test(e.what) && e.t >= -5,
+      (e) =>
+        /kill|stop|start|restart|exited|clock|cancel|failpoint|mariadb/i.test(e.what) &&
+        // The scenario's own line says why it killed; the fleet's SIGKILL line would repeat it.
+        !/^SIG[A-Z]+ /.test(e.what) &&
+        e.t >= -5,
     )
     .slice(0, 12)
     .map((e) => ({ x: e.t, label: e.what.slice(0, 40) }));
