@@ -40,6 +40,7 @@ export class BullmqPeer {
       'redis-server',
       async () => {
         const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
+        redis.on('error', () => undefined);
         try {
           await redis.connect();
           return (await redis.ping()) === 'PONG';
@@ -85,6 +86,7 @@ export class BullmqPeer {
   async addBurst(n: number, tenants: number, criticalShare: number): Promise<PeerRun> {
     // BullMQ 6 under native ESM takes a constructed ioredis client, not connection options.
     const redis = new Redis({ host: '127.0.0.1', port: this.#port, maxRetriesPerRequest: null });
+    redis.on('error', () => undefined);
     const queue = new Queue('peak', { connection: redis });
     const criticalEvery = criticalShare >= 1 ? 1 : Math.round(1 / criticalShare);
     // Time the adds on a warm-up chunk first, so the due second leaves room for all of them.

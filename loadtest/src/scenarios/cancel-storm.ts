@@ -11,7 +11,7 @@ import type { Scenario } from './types.ts';
 interface CancelAnswer {
   id?: string;
   state?: string;
-  error?: { code?: string };
+  error?: { code?: string; message?: string };
   message?: string;
 }
 
@@ -47,7 +47,7 @@ export const cancelStorm: Scenario = {
         const label = `${res.status}${res.body?.state ? ` ${res.body.state}` : ''}`;
         statuses[label] = (statuses[label] ?? 0) + 1;
         // A 404 from the router (no such route) rather than from the job lookup: not built yet.
-        if (res.status === 404 && !res.body?.error?.code) routeMissing = true;
+        if (res.status === 404 && /^no route/.test(res.body?.error?.message ?? '')) routeMissing = true;
         if (res.status === 200)
           run.cancelled.set(job.id, { at: Date.now(), confirmed: res.body.state === 'cancelled' });
       });
