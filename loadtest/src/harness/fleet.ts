@@ -16,8 +16,8 @@ export interface FleetSpec {
   replicas: Record<ServiceName, number>;
   /** Environment of every service. */
   env: Record<string, string>;
-  /** Extra environment of one instance (e.g. libfaketime for a scheduler). */
-  envFor?: (name: ServiceName, index: number) => Record<string, string>;
+  /** Extra environment of one instance (e.g. libfaketime for a scheduler); generation counts its starts from 1. */
+  envFor?: (name: ServiceName, index: number, generation: number) => Record<string, string>;
   logDir: string;
   /** Restarts allowed per instance for exits the harness did not cause. */
   maxRestarts?: number;
@@ -112,7 +112,7 @@ export class Fleet {
       HOME: process.env.HOME ?? '/root',
       LOG_LEVEL: 'warn',
       ...this.spec.env,
-      ...(this.spec.envFor?.(inst.name, inst.index) ?? {}),
+      ...(this.spec.envFor?.(inst.name, inst.index, inst.generation) ?? {}),
       INSTANCE_ID: inst.id,
       [PORT_VARIABLE[inst.name]]: String(inst.port),
     };
