@@ -70,6 +70,19 @@ export const longShort: Scenario = {
       ok: (m.short_p99_ms ?? Number.POSITIVE_INFINITY) < 5000,
       detail: `short p99 ${m.short_p99_ms} ms (a long call lasts 20-30 s)`,
     });
+    // A live executor renews its claims (every lease TTL / 3), so a call still running is never
+    // handed to another executor: no long job should see a second attempt.
+    const records = await run.sink.records();
+    const reattempted = new Set<string>();
+    records.profile.forEach((p, i) => {
+      if (p === 'long' && (records.attempt[i] ?? 1) > 1) reattempted.add(records.key[i] ?? '');
+    });
+    m.long_jobs_reattempted = reattempted.size;
+    result.checks.push({
+      name: 'a running long call is not handed to another executor (claim renewal)',
+      ok: reattempted.size === 0,
+      detail: `${reattempted.size} of ${longN} long jobs called again while (or after) their first call ran; EXECUTOR_LEASE_S ${run.fleet.spec.env.EXECUTOR_LEASE_S}`,
+    });
     const stats = await run.sink.stats();
     const completions = Object.entries(stats.completions);
     if (completions.some(([k]) => /^complete:(404|405)$/.test(k)))
