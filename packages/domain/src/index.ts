@@ -1,6 +1,7 @@
 export * from './credentials.ts';
 export * from './errors.ts';
 export * from './ids.ts';
+export * from './job-requests.ts';
 export * from './model.ts';
 export * from './occurrence.ts';
 export * from './outcome.ts';

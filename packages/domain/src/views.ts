@@ -29,6 +29,13 @@ export interface JobView {
   finishedAt?: string;
   lastStatus?: number;
   lastError?: string;
+  /** A cancel was requested while an executor was calling it; the call is being aborted. */
+  cancelRequested?: boolean;
+  /** Until when a parked (202) job waits for its completion through job-api. */
+  deadlineAt?: string;
+  /** What an asynchronous target reported: heartbeat progress, and the output of complete. */
+  progress?: unknown;
+  output?: unknown;
   attempts: AttemptView[];
 }
 

@@ -1,6 +1,7 @@
 import { type AttemptView, type JobState, type JobView, priorityFromRank } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin, maybeBinToId } from '../ids.ts';
+import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 
 const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
@@ -50,6 +51,11 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
   if (finished) v.finishedAt = finished;
   if (r.last_status !== null) v.lastStatus = Number(r.last_status);
   if (r.last_error !== null) v.lastError = r.last_error;
+  if (r.state === 'running' && Number(r.cancel_requested) === 1) v.cancelRequested = true;
+  const deadline = r.state === 'running' ? iso(r.deadline_at) : undefined;
+  if (deadline) v.deadlineAt = deadline;
+  if (r.progress !== null) v.progress = readJson(r.progress);
+  if (r.output !== null) v.output = readJson(r.output);
   return v;
 }
 

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+// The request bodies of job-api's write routes, as zod schemas: they validate requests and
+// generate the OpenAPI document, so the two cannot drift apart (docs/async-completion.md).
+
+/** The largest output or progress document job-api keeps, serialised. */
+export const MAX_CALLBACK_DOC_BYTES = 16 * 1024;
+
+const callbackDoc = z
+  .record(z.string(), z.unknown())
+  .refine((d) => Buffer.byteLength(JSON.stringify(d)) <= MAX_CALLBACK_DOC_BYTES, {
+    message: `at most ${MAX_CALLBACK_DOC_BYTES} bytes as JSON`,
+  });
+
+const attempt = z
+  .number()
+  .int()
+  .min(1)
+  .describe('The attempt token: the Dsched-Attempt header of the call being completed');
+
+export const heartbeatRequestSchema = z.object({
+  attempt,
+  progress: callbackDoc
+    .optional()
+    .describe('Any JSON object; kept on the job and shown by GET /v1/jobs/{id}'),
+});
+
+export const completeRequestSchema = z
+  .object({
+    attempt,
+    outcome: z.enum(['succeeded', 'failed']),
+    output: callbackDoc.optional().describe('Any JSON object; kept on the job'),
+    error: z.string().max(1000).optional().describe('Why the work failed (outcome "failed")'),
+  })
+  .refine((r) => r.outcome === 'failed' || r.error === undefined, {
+    path: ['error'],
+    message: 'only with outcome "failed"',
+  });
+
+/** POST /v1/jobs/{id}/cancel takes no body; an empty object is accepted. */
+export const cancelRequestSchema = z.object({}).strict();
+
+export type HeartbeatRequest = z.infer<typeof heartbeatRequestSchema>;
+export type CompleteRequest = z.infer<typeof completeRequestSchema>;

@@ -1,0 +1,25 @@
+-- Applies a batch of outcomes, each row fenced by its claim's attempt and state 'running'.
+-- v.next is succeeded | dead | failed | cancelled | pending (a retry, or a give-back at shutdown)
+-- | parked (the target answered 202 and completes through job-api before deadline_at).
+-- A cancel requested while the call ran turns a retry, give-back or park into 'cancelled'.
+-- Assignments never read a column another assignment writes (multi-table UPDATE has no order).
+-- Parameters: rows (derived: id, attempt, next, last_status, last_error, delay_ms, given_back, park_s)
+UPDATE jobs j
+  JOIN (:rows) v ON j.id = v.id AND j.attempt = v.attempt
+   SET j.last_status = v.last_status,
+       j.last_error = v.last_error,
+       j.given_back = j.given_back + v.given_back,
+       j.run_at = IF(v.next = 'pending', NOW(3) + INTERVAL v.delay_ms * 1000 MICROSECOND, j.run_at),
+       j.deadline_at = IF(v.next = 'parked' AND j.cancel_requested = 0,
+                          GREATEST(COALESCE(j.deadline_at, NOW(3)), NOW(3) + INTERVAL v.park_s SECOND), NULL),
+       j.finished_at = IF(v.next IN ('pending', 'parked') AND j.cancel_requested = 0, NULL, NOW(3)),
+       j.claimed_by = NULL,
+       j.lease_expires_at = NULL,
+       j.updated_at = NOW(3),
+       j.state = CASE
+                   WHEN v.next NOT IN ('pending', 'parked') THEN v.next
+                   WHEN j.cancel_requested = 1 THEN 'cancelled'
+                   WHEN v.next = 'parked' THEN 'running'
+                   ELSE 'pending'
+                 END
+ WHERE j.state = 'running'
