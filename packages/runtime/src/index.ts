@@ -5,5 +5,6 @@ export * from './logger.ts';
 export * from './loop.ts';
 export * from './metrics.ts';
 export * from './ops-routes.ts';
+export * from './parse.ts';
 export * from './shutdown.ts';
 export * from './worker.ts';

@@ -7,7 +7,10 @@ import {
 } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { JobLookup, TenantByKeyHash } from './ports.ts';
+import type { JobApiMetrics } from './metrics.ts';
+import type { JobControl, JobLookup, TenantByKeyHash } from './ports.ts';
+import { registerCallbackRoutes } from './routes/callbacks.ts';
+import { registerCancelRoute } from './routes/cancel.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 
 export interface JobApiDeps {
@@ -17,6 +20,12 @@ export interface JobApiDeps {
   isShuttingDown?: () => boolean;
   jobs: JobLookup;
   tenantByKey: TenantByKeyHash;
+  control: JobControl;
+  metrics: JobApiMetrics;
+  /** Uniform in [0, 1), for the backoff jitter of a failure reported through complete. */
+  random: () => number;
+  /** How far each heartbeat pushes a parked job's deadline. */
+  heartbeatExtendSeconds: number;
 }
 
 export function buildApp(deps: JobApiDeps): FastifyInstance {
@@ -24,5 +33,7 @@ export function buildApp(deps: JobApiDeps): FastifyInstance {
   installErrorHandler(app);
   registerOpsRoutes(app, deps);
   registerJobRoutes(app, deps);
+  registerCancelRoute(app, deps);
+  registerCallbackRoutes(app, deps);
   return app;
 }

@@ -1,11 +1,13 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { getArchivedJob } from '@dsched/cassandra/job-history';
+import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/job-control';
 import { getLiveJob } from '@dsched/mysql/jobs/job-records';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import { createLogger, createRegistry, exitOnStartupError, handleShutdown } from '@dsched/runtime';
 import { buildApp } from './app.ts';
 import { type JobApiConfig, loadJobApiConfig } from './config.ts';
+import { JobApiMetrics } from './metrics.ts';
 
 async function main(config: JobApiConfig): Promise<void> {
   const logger = createLogger('job-api', config.LOG_LEVEL);
@@ -26,6 +28,14 @@ async function main(config: JobApiConfig): Promise<void> {
       archived: (tenantId, id) => getArchivedJob(cassandra, tenantId, id),
     },
     tenantByKey: (hash) => findTenantByKeyHash(pool, hash),
+    control: {
+      cancel: (tenantId, id) => cancelJob(pool, tenantId, id),
+      heartbeat: (args) => heartbeatJob(pool, args),
+      complete: (args, decide) => completeJob(pool, args, decide),
+    },
+    metrics: new JobApiMetrics(registry),
+    random: Math.random,
+    heartbeatExtendSeconds: config.JOB_API_HEARTBEAT_EXTEND_S,
   });
   shuttingDown = handleShutdown(
     logger,

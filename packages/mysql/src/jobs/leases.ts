@@ -36,12 +36,14 @@ export async function renewLeases(
   }
   if (res.affectedRows === held.length) return { lost: [], cancelRequested: [] };
   const [mine] = await pool.query<RowDataPacket[]>(LEASE_CHECK, [pairs, args.owner]);
-  const stillMine = new Set(mine.map((r) => `${(r.id as Buffer).toString('hex')}:${r.attempt}`));
+  const stillMine = new Map(
+    mine.map((r) => [`${(r.id as Buffer).toString('hex')}:${r.attempt}`, Number(r.cancel_requested) === 1]),
+  );
   const report: LeaseReport = { lost: [], cancelRequested: [] };
   for (const c of held) {
-    const k = `${c.id.replaceAll('-', '')}:${c.attempt}`;
-    // Still ours but not renewed: the renewal skips exactly the jobs whose cancel was requested.
-    (stillMine.has(k) ? report.cancelRequested : report.lost).push(c);
+    const cancel = stillMine.get(`${c.id.replaceAll('-', '')}:${c.attempt}`);
+    if (cancel === undefined) report.lost.push(c);
+    else if (cancel) report.cancelRequested.push(c);
   }
   return report;
 }

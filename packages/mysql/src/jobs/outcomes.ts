@@ -65,6 +65,10 @@ export async function recordOutcomes(pool: Pool, writes: OutcomeWrite[]): Promis
       writes.map((w) => [idToBin(w.job.id), w.job.attempt]),
     ]);
     const live = new Set(current.map((r) => key(r.id, Number(r.attempt))));
+    // A parked attempt stays open for its completion, unless its cancel turns the park into cancelled.
+    const parks = new Set(
+      current.filter((r) => Number(r.cancel_requested) === 0).map((r) => key(r.id, Number(r.attempt))),
+    );
     const applicable = writes.filter((w) => live.has(key(w.job.id, w.job.attempt)));
     if (applicable.length > 0) {
       const apply = withRows(
@@ -93,7 +97,7 @@ export async function recordOutcomes(pool: Pool, writes: OutcomeWrite[]): Promis
         attempt.errorClass,
         attempt.error?.slice(0, MAX_ERROR) ?? null,
         Math.max(0, Math.round(attempt.durationMs)),
-        transition.to === 'parked' && live.has(key(job.id, job.attempt)) ? 1 : 0,
+        transition.to === 'parked' && parks.has(key(job.id, job.attempt)) ? 1 : 0,
       ]),
     );
     await conn.query(attempts.sql, attempts.params);

@@ -1,0 +1,83 @@
+import {
+  type Lane,
+  newApiKey,
+  newId,
+  newSigningSecret,
+  type RetryPolicy,
+  type Target,
+  type Tenant,
+} from '@dsched/domain';
+import { idToBin } from '@dsched/mysql/ids';
+import { databaseNow, type Pool } from '@dsched/mysql/pool';
+import { insertTenant } from '@dsched/mysql/tenants/tenant-store';
+
+// Rows straight into MySQL for tests that exercise the executor without the scheduler: tenants
+// (with their concurrency slots) and pending jobs due on the database clock.
+
+export async function createTenant(
+  pool: Pool,
+  options: { name?: string; maxConcurrency?: number | null } = {},
+): Promise<Tenant & { apiKey: string }> {
+  const key = newApiKey();
+  const tenant: Tenant = {
+    id: newId(),
+    name: options.name ?? 'test tenant',
+    signingSecret: newSigningSecret(),
+    maxTasks: null,
+    maxConcurrency: options.maxConcurrency ?? null,
+    rateLimitPerSecond: null,
+    createdAt: new Date(),
+  };
+  await insertTenant(pool, tenant, { hash: key.hash, prefix: key.prefix });
+  return { ...tenant, apiKey: key.key };
+}
+
+export interface JobSeed {
+  tenantId: string;
+  target: Partial<Target> & { url: string };
+  lane?: Lane;
+  /** 0 critical … 3 low. */
+  priority?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Seconds from the database's now; due one second ago by default. */
+  runInS?: number;
+}
+
+/** Inserts `n` pending jobs in one statement; returns their ids in insertion order. */
+export async function insertJobs(pool: Pool, seed: JobSeed, n = 1): Promise<string[]> {
+  const now = await databaseNow(pool);
+  const runAt = new Date(now.getTime() + (seed.runInS ?? -1) * 1000);
+  const retry: RetryPolicy = {
+    maxAttempts: 3,
+    initialBackoffMs: 100,
+    maxBackoffMs: 1000,
+    rules: [],
+    ...seed.retry,
+  };
+  const target: Target = { method: 'POST', headers: {}, timeoutMs: 5000, ...seed.target };
+  const ids = Array.from({ length: n }, () => newId());
+  const rows = ids.map((id) => [
+    idToBin(id),
+    idToBin(seed.tenantId),
+    null,
+    `test:${id}`,
+    'trigger',
+    runAt,
+    seed.priority ?? 2,
+    seed.lane ?? 'default',
+    'pending',
+    0,
+    retry.maxAttempts,
+    runAt,
+    JSON.stringify(target),
+    JSON.stringify(retry),
+    now,
+    now,
+  ]);
+  await pool.query(
+    `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
+       attempt, max_attempts, run_at, target, retry, created_at, updated_at) VALUES ?`,
+    [rows],
+  );
+  return ids;
+}
