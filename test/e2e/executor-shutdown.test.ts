@@ -1,0 +1,64 @@
+import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
+import type { RunningService } from '@dsched/testkit/services';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { attemptRows, jobRow, startExecutor, waitForState } from './executor-kit.ts';
+
+// SIGTERM: the executor stops claiming, lets calls finish within the grace period, and gives
+// back the rest with a fenced update that does not count as an attempt.
+
+let db: TestDatabase;
+let target: ScriptedTarget;
+const executors: RunningService[] = [];
+
+beforeAll(async () => {
+  [db, target] = await Promise.all([createTestDatabase(import.meta.url), startScriptedTarget()]);
+});
+afterAll(async () => {
+  await Promise.all(executors.map((e) => e.stop('SIGKILL')));
+  await target?.close();
+  await db?.close();
+});
+
+it('finishes what it can within the grace period and gives back the rest without spending an attempt', async () => {
+  const tenant = await createTenant(db.pool);
+  target.setHandler((call, gone) => {
+    if (call.path === '/quick')
+      return new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 500));
+    if (call.path === '/stuck' && call.attempt === 1)
+      return new Promise((resolve) => gone.addEventListener('abort', () => resolve({ status: 200 })));
+    return { status: 200 };
+  });
+  const first = await startExecutor(db, { SHUTDOWN_GRACE_MS: '1500' }, 'exec-stopping');
+  executors.push(first);
+  const [quick] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/quick` } });
+  // One attempt only: if the give-back counted, this job would be dead.
+  const [stuck] = await insertJobs(db.pool, {
+    tenantId: tenant.id,
+    target: { url: `${target.url}/stuck` },
+    retry: { maxAttempts: 1 },
+  });
+  await target.until(() => target.calls.length === 2, 30_000, 'both calls in flight');
+
+  first.process.kill('SIGTERM');
+  const [late] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/late` } });
+  expect(await first.exited).toBe(0);
+
+  expect(await jobRow(db, quick!)).toMatchObject({ state: 'succeeded', attempt: 1 });
+  expect(await jobRow(db, stuck!)).toMatchObject({
+    state: 'pending',
+    attempt: 1,
+    given_back: 1,
+    claimed_by: null,
+  });
+  expect(await attemptRows(db, stuck!)).toMatchObject([{ attempt: 1, error_class: 'given_back' }]);
+  expect(target.abandoned.map((c) => c.path)).toEqual(['/stuck']);
+  // It stopped claiming at the signal.
+  expect(await jobRow(db, late!)).toMatchObject({ state: 'pending', attempt: 0 });
+
+  // Another executor takes the given-back job: its one counted attempt is still there to use.
+  executors.push(await startExecutor(db, {}, 'exec-next'));
+  await waitForState(db, [stuck!, late!], 'succeeded');
+  expect(await jobRow(db, stuck!)).toMatchObject({ attempt: 2, given_back: 1, max_attempts: 1 });
+});

@@ -1,0 +1,67 @@
+import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
+import type { RunningService } from '@dsched/testkit/services';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { metric, startExecutor, waitForState } from './executor-kit.ts';
+
+// A tenant's concurrency limit holds across executor processes, not per process, and a tenant at
+// its limit does not hold back the others.
+
+let db: TestDatabase;
+let target: ScriptedTarget;
+const executors: RunningService[] = [];
+
+beforeAll(async () => {
+  [db, target] = await Promise.all([
+    createTestDatabase(import.meta.url),
+    // Each call takes a moment, so calls overlap; the group is the tenant (first path segment).
+    startScriptedTarget(() => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 150))),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all(executors.map((e) => e.stop('SIGKILL')));
+  await target?.close();
+  await db?.close();
+});
+
+it('never lets the target see more than 5 calls of a tenant limited to 5, over three executors, while others proceed', async () => {
+  const limited = await createTenant(db.pool, { maxConcurrency: 5 });
+  const others = await Promise.all([createTenant(db.pool), createTenant(db.pool)]);
+  executors.push(
+    ...(await Promise.all(
+      ['exec-1', 'exec-2', 'exec-3'].map((name) =>
+        startExecutor(db, { EXECUTOR_DEFAULT_CONCURRENCY: '16', EXECUTOR_TENANT_DEFER_MS: '100' }, name),
+      ),
+    )),
+  );
+  // The limited tenant's jobs are first in the claim order (older run_at), the others behind them.
+  const limitedJobs = await insertJobs(
+    db.pool,
+    { tenantId: limited.id, target: { url: `${target.url}/limited/` } },
+    40,
+  );
+  const otherJobs = (
+    await Promise.all(
+      others.map((t, i) =>
+        insertJobs(db.pool, { tenantId: t.id, target: { url: `${target.url}/other${i}/` } }, 30),
+      ),
+    )
+  ).flat();
+
+  await waitForState(db, otherJobs, 'succeeded', 60_000);
+  // The other tenants finished while the limited one still had work queued: they were not held back.
+  expect(target.calls.filter((c) => c.group === 'limited').length).toBeLessThan(40);
+  await waitForState(db, limitedJobs, 'succeeded', 60_000);
+
+  expect(target.peakInFlight('limited')).toBe(5);
+  expect(target.peakInFlight('other0') + target.peakInFlight('other1')).toBeGreaterThan(5);
+  // Every executor took part, and the limit was enforced by deferring, not by failing jobs.
+  const claimed = await Promise.all(executors.map((e) => metric(e, 'dsched_executor_claim_batch_size_sum')));
+  expect(claimed.every((n) => n > 0)).toBe(true);
+  const deferred = await Promise.all(
+    executors.map((e) => metric(e, 'dsched_executor_tenant_deferred_total')),
+  );
+  expect(deferred.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  expect(target.calls.filter((c) => c.group === 'limited')).toHaveLength(40);
+});
