@@ -48,6 +48,24 @@ describe('the claim query', () => {
   });
 });
 
+describe('the claim and the tenants table', () => {
+  it('reads the tenant without locking it: a tenant row held elsewhere does not hide its jobs', async () => {
+    const tenant = await createTenant(db.pool, { maxConcurrency: 3 });
+    await insertJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const holder = await db.pool.getConnection();
+    try {
+      await holder.beginTransaction();
+      await holder.query('SELECT id FROM tenants WHERE id = ? FOR UPDATE', [idToBin(tenant.id)]);
+      const result = await claim('a', 10);
+      expect(result.jobs).toHaveLength(2);
+      expect(result.jobs[0]!.signingSecret).toBe(tenant.signingSecret);
+    } finally {
+      await holder.rollback();
+      holder.release();
+    }
+  });
+});
+
 describe('tenant concurrency in the claim', () => {
   it('claims a limited tenant’s jobs only into free slots and defers the rest past other tenants', async () => {
     const limited = await createTenant(db.pool, { maxConcurrency: 2 });

@@ -6,7 +6,6 @@ import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
-const CLAIM_TENANTS = loadSql(import.meta.url, './claim-tenants.sql');
 const CLAIM_SLOTS_PART = loadSql(import.meta.url, './claim-slots-part.sql')
   .split('\n')
   .filter((line) => !line.startsWith('--'))
@@ -58,9 +57,9 @@ export interface ClaimArgs {
 
 /**
  * Claims up to `limit` due jobs of a lane for `owner`, in one short transaction: one locking read
- * that skips rows other claimers hold, a plain read of the batch's tenants, one locking read of
- * free concurrency slots for the limited tenants among them, then one statement per kind of
- * change for the whole batch. Committed at once so the locks are short.
+ * that skips rows other claimers hold, one locking read of free concurrency slots for the limited
+ * tenants among them (only when there are any), then one statement per kind of change for the
+ * whole batch. Committed at once so the locks are short.
  */
 export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResult> {
   if (args.limit <= 0) return { jobs: [], deferred: 0, cancelled: 0 };
@@ -70,11 +69,11 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
 
     const toCancel = candidates.filter((r) => Number(r.cancel_requested) === 1);
     const live = candidates.filter((r) => Number(r.cancel_requested) !== 1);
-    const tenants = await readTenants(conn, live);
-    const slots = await takeSlots(conn, live, tenants);
+    const slots = await takeSlots(conn, live);
 
-    const claimed = live.filter((r) => !tenants.get(hex(r.tenant_id))?.limited || slots.has(hex(r.id)));
-    const deferred = live.filter((r) => tenants.get(hex(r.tenant_id))?.limited && !slots.has(hex(r.id)));
+    const limited = (r: RowDataPacket) => r.max_concurrency !== null;
+    const claimed = live.filter((r) => !limited(r) || slots.has(hex(r.id)));
+    const deferred = live.filter((r) => limited(r) && !slots.has(hex(r.id)));
 
     if (toCancel.length > 0) await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
     if (deferred.length > 0) {
@@ -94,9 +93,8 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     }
     await conn.query(CLAIM_ATTEMPTS, [ids]);
 
-    const jobs = claimed.map((r): ClaimedJob => {
-      const tenant = tenants.get(hex(r.tenant_id));
-      return {
+    const jobs = claimed.map(
+      (r): ClaimedJob => ({
         id: binToId(r.id),
         tenantId: binToId(r.tenant_id),
         taskId: maybeBinToId(r.task_id),
@@ -109,11 +107,11 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         maxAttempts: Number(r.max_attempts),
         target: readJson<Target>(r.target),
         retry: readJson<RetryPolicy>(r.retry),
-        signingSecret: tenant?.signingSecret ?? '',
+        signingSecret: r.signing_secret,
         tenantSlot: slots.get(hex(r.id)) ?? null,
         claimedAt: r.db_now,
-      };
-    });
+      }),
+    );
     return { jobs, deferred: deferred.length, cancelled: toCancel.length };
   });
 }
@@ -123,44 +121,18 @@ export async function claimDueJobs(pool: Pool, args: ClaimArgs): Promise<Claimed
   return (await claimJobs(pool, args)).jobs;
 }
 
-interface TenantInfo {
-  signingSecret: string;
-  limited: boolean;
-  maxConcurrency: number;
-}
-
 function hex(b: Buffer): string {
   return b.toString('hex');
-}
-
-async function readTenants(conn: PoolConnection, rows: RowDataPacket[]): Promise<Map<string, TenantInfo>> {
-  const ids = [...new Map(rows.map((r) => [hex(r.tenant_id), r.tenant_id as Buffer])).values()];
-  if (ids.length === 0) return new Map();
-  const [tenants] = await conn.query<RowDataPacket[]>(CLAIM_TENANTS, [ids]);
-  return new Map(
-    tenants.map((t) => [
-      hex(t.id),
-      {
-        signingSecret: t.signing_secret,
-        limited: t.max_concurrency !== null,
-        maxConcurrency: Number(t.max_concurrency ?? 0),
-      },
-    ]),
-  );
 }
 
 /**
  * Takes free slots for the candidates of limited tenants, at most one per candidate, in claim
  * order; returns job id (hex) → slot. One statement whatever the number of tenants.
  */
-async function takeSlots(
-  conn: PoolConnection,
-  rows: RowDataPacket[],
-  tenants: Map<string, TenantInfo>,
-): Promise<Map<string, number>> {
+async function takeSlots(conn: PoolConnection, rows: RowDataPacket[]): Promise<Map<string, number>> {
   const wanted = new Map<string, RowDataPacket[]>();
   for (const r of rows) {
-    if (!tenants.get(hex(r.tenant_id))?.limited) continue;
+    if (r.max_concurrency === null) continue;
     const list = wanted.get(hex(r.tenant_id)) ?? [];
     list.push(r);
     wanted.set(hex(r.tenant_id), list);
@@ -169,9 +141,9 @@ async function takeSlots(
   if (wanted.size === 0) return assigned;
   const parts: string[] = [];
   const params: unknown[] = [];
-  for (const [tenant, jobs] of wanted) {
+  for (const jobs of wanted.values()) {
     parts.push(CLAIM_SLOTS_PART);
-    params.push(jobs[0]!.tenant_id, tenants.get(tenant)!.maxConcurrency, jobs.length);
+    params.push(jobs[0]!.tenant_id, Number(jobs[0]!.max_concurrency), jobs.length);
   }
   const [free] = await conn.query<RowDataPacket[]>(parts.join('\nUNION ALL\n'), params);
   const byTenant = new Map<string, number[]>();

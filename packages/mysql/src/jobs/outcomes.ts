@@ -1,5 +1,5 @@
 import { ClaimLostError } from '@dsched/domain';
-import type { Pool, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
@@ -54,62 +54,77 @@ function key(id: string | Buffer, attempt: number): string {
 }
 
 /**
- * Applies a batch of outcomes in one transaction, a few statements whatever its size: lock the
- * rows still at the reporting claim, update them, close every attempt row, free the tenant slots.
+ * Applies a batch of outcomes in one transaction of a few statements, whatever its size: update
+ * the job rows (each fenced by its attempt), close every attempt row, free the tenant slots.
  * Returns the writes whose claim was lost (their job rows were left alone).
+ *
+ * The common case has no stale result, so the fenced update runs first; only when it matches
+ * fewer rows than it names is the transaction rolled back and run again behind a locking read
+ * that tells the current claims from the lost ones.
  */
 export async function recordOutcomes(pool: Pool, writes: OutcomeWrite[]): Promise<OutcomeWrite[]> {
   if (writes.length === 0) return [];
+  try {
+    return await withTransaction(pool, (conn) => applyOutcomes(conn, writes, null));
+  } catch (err) {
+    if (!(err instanceof FenceMismatch)) throw err;
+  }
   return withTransaction(pool, async (conn) => {
     const [current] = await conn.query<RowDataPacket[]>(OUTCOME_LOCK, [
       writes.map((w) => [idToBin(w.job.id), w.job.attempt]),
     ]);
-    const live = new Set(current.map((r) => key(r.id, Number(r.attempt))));
-    // A parked attempt stays open for its completion, unless its cancel turns the park into cancelled.
-    const parks = new Set(
-      current.filter((r) => Number(r.cancel_requested) === 0).map((r) => key(r.id, Number(r.attempt))),
-    );
-    const applicable = writes.filter((w) => live.has(key(w.job.id, w.job.attempt)));
-    if (applicable.length > 0) {
-      const apply = withRows(
-        OUTCOME_APPLY,
-        ['id', 'attempt', 'next', 'last_status', 'last_error', 'delay_ms', 'given_back', 'park_s'],
-        applicable.map(({ job, transition: t }) => [
-          idToBin(job.id),
-          job.attempt,
-          nextState(t),
-          'lastStatus' in t ? t.lastStatus : null,
-          'lastError' in t ? (t.lastError?.slice(0, MAX_ERROR) ?? null) : null,
-          t.to === 'retry' ? Math.max(0, Math.round(t.delayMs)) : 0,
-          t.to === 'give_back' ? 1 : 0,
-          t.to === 'parked' ? t.parkSeconds : 0,
-        ]),
-      );
-      await conn.query(apply.sql, apply.params);
-    }
-    const attempts = withRows(
-      OUTCOME_ATTEMPTS,
-      ['job_id', 'attempt', 'status', 'error_class', 'error', 'duration_ms', 'still_open'],
-      writes.map(({ job, transition, attempt }) => [
+    return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))));
+  });
+}
+
+class FenceMismatch extends Error {}
+
+async function applyOutcomes(
+  conn: PoolConnection,
+  writes: OutcomeWrite[],
+  live: Set<string> | null,
+): Promise<OutcomeWrite[]> {
+  const current = live ? writes.filter((w) => live.has(key(w.job.id, w.job.attempt))) : writes;
+  if (current.length > 0) {
+    const apply = withRows(
+      OUTCOME_APPLY,
+      ['id', 'attempt', 'next', 'last_status', 'last_error', 'delay_ms', 'given_back', 'park_s'],
+      current.map(({ job, transition: t }) => [
         idToBin(job.id),
         job.attempt,
-        attempt.status,
-        attempt.errorClass,
-        attempt.error?.slice(0, MAX_ERROR) ?? null,
-        Math.max(0, Math.round(attempt.durationMs)),
-        transition.to === 'parked' && parks.has(key(job.id, job.attempt)) ? 1 : 0,
+        nextState(t),
+        'lastStatus' in t ? t.lastStatus : null,
+        'lastError' in t ? (t.lastError?.slice(0, MAX_ERROR) ?? null) : null,
+        t.to === 'retry' ? Math.max(0, Math.round(t.delayMs)) : 0,
+        t.to === 'give_back' ? 1 : 0,
+        t.to === 'parked' ? t.parkSeconds : 0,
       ]),
     );
-    await conn.query(attempts.sql, attempts.params);
-    // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
-    const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);
-    if (slots.length > 0) {
-      await conn.query(SLOTS_RELEASE, [
-        slots.map((w) => [idToBin(w.job.tenantId!), w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),
-      ]);
-    }
-    return writes.filter((w) => !live.has(key(w.job.id, w.job.attempt)));
-  });
+    const [res] = await conn.query<ResultSetHeader>(apply.sql, apply.params);
+    if (res.affectedRows !== current.length) throw new FenceMismatch();
+  }
+  const attempts = withRows(
+    OUTCOME_ATTEMPTS,
+    ['job_id', 'attempt', 'status', 'error_class', 'error', 'duration_ms', 'parked'],
+    writes.map(({ job, transition, attempt }) => [
+      idToBin(job.id),
+      job.attempt,
+      attempt.status,
+      attempt.errorClass,
+      attempt.error?.slice(0, MAX_ERROR) ?? null,
+      Math.max(0, Math.round(attempt.durationMs)),
+      transition.to === 'parked' ? 1 : 0,
+    ]),
+  );
+  await conn.query(attempts.sql, attempts.params);
+  // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
+  const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);
+  if (slots.length > 0) {
+    await conn.query(SLOTS_RELEASE, [
+      slots.map((w) => [idToBin(w.job.tenantId!), w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),
+    ]);
+  }
+  return live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [];
 }
 
 /** One outcome; throws ClaimLostError when the claim is no longer current. */

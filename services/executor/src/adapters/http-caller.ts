@@ -1,4 +1,4 @@
-import { type CallResult, parseRetryAfter, webhookSignature } from '@dsched/domain';
+import { type CallResult, parseRetryAfter, webhookSigner } from '@dsched/domain';
 import { Agent, request } from 'undici';
 import type { ClaimedJob, TargetCaller } from '../ports.ts';
 import {
@@ -47,6 +47,17 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
     }),
   });
   const now = options.now ?? (() => new Date());
+  // Signers by secret, bounded: a tenant's key is decoded once, not on every call.
+  const signers = new Map<string, ReturnType<typeof webhookSigner>>();
+  const signerFor = (secret: string) => {
+    let signer = signers.get(secret);
+    if (!signer) {
+      if (signers.size >= 10_000) signers.clear();
+      signer = webhookSigner(secret);
+      signers.set(secret, signer);
+    }
+    return signer;
+  };
   const call = async (job: ClaimedJob, signal: AbortSignal): Promise<CallResult> => {
     const { payload, contentType } = encodeBody(job.target.body);
     if (Buffer.byteLength(payload) > options.maxRequestBytes) {
@@ -68,7 +79,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       ...(job.taskId ? { 'dsched-task-id': job.taskId } : {}),
       'webhook-id': job.id,
       'webhook-timestamp': String(timestampS),
-      'webhook-signature': webhookSignature(job.signingSecret, job.id, timestampS, payload),
+      'webhook-signature': signerFor(job.signingSecret)(job.id, timestampS, payload),
     };
     const timeout = AbortSignal.timeout(job.target.timeoutMs);
     try {
