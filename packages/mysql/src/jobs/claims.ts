@@ -6,6 +6,7 @@ import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
+const CLAIM_READ = loadSql(import.meta.url, './claim-read.sql');
 const CLAIM_SLOTS_PART = loadSql(import.meta.url, './claim-slots-part.sql')
   .split('\n')
   .filter((line) => !line.startsWith('--'))
@@ -57,15 +58,20 @@ export interface ClaimArgs {
 
 /**
  * Claims up to `limit` due jobs of a lane for `owner`, in one short transaction: one locking read
- * that skips rows other claimers hold, one locking read of free concurrency slots for the limited
- * tenants among them (only when there are any), then one statement per kind of change for the
- * whole batch. Committed at once so the locks are short.
+ * of ids that skips rows other claimers hold, one read of those rows by primary key, one locking
+ * read of free concurrency slots for the limited tenants among them (only when there are any),
+ * then one statement per kind of change for the whole batch. Committed at once so the locks are
+ * short.
  */
 export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResult> {
   if (args.limit <= 0) return { jobs: [], deferred: 0, cancelled: 0 };
   return withTransaction(pool, async (conn) => {
-    const [candidates] = await conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, args.limit]);
-    if (candidates.length === 0) return { jobs: [], deferred: 0, cancelled: 0 };
+    const [locked] = await conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, args.limit]);
+    if (locked.length === 0) return { jobs: [], deferred: 0, cancelled: 0 };
+    const [rows] = await conn.query<RowDataPacket[]>(CLAIM_READ, [locked.map((r) => r.id)]);
+    // Back into claim order (priority, then run_at): slots go, and calls start, in this order.
+    const rank = new Map(locked.map((r, i) => [hex(r.id), i]));
+    const candidates = rows.sort((a, b) => rank.get(hex(a.id))! - rank.get(hex(b.id))!);
 
     const toCancel = candidates.filter((r) => Number(r.cancel_requested) === 1);
     const live = candidates.filter((r) => Number(r.cancel_requested) !== 1);
