@@ -190,17 +190,24 @@ async function main(): Promise<void> {
     }
     const all = rows.flatMap((r) => r.results);
     const perK = (k: number) => m(rows.find((r) => r.executors === k)!.results, (x) => x.jobsPerS);
-    const mysqlShare = m(all, (x) => x.mysqlCpuMsPerJob / (x.mysqlCpuMsPerJob + x.executorCpuMsPerJob));
+    const mysqlMs = m(all, (x) => x.mysqlCpuMsPerJob);
+    const executorMs = m(all, (x) => x.executorCpuMsPerJob);
     const scaling = perK(4) / perK(1);
+    const runQueue = loadavg()[0]! / cpus().length;
+    // Executors scale out (one process per core); MySQL is one primary. On dedicated cores, the
+    // fleet's ceiling is MySQL's: 1000 / (its CPU ms per job) jobs/s for each core it can use.
     const bottleneck =
-      mysqlShare > 0.5
-        ? 'MySQL: it spends more CPU per job than the executors, and more executors add little'
-        : scaling > 1.5
-          ? 'the executor: throughput grows with executor processes'
-          : 'the machine: executors and MySQL share two cores, and neither dominates';
+      runQueue > 1.5
+        ? `the shared machine: its run queue is ${runQueue.toFixed(1)} per core, so neither the executors ` +
+          `(${m(all, (x) => x.executorCores).toFixed(2)} cores) nor MySQL (${m(all, (x) => x.mysqlCores).toFixed(2)} ` +
+          'cores) gets a core of its own; by CPU per job, MySQL is the limit once executors scale out'
+        : mysqlMs >= executorMs / Math.max(1, scaling)
+          ? 'MySQL: more executor processes add little, and it spends the most CPU per job'
+          : 'the executor: throughput grows with executor processes';
     process.stdout.write(
-      `\nMySQL's share of the CPU spent per job: ${(mysqlShare * 100).toFixed(0)}%; 4 executors vs 1: ` +
-        `×${scaling.toFixed(2)}.\nBottleneck: ${bottleneck}.\n`,
+      `\nCPU per job: executors ${executorMs.toFixed(3)} ms, MySQL ${mysqlMs.toFixed(3)} ms. Ceilings on ` +
+        `dedicated cores: ~${Math.round(1000 / mysqlMs)} jobs/s per MySQL core, ~${Math.round(1000 / executorMs)} ` +
+        `jobs/s per executor process.\n4 executors vs 1: ×${scaling.toFixed(2)}.\nBottleneck: ${bottleneck}.\n`,
     );
     const metrics = {
       jobs_per_s_1: Math.round(perK(1)),
