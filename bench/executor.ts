@@ -13,11 +13,11 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { connect } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { databaseNow, type RowDataPacket } from '@dsched/mysql/pool';
 import { createTenant, insertJobs } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { portOpen } from '@dsched/testkit/ports';
 import { type RunningService, startService } from '@dsched/testkit/services';
 
 const args = process.argv.slice(2);
@@ -29,17 +29,6 @@ const JOBS = option('jobs', 2000);
 const RUNS = option('runs', 3);
 const EXECUTORS = [1, 2, 4];
 const TICK_MS = 1000 / 100; // USER_HZ: /proc times are in clock ticks of 10 ms on Linux
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
 
 /** CPU milliseconds (user + system) a process has used so far. */
 function cpuMs(pid: number): number {

@@ -1,5 +1,5 @@
 import { countedAttempts, decideOutcome } from '@dsched/domain';
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { clearJobs, createTenant, insertJobs } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -20,11 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.close();
 });
-beforeEach(async () => {
-  await db.pool.query('DELETE FROM job_attempts');
-  await db.pool.query('DELETE FROM jobs');
-  await db.pool.query('DELETE FROM tenant_slots');
-});
+beforeEach(() => clearJobs(db.pool));
 
 async function job(id: string): Promise<RowDataPacket> {
   const [r] = await db.pool.query<RowDataPacket[]>(

@@ -81,3 +81,10 @@ export async function insertJobs(pool: Pool, seed: JobSeed, n = 1): Promise<stri
   );
   return ids;
 }
+
+/** Empties the queue between tests of one file: attempts, jobs and the tenants' slot holders. */
+export async function clearJobs(pool: Pool): Promise<void> {
+  await pool.query('DELETE FROM job_attempts');
+  await pool.query('DELETE FROM jobs');
+  await pool.query('UPDATE tenant_slots SET job_id = NULL, attempt = NULL, expires_at = NULL');
+}

@@ -8,7 +8,7 @@ import type { RowDataPacket } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { clearJobs, createTenant, insertJobs } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -55,10 +55,7 @@ afterAll(async () => {
   await db?.close();
   await ks?.close();
 });
-beforeEach(async () => {
-  await db.pool.query('DELETE FROM job_attempts');
-  await db.pool.query('DELETE FROM jobs');
-});
+beforeEach(() => clearJobs(db.pool));
 
 const post = (path: string, body: unknown, key = tenant.apiKey) =>
   app.inject({
