@@ -72,9 +72,9 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
     'http://metadata.example/',
     'http://internal.example/',
   ];
-  const ids = (
-    await Promise.all(urls.map((url) => insertJobs(db.pool, { tenantId: tenant.id, target: { url } })))
-  ).flat();
+  // One after the other, so the ids (time-ordered) follow the list.
+  const ids: string[] = [];
+  for (const url of urls) ids.push(...(await insertJobs(db.pool, { tenantId: tenant.id, target: { url } })));
   for (const loop of executor.claimLoops) loop.start();
   try {
     const rows = await eventually(async () => {
