@@ -75,11 +75,11 @@ describe('cancel', () => {
     const [id] = await insertJobs(db.pool, {
       tenantId: tenant.id,
       target: { url: `${target.url}/later` },
-      runInS: 1,
+      runInS: 3,
     });
     const res = await api(`/v1/jobs/${id}/cancel`, {});
     expect(await res.json()).toMatchObject({ state: 'cancelled', attempt: 0 });
-    await new Promise((r) => setTimeout(r, 2500));
+    await new Promise((r) => setTimeout(r, 4000));
     expect(target.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(0);
     expect(await jobRow(db, id!)).toMatchObject({ state: 'cancelled', attempt: 0 });
   });

@@ -1,7 +1,7 @@
 import { createTenant, insertJobs } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
-import type { RunningService } from '@dsched/testkit/services';
+import { eventually, type RunningService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { attemptRows, jobRow, startExecutor, waitForState } from './executor-kit.ts';
 
@@ -25,24 +25,35 @@ it('finishes what it can within the grace period and gives back the rest without
   const tenant = await createTenant(db.pool);
   target.setHandler((call, gone) => {
     if (call.path === '/quick')
-      return new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 500));
+      return new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 300));
     if (call.path === '/stuck' && call.attempt === 1)
       return new Promise((resolve) => gone.addEventListener('abort', () => resolve({ status: 200 })));
     return { status: 200 };
   });
-  const first = await startExecutor(db, { SHUTDOWN_GRACE_MS: '1500' }, 'exec-stopping');
+  const first = await startExecutor(db, { SHUTDOWN_GRACE_MS: '5000' }, 'exec-stopping');
   executors.push(first);
   const [quick] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/quick` } });
   // One attempt only: if the give-back counted, this job would be dead.
   const [stuck] = await insertJobs(db.pool, {
     tenantId: tenant.id,
-    target: { url: `${target.url}/stuck` },
+    target: { url: `${target.url}/stuck`, timeoutMs: 60_000 },
     retry: { maxAttempts: 1 },
   });
   await target.until(() => target.calls.length === 2, 30_000, 'both calls in flight');
 
   first.process.kill('SIGTERM');
+  await eventually(
+    async () => ((await fetch(`${first.url}/readyz`)).status === 503 ? true : undefined),
+    10_000,
+    'shutdown started',
+  );
+  // While it drains (the stuck call holds it in its grace period), a new due job is not claimed:
+  // a live claim loop polls every 50 ms.
+  await new Promise((r) => setTimeout(r, 300));
   const [late] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/late` } });
+  await new Promise((r) => setTimeout(r, 500));
+  expect(first.process.exitCode).toBeNull();
+  expect(await jobRow(db, late!)).toMatchObject({ state: 'pending', attempt: 0 });
   expect(await first.exited).toBe(0);
 
   expect(await jobRow(db, quick!)).toMatchObject({ state: 'succeeded', attempt: 1 });
@@ -54,8 +65,6 @@ it('finishes what it can within the grace period and gives back the rest without
   });
   expect(await attemptRows(db, stuck!)).toMatchObject([{ attempt: 1, error_class: 'given_back' }]);
   expect(target.abandoned.map((c) => c.path)).toEqual(['/stuck']);
-  // It stopped claiming at the signal.
-  expect(await jobRow(db, late!)).toMatchObject({ state: 'pending', attempt: 0 });
 
   // Another executor takes the given-back job: its one counted attempt is still there to use.
   executors.push(await startExecutor(db, {}, 'exec-next'));

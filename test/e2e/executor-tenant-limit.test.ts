@@ -1,3 +1,5 @@
+import { idToBin } from '@dsched/mysql/ids';
+import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTenant, insertJobs } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
@@ -56,9 +58,14 @@ it('never lets the target see more than 5 calls of a tenant limited to 5, over t
 
   expect(target.peakInFlight('limited')).toBe(5);
   expect(target.peakInFlight('other0') + target.peakInFlight('other1')).toBeGreaterThan(5);
-  // Every executor took part, and the limit was enforced by deferring, not by failing jobs.
-  const claimed = await Promise.all(executors.map((e) => metric(e, 'dsched_executor_claim_batch_size_sum')));
-  expect(claimed.every((n) => n > 0)).toBe(true);
+  // The limited tenant's calls were spread over several executors, so the bound above is the
+  // fleet's, not one process's; and it was enforced by deferring, not by failing jobs.
+  const [spread] = await db.pool.query<RowDataPacket[]>(
+    `SELECT COUNT(DISTINCT a.executor) AS n FROM job_attempts a JOIN jobs j ON j.id = a.job_id
+      WHERE j.tenant_id = ?`,
+    [idToBin(limited.id)],
+  );
+  expect(Number(spread[0]!.n)).toBeGreaterThanOrEqual(2);
   const deferred = await Promise.all(
     executors.map((e) => metric(e, 'dsched_executor_tenant_deferred_total')),
   );
