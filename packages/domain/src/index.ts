@@ -9,3 +9,7 @@ export * from './schedule.ts';
 export * from './signature.ts';
 export * from './task-spec.ts';
 export * from './views.ts';
+export * from './audit.ts';
+export * from './job-queries.ts';
+export * from './job-schemas.ts';
+export * from './paging.ts';

@@ -7,3 +7,4 @@ export * from './metrics.ts';
 export * from './ops-routes.ts';
 export * from './shutdown.ts';
 export * from './worker.ts';
+export * from './openapi.ts';

@@ -38,6 +38,7 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
     state: r.state as JobState,
     attempt: Number(r.attempt),
     maxAttempts: Number(r.max_attempts),
+    attemptGroup: Number(r.attempt_group ?? 1),
     priority: priorityFromRank(Number(r.priority)),
     scheduledFor: (r.scheduled_for as Date).toISOString(),
     attempts,
