@@ -29,14 +29,24 @@ export function queryFingerprint(parts: Record<string, string | number | undefin
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
-export function encodePageToken(fingerprint: string, cursor: Cursor): string {
+/**
+ * A page's position. `from` is the range's lower bound as the first page resolved it, so a
+ * default (`to` minus 7 days, from a `now` that moves) stays fixed across the pages of one walk.
+ */
+export interface PagePosition {
+  cursor: Cursor;
+  from: Date;
+}
+
+export function encodePageToken(fingerprint: string, position: PagePosition): string {
+  const { cursor, from } = position;
   return Buffer.from(
-    JSON.stringify({ v: 1, q: fingerprint, t: cursor.at.getTime(), i: cursor.id }),
+    JSON.stringify({ v: 1, q: fingerprint, t: cursor.at.getTime(), i: cursor.id, f: from.getTime() }),
     'utf8',
   ).toString('base64url');
 }
 
-export function decodePageToken(token: string, fingerprint: string): Cursor {
+export function decodePageToken(token: string, fingerprint: string): PagePosition {
   let parsed: unknown;
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(token)) throw new Error('not base64url');
@@ -44,20 +54,22 @@ export function decodePageToken(token: string, fingerprint: string): Cursor {
   } catch {
     throw invalidArgument('pageToken', 'malformed page token');
   }
-  const p = parsed as { v?: unknown; q?: unknown; t?: unknown; i?: unknown };
+  const p = parsed as { v?: unknown; q?: unknown; t?: unknown; i?: unknown; f?: unknown };
   if (
     p === null ||
     typeof p !== 'object' ||
     p.v !== 1 ||
     typeof p.t !== 'number' ||
     !Number.isSafeInteger(p.t) ||
+    typeof p.f !== 'number' ||
+    !Number.isSafeInteger(p.f) ||
     typeof p.i !== 'string' ||
     !(isId(p.i) || p.i === MIN_ID)
   ) {
     throw invalidArgument('pageToken', 'malformed page token');
   }
   if (p.q !== fingerprint) throw invalidArgument('pageToken', 'the page token belongs to another query');
-  return { at: new Date(p.t), id: p.i };
+  return { cursor: { at: new Date(p.t), id: p.i }, from: new Date(p.f) };
 }
 
 /** Newest first: later scheduledFor first, then the larger id (byte order = hex text order). */
@@ -85,7 +97,7 @@ export interface Page<T> {
 export function mergeNewestFirst<T extends { scheduledFor: string; id: string }>(
   sources: { items: T[]; more: boolean }[],
   limit: number,
-  fingerprint: string,
+  token: { fingerprint: string; from: Date },
 ): Page<T> {
   const seen = new Set<string>();
   const merged: T[] = [];
@@ -98,5 +110,6 @@ export function mergeNewestFirst<T extends { scheduledFor: string; id: string }>
   const more = merged.length > limit || sources.some((s) => s.more);
   const last = items.at(-1);
   if (!more || !last) return { items };
-  return { items, nextPageToken: encodePageToken(fingerprint, { at: new Date(last.scheduledFor), id: last.id }) };
+  const cursor = { at: new Date(last.scheduledFor), id: last.id };
+  return { items, nextPageToken: encodePageToken(token.fingerprint, { cursor, from: token.from }) };
 }

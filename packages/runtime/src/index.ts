@@ -8,3 +8,4 @@ export * from './ops-routes.ts';
 export * from './shutdown.ts';
 export * from './worker.ts';
 export * from './openapi.ts';
+export * from './parse.ts';

@@ -1,30 +1,40 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createLogger, createRegistry } from '@dsched/runtime';
+import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditSources } from '../src/adapters/audit.ts';
 import { mysqlClock, mysqlTaskRepository, mysqlTenantDirectory } from '../src/adapters/mysql.ts';
 import { buildApp } from '../src/app.ts';
+import { TaskApiMetrics } from '../src/metrics.ts';
 
 const ADMIN = 'admin-token-for-tests-123';
 let db: TestDatabase;
+let ks: TestKeyspace;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
+  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
+  const registry = createRegistry('task-api');
   app = buildApp({
     logger: createLogger('task-api', 'silent'),
-    registry: createRegistry('task-api'),
+    registry,
     ready: async () => undefined,
     tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
     tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
     now: mysqlClock(db.pool),
     adminToken: ADMIN,
+    audit: auditSources(db.pool, ks.client, {
+      historyRetentionDays: 90,
+      missing: new TaskApiMetrics(registry).auditMissing,
+    }),
   });
 });
 afterAll(async () => {
   await app.close();
   await db.close();
+  await ks.close();
 });
 
 async function newTenant(name = 'acme') {
