@@ -65,13 +65,15 @@ export interface JobRowSpec {
   deadlineAt?: Date | null;
   finishedAt?: Date | null;
   lastStatus?: number | null;
+  targetUrl?: string;
 }
 
 /** Inserts jobs (and one attempt row per attempt made); returns their ids in the given order. */
 export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<string[]> {
   const ids = specs.map(() => newId());
   const retry = JSON.stringify({ maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 1000, rules: [] });
-  const target = JSON.stringify({ url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, timeoutMs: 5000 });
+  const target = (url = 'http://127.0.0.1:9/') =>
+    JSON.stringify({ url, method: 'POST', headers: {}, timeoutMs: 120_000 });
   for (let i = 0; i < specs.length; i += CHUNK) {
     const jobs: unknown[][] = [];
     const attempts: unknown[][] = [];
@@ -98,7 +100,7 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
         s.state === 'running' ? (s.claimedBy ?? 'executor-test') : null,
         s.leaseExpiresAt ?? null,
         s.deadlineAt ?? null,
-        target,
+        target(s.targetUrl),
         retry,
         s.lastStatus !== undefined ? s.lastStatus : s.state === 'succeeded' ? 200 : s.state === 'dead' ? 500 : null,
         s.state === 'dead' ? 'HTTP 500' : null,
