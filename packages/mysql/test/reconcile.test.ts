@@ -42,7 +42,7 @@ async function row(id: string) {
     'SELECT attempt, finished_at, error_class FROM job_attempts WHERE job_id = ? ORDER BY attempt',
     [idToBin(id)],
   );
-  return { ...rows[0]!, attempts };
+  return Object.assign(rows[0]!, { attempts });
 }
 
 describe('expired claims', () => {
