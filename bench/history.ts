@@ -72,7 +72,16 @@ function doc(id: string, taskId: string, at: number, dead: boolean): JobView {
     finishedAt,
     lastStatus: dead ? 503 : 200,
     ...(dead ? { lastError: 'HTTP 503 (attempt cap 3 reached)' } : {}),
-    attempts: [{ attempt: 1, startedAt: scheduledFor, finishedAt, status: dead ? 503 : 200, durationMs: 120, executor: 'executor-7f9c-0' }],
+    attempts: [
+      {
+        attempt: 1,
+        startedAt: scheduledFor,
+        finishedAt,
+        status: dead ? 503 : 200,
+        durationMs: 120,
+        executor: 'executor-7f9c-0',
+      },
+    ],
   };
 }
 
@@ -205,8 +214,12 @@ const metrics = {
   job_lookup_ms_p50: Number(median(rounds.map((r) => r.lookupP50)).toFixed(2)),
 };
 console.log(`history benchmark — ${machine()}`);
-console.log(`dataset: ${data.jobs.toLocaleString('en')} archived jobs, one tenant, ${TASKS} tasks over 7 days`);
-console.log(`rounds: ${ROUNDS}; per round ${ARCHIVE.toLocaleString('en')} jobs archived, ${QUERIES} x (2 runs pages + 1 lookup)`);
+console.log(
+  `dataset: ${data.jobs.toLocaleString('en')} archived jobs, one tenant, ${TASKS} tasks over 7 days`,
+);
+console.log(
+  `rounds: ${ROUNDS}; per round ${ARCHIVE.toLocaleString('en')} jobs archived, ${QUERIES} x (2 runs pages + 1 lookup)`,
+);
 console.log('');
 console.log('| metric                         | median of rounds |');
 console.log('|--------------------------------|------------------|');

@@ -24,7 +24,9 @@ afterAll(async () => {
 });
 
 async function mysqlJobs(ids: string[]): Promise<number> {
-  const [rows] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM jobs WHERE id IN (?)', [ids.map(idToBin)]);
+  const [rows] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM jobs WHERE id IN (?)', [
+    ids.map(idToBin),
+  ]);
   return Number(rows[0]!.n);
 }
 
@@ -47,7 +49,11 @@ it('leaves a job in both stores when killed between write and delete, and exactl
   );
   const env = { DATABASE_URL: db.url, CASSANDRA_KEYSPACE: ks.keyspace, ARCHIVER_INTERVAL_MS: '100' };
 
-  const doomed = await startService('archiver', { ...env, ARCHIVER_FAILPOINT: 'after-history-write' }, { waitReady: false });
+  const doomed = await startService(
+    'archiver',
+    { ...env, ARCHIVER_FAILPOINT: 'after-history-write' },
+    { waitReady: false },
+  );
   started.push(doomed);
   expect(await doomed.exited).toBe('SIGKILL');
   expect(doomed.output()).toMatch(/ARCHIVER_FAILPOINT=after-history-write/);
@@ -57,13 +63,18 @@ it('leaves a job in both stores when killed between write and delete, and exactl
 
   const archiver = await startService('archiver', env);
   started.push(archiver);
-  await eventually(async () => ((await mysqlJobs(ids)) === 0 ? true : undefined), 30_000, 'jobs deleted from MySQL');
+  await eventually(
+    async () => ((await mysqlJobs(ids)) === 0 ? true : undefined),
+    30_000,
+    'jobs deleted from MySQL',
+  );
   for (const table of ['jobs_by_id', 'runs_by_task', 'tenant_jobs', 'tenant_jobs_by_state']) {
     expect(await historyRows(table, ids)).toBe(3);
   }
-  const [attempts] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM job_attempts WHERE job_id IN (?)', [
-    ids.map(idToBin),
-  ]);
+  const [attempts] = await db.pool.query<RowDataPacket[]>(
+    'SELECT COUNT(*) AS n FROM job_attempts WHERE job_id IN (?)',
+    [ids.map(idToBin)],
+  );
   expect(Number(attempts[0]!.n)).toBe(0);
   const metrics = await (await fetch(`${archiver.url}/metrics`)).text();
   expect(metrics).toMatch(/dsched_archiver_jobs_archived_total\{[^}]*\} 3/);

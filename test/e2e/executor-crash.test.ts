@@ -55,7 +55,10 @@ it('returns all 50 claims of a killed executor within lease + interval, and all 
   started.push(first);
   await target.waitForCalls(50, 30_000);
   expect(
-    await count("SELECT COUNT(*) AS n FROM jobs WHERE claimed_by = 'executor-first' AND state = 'running'", []),
+    await count(
+      "SELECT COUNT(*) AS n FROM jobs WHERE claimed_by = 'executor-first' AND state = 'running'",
+      [],
+    ),
   ).toBe(50);
   first.process.kill('SIGKILL');
   expect(await first.exited).toBe('SIGKILL');
@@ -63,7 +66,9 @@ it('returns all 50 claims of a killed executor within lease + interval, and all 
   target.setResponder(() => ({ status: 200 }));
   await eventually(
     async () =>
-      (await count("SELECT COUNT(*) AS n FROM jobs WHERE claimed_by = 'executor-first'", [])) === 0 ? true : undefined,
+      (await count("SELECT COUNT(*) AS n FROM jobs WHERE claimed_by = 'executor-first'", [])) === 0
+        ? true
+        : undefined,
     60_000,
     'claims of the killed executor given back',
   );
@@ -79,7 +84,9 @@ it('returns all 50 claims of a killed executor within lease + interval, and all 
   started.push(await startService('executor', { ...env, INSTANCE_ID: 'executor-second' }));
   await eventually(
     async () =>
-      (await count("SELECT COUNT(*) AS n FROM jobs WHERE id IN (?) AND state = 'succeeded'", [ids.map(idToBin)])) === 50
+      (await count("SELECT COUNT(*) AS n FROM jobs WHERE id IN (?) AND state = 'succeeded'", [
+        ids.map(idToBin),
+      ])) === 50
         ? true
         : undefined,
     60_000,
@@ -94,7 +101,9 @@ it('returns all 50 claims of a killed executor within lease + interval, and all 
   expect(rows.filter((r) => r.attempt === 2 && r.status === 200)).toHaveLength(50);
   // None lost: every job was called again, with the same Idempotency-Key.
   const retried = new Set(
-    target.calls.filter((c) => c.headers['dsched-attempt'] === '2').map((c) => String(c.headers['idempotency-key'])),
+    target.calls
+      .filter((c) => c.headers['dsched-attempt'] === '2')
+      .map((c) => String(c.headers['idempotency-key'])),
   );
   expect([...retried].sort()).toEqual([...ids].sort());
 });

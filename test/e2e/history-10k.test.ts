@@ -64,7 +64,9 @@ it('archives 10,000 jobs and pages a task’s runs with stable tokens across the
   let token: string | undefined;
   let archiver: RunningService | undefined;
   for (let page = 0; page < 40; page++) {
-    const res = await get(`/v1/tasks/${task.id}/runs?${range}&limit=500${token ? `&pageToken=${token}` : ''}`);
+    const res = await get(
+      `/v1/tasks/${task.id}/runs?${range}&limit=500${token ? `&pageToken=${token}` : ''}`,
+    );
     expect(res.status).toBe(200);
     seen.push(...(res.body.runs as { id: string }[]).map((r) => r.id));
     token = res.body.nextPageToken as string | undefined;
@@ -81,9 +83,10 @@ it('archives 10,000 jobs and pages a task’s runs with stable tokens across the
 
   await eventually(
     async () => {
-      const [rows] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM jobs WHERE task_id = ?', [
-        idToBin(task.id),
-      ]);
+      const [rows] = await db.pool.query<RowDataPacket[]>(
+        'SELECT COUNT(*) AS n FROM jobs WHERE task_id = ?',
+        [idToBin(task.id)],
+      );
       return Number(rows[0]!.n) === 0 ? true : undefined;
     },
     180_000,

@@ -68,16 +68,29 @@ export async function archivedTaskRuns(
 ): Promise<Slice> {
   const tenant = Uuid.fromString(q.tenantId);
   const task = Uuid.fromString(q.taskId);
-  const { rows, exhausted } = await collect(daysBack(q.from, q.cursor), q.limit + 1, async (day, remaining) => {
-    const rs = await client.execute(RUNS_PAGE, [tenant, task, day, ...bounds(q.from, q.cursor), remaining], {
-      prepare: true,
-    });
-    return rs.rows.map((r) => JSON.parse(r.get('doc')) as JobView);
-  });
+  const { rows, exhausted } = await collect(
+    daysBack(q.from, q.cursor),
+    q.limit + 1,
+    async (day, remaining) => {
+      const rs = await client.execute(
+        RUNS_PAGE,
+        [tenant, task, day, ...bounds(q.from, q.cursor), remaining],
+        {
+          prepare: true,
+        },
+      );
+      return rs.rows.map((r) => JSON.parse(r.get('doc')) as JobView);
+    },
+  );
   return { items: rows.slice(0, q.limit), more: !exhausted || rows.length > q.limit };
 }
 
-async function tenantBuckets(client: cassandra.Client, tenant: cassandra.types.Uuid, from: Date, cursor: Cursor) {
+async function tenantBuckets(
+  client: cassandra.Client,
+  tenant: cassandra.types.Uuid,
+  from: Date,
+  cursor: Cursor,
+) {
   const out: Date[] = [];
   const rs = await client.execute(BUCKETS, [tenant, tenantBucket(from), tenantBucket(cursor.at)], {
     prepare: true,
@@ -88,7 +101,11 @@ async function tenantBuckets(client: cassandra.Client, tenant: cassandra.types.U
 }
 
 /** Documents of the given ids, in the given order; ids without a document are dropped. */
-export async function archivedDocs(client: cassandra.Client, tenantId: string, ids: string[]): Promise<JobView[]> {
+export async function archivedDocs(
+  client: cassandra.Client,
+  tenantId: string,
+  ids: string[],
+): Promise<JobView[]> {
   const docs = await Promise.all(
     ids.map(async (id) => {
       const row = (await client.execute(DOC_BY_ID, [Uuid.fromString(id)], { prepare: true })).first();

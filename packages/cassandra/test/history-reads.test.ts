@@ -58,7 +58,13 @@ describe('archived lists', () => {
       cursor = { at: new Date(last.scheduledFor), id: last.id };
     }
     expect(seen).toEqual(newestFirst.map((v) => v.id));
-    const later = await archivedTaskRuns(ks.client, { tenantId, taskId, from: new Date(runs[50]!.scheduledFor), cursor: firstCursor(to), limit: 100 });
+    const later = await archivedTaskRuns(ks.client, {
+      tenantId,
+      taskId,
+      from: new Date(runs[50]!.scheduledFor),
+      cursor: firstCursor(to),
+      limit: 100,
+    });
     expect(later.items.map((v) => v.id)).toEqual(newestFirst.slice(0, 10).map((v) => v.id));
   });
 
@@ -66,10 +72,26 @@ describe('archived lists', () => {
     const all = await archivedTenantJobs(ks.client, { tenantId, from, cursor: firstCursor(to), limit: 500 });
     expect(all.items.map((v) => v.id)).toEqual(newestFirst.map((v) => v.id));
     expect(all.more).toBe(false);
-    const dead = await archivedTenantJobs(ks.client, { tenantId, state: 'dead', from, cursor: firstCursor(to), limit: 5 });
-    expect(dead.items.map((v) => v.id)).toEqual(newestFirst.filter((v) => v.state === 'dead').slice(0, 5).map((v) => v.id));
+    const dead = await archivedTenantJobs(ks.client, {
+      tenantId,
+      state: 'dead',
+      from,
+      cursor: firstCursor(to),
+      limit: 5,
+    });
+    expect(dead.items.map((v) => v.id)).toEqual(
+      newestFirst
+        .filter((v) => v.state === 'dead')
+        .slice(0, 5)
+        .map((v) => v.id),
+    );
     expect(dead.more).toBe(true);
-    const other = await archivedTenantJobs(ks.client, { tenantId: newId(), from, cursor: firstCursor(to), limit: 500 });
+    const other = await archivedTenantJobs(ks.client, {
+      tenantId: newId(),
+      from,
+      cursor: firstCursor(to),
+      limit: 500,
+    });
     expect(other.items).toEqual([]);
   });
 

@@ -36,7 +36,11 @@ function checkRange(q: { from?: string | undefined; to?: string | undefined }, c
   const to = Date.parse(q.to);
   if (from >= to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must be before `to`' });
   else if (to - from > MAX_RANGE_DAYS * 86_400_000)
-    ctx.addIssue({ code: 'custom', path: ['from'], message: `the range may span at most ${MAX_RANGE_DAYS} days` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['from'],
+      message: `the range may span at most ${MAX_RANGE_DAYS} days`,
+    });
 }
 
 export const runsQuerySchema = z.object({ ...rangeShape, ...pageQueryShape }).superRefine(checkRange);

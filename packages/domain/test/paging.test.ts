@@ -16,24 +16,29 @@ const item = (ms: number) => ({ id: newId(), scheduledFor: new Date(ms).toISOStr
 describe('page tokens', () => {
   it('round-trip the position and the range start', () => {
     const fp = queryFingerprint({ list: 'runs', taskId: 'x' });
-    const position = { cursor: { at: new Date(1_700_000_000_123), id: newId() }, from: new Date(1_600_000_000_000) };
+    const position = {
+      cursor: { at: new Date(1_700_000_000_123), id: newId() },
+      from: new Date(1_600_000_000_000),
+    };
     expect(decodePageToken(encodePageToken(fp, position), fp)).toEqual(position);
   });
 
-  it.each(['', 'not a token!', Buffer.from('{"v":2}').toString('base64url'), Buffer.from('[]').toString('base64url')])(
-    'refuse a malformed token %j naming pageToken',
-    (token) => {
-      const err = (() => {
-        try {
-          decodePageToken(token, 'fp');
-        } catch (e) {
-          return e as DschedError;
-        }
-      })();
-      expect(err).toBeInstanceOf(DschedError);
-      expect(err!.details).toEqual([{ field: 'pageToken', issue: 'malformed page token' }]);
-    },
-  );
+  it.each([
+    '',
+    'not a token!',
+    Buffer.from('{"v":2}').toString('base64url'),
+    Buffer.from('[]').toString('base64url'),
+  ])('refuse a malformed token %j naming pageToken', (token) => {
+    const err = (() => {
+      try {
+        decodePageToken(token, 'fp');
+      } catch (e) {
+        return e as DschedError;
+      }
+    })();
+    expect(err).toBeInstanceOf(DschedError);
+    expect(err!.details).toEqual([{ field: 'pageToken', issue: 'malformed page token' }]);
+  });
 
   it('refuse a token made by another query', () => {
     const token = encodePageToken('a', { cursor: firstCursor(new Date()), from: new Date(0) });
@@ -75,10 +80,15 @@ describe('merging live and archived slices', () => {
             const before = (i: { scheduledFor: string; id: string }) =>
               compareNewestFirst(i, { scheduledFor: cursor.at.toISOString(), id: cursor.id }) > 0;
             const slice = (where: string) => {
-              const rows = all.filter((i) => (i.where === where || i.where === 'both') && before(i)).sort(compareNewestFirst);
+              const rows = all
+                .filter((i) => (i.where === where || i.where === 'both') && before(i))
+                .sort(compareNewestFirst);
               return { items: rows.slice(0, limit), more: rows.length > limit };
             };
-            const page = mergeNewestFirst([slice('live'), slice('archived')], limit, { fingerprint, from: new Date(0) });
+            const page = mergeNewestFirst([slice('live'), slice('archived')], limit, {
+              fingerprint,
+              from: new Date(0),
+            });
             seen.push(...page.items.map((i) => i.id));
             if (!page.nextPageToken) break;
             cursor = decodePageToken(page.nextPageToken, fingerprint).cursor;

@@ -52,7 +52,9 @@ describe('archivable jobs', () => {
   });
 
   it('are deleted only at the attempt that was archived, with their attempt rows', async () => {
-    const [id] = await insertJobs(db.pool, [{ tenantId, taskId: null, scheduledFor: ago(50), state: 'dead', attempt: 3 }]);
+    const [id] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(50), state: 'dead', attempt: 3 },
+    ]);
     expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 2 }])).toBe(0);
     expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }])).toBe(4); // job + 3 attempts
   });
@@ -74,7 +76,9 @@ describe('redrive', () => {
   });
 
   it('never touches another tenant’s jobs', async () => {
-    const [dead] = await insertJobs(db.pool, [{ tenantId, taskId: null, scheduledFor: ago(50), state: 'dead' }]);
+    const [dead] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(50), state: 'dead' },
+    ]);
     expect(await redriveJobs(db.pool, newId(), [dead!])).toEqual([]);
     expect(await redriveTask(db.pool, newId(), newId(), 100)).toEqual([]);
   });
@@ -83,9 +87,16 @@ describe('redrive', () => {
     const taskId = newId();
     const ids = await insertJobs(
       db.pool,
-      Array.from({ length: 12 }, (_, i) => ({ tenantId, taskId, scheduledFor: ago(100 - i), state: 'dead' as const })),
+      Array.from({ length: 12 }, (_, i) => ({
+        tenantId,
+        taskId,
+        scheduledFor: ago(100 - i),
+        state: 'dead' as const,
+      })),
     );
-    const [otherTask] = await insertJobs(db.pool, [{ tenantId, taskId: newId(), scheduledFor: ago(5), state: 'dead' }]);
+    const [otherTask] = await insertJobs(db.pool, [
+      { tenantId, taskId: newId(), scheduledFor: ago(5), state: 'dead' },
+    ]);
     expect(await redriveJobs(db.pool, tenantId, [ids[0]!, otherTask!], { taskId })).toEqual([ids[0]]);
     expect(await redriveTask(db.pool, tenantId, taskId, 7)).toHaveLength(7);
     expect(await redriveTask(db.pool, tenantId, taskId, 100)).toHaveLength(4);
@@ -97,16 +108,35 @@ describe('live lists', () => {
     const taskId = newId();
     const ids = await insertJobs(
       db.pool,
-      Array.from({ length: 5 }, (_, i) => ({ tenantId, taskId, scheduledFor: new Date(Date.UTC(2026, 0, 1, i)), state: 'succeeded' as const })),
+      Array.from({ length: 5 }, (_, i) => ({
+        tenantId,
+        taskId,
+        scheduledFor: new Date(Date.UTC(2026, 0, 1, i)),
+        state: 'succeeded' as const,
+      })),
     );
     const cursor = firstCursor(new Date(Date.UTC(2026, 0, 1, 4)));
-    const runs = await liveTaskRuns(db.pool, { tenantId, taskId, from: new Date(Date.UTC(2026, 0, 1, 1)), cursor, limit: 2 });
+    const runs = await liveTaskRuns(db.pool, {
+      tenantId,
+      taskId,
+      from: new Date(Date.UTC(2026, 0, 1, 1)),
+      cursor,
+      limit: 2,
+    });
     expect(runs.items.map((j) => j.id)).toEqual([ids[3], ids[2]]);
     expect(runs.more).toBe(true);
-    const jobs = await liveTenantJobs(db.pool, { tenantId, state: 'succeeded', from: new Date(0), cursor, limit: 10 });
+    const jobs = await liveTenantJobs(db.pool, {
+      tenantId,
+      state: 'succeeded',
+      from: new Date(0),
+      cursor,
+      limit: 10,
+    });
     expect(jobs.items.map((j) => j.id)).toEqual([ids[3], ids[2], ids[1], ids[0]]);
     expect(jobs.more).toBe(false);
-    expect(await liveTaskRuns(db.pool, { tenantId: newId(), taskId, from: new Date(0), cursor, limit: 10 })).toEqual({
+    expect(
+      await liveTaskRuns(db.pool, { tenantId: newId(), taskId, from: new Date(0), cursor, limit: 10 }),
+    ).toEqual({
       items: [],
       more: false,
     });

@@ -50,11 +50,23 @@ describe('expired claims', () => {
     const [again, spent, alive] = await insertJobs(db.pool, [
       { tenantId, taskId: null, scheduledFor: ago(60), state: 'running', attempt: 1, leaseExpiresAt: ago(1) },
       { tenantId, taskId: null, scheduledFor: ago(60), state: 'running', attempt: 3, leaseExpiresAt: ago(1) },
-      { tenantId, taskId: null, scheduledFor: ago(60), state: 'running', attempt: 1, leaseExpiresAt: ahead(60) },
+      {
+        tenantId,
+        taskId: null,
+        scheduledFor: ago(60),
+        state: 'running',
+        attempt: 1,
+        leaseExpiresAt: ahead(60),
+      },
     ]);
     expect(await releaseExpiredClaims(db.pool, 100)).toEqual({ released: 1, dead: 1 });
     const a = await row(again!);
-    expect(a).toMatchObject({ state: 'pending', attempt: 1, claimed_by: null, last_error: 'claim lease expired' });
+    expect(a).toMatchObject({
+      state: 'pending',
+      attempt: 1,
+      claimed_by: null,
+      last_error: 'claim lease expired',
+    });
     expect(a.attempts).toMatchObject([{ attempt: 1, error_class: 'lease_expired' }]);
     expect(a.attempts[0]!.finished_at).not.toBeNull();
     expect(await row(spent!)).toMatchObject({ state: 'dead', attempt: 3 });
@@ -106,7 +118,10 @@ describe('asynchronous jobs past their deadline', () => {
     expect(Number(l.run_in_ms)).toBeGreaterThanOrEqual(-50);
     expect(Number(l.run_in_ms)).toBeLessThanOrEqual(200);
     expect(l.attempts.at(-1)).toMatchObject({ attempt: 2, error_class: 'deadline' });
-    expect(await row(lastTry!)).toMatchObject({ state: 'dead', last_error: 'deadline exceeded on the last attempt' });
+    expect(await row(lastTry!)).toMatchObject({
+      state: 'dead',
+      last_error: 'deadline exceeded on the last attempt',
+    });
     expect(await row(onTime!)).toMatchObject({ state: 'running' });
   });
 });
@@ -146,7 +161,14 @@ describe('overlap-forbidden tasks', () => {
 describe('executors that are gone', () => {
   it('lose their synchronous claims at once; parked async jobs and other owners stay', async () => {
     const [mine, parked, other] = await insertJobs(db.pool, [
-      { tenantId, taskId: null, scheduledFor: ago(5), state: 'running', claimedBy: 'executor-0', leaseExpiresAt: ahead(120) },
+      {
+        tenantId,
+        taskId: null,
+        scheduledFor: ago(5),
+        state: 'running',
+        claimedBy: 'executor-0',
+        leaseExpiresAt: ahead(120),
+      },
       {
         tenantId,
         taskId: null,
@@ -156,7 +178,14 @@ describe('executors that are gone', () => {
         leaseExpiresAt: ahead(120),
         deadlineAt: ahead(3600),
       },
-      { tenantId, taskId: null, scheduledFor: ago(5), state: 'running', claimedBy: 'executor-1', leaseExpiresAt: ahead(120) },
+      {
+        tenantId,
+        taskId: null,
+        scheduledFor: ago(5),
+        state: 'running',
+        claimedBy: 'executor-1',
+        leaseExpiresAt: ahead(120),
+      },
     ]);
     expect((await runningClaimOwners(db.pool)).sort()).toEqual(['executor-0', 'executor-1']);
     expect(await releaseClaimsOf(db.pool, ['executor-0'], 100)).toEqual({ released: 1, dead: 0 });
@@ -183,7 +212,10 @@ describe('maintenance gauges', () => {
 
 describe('query plans', () => {
   const explain = async (file: string, params: unknown[]) => {
-    const sql = loadSql(new URL('../src/jobs/', import.meta.url).href, file).replace(/FOR UPDATE SKIP LOCKED/, '');
+    const sql = loadSql(new URL('../src/jobs/', import.meta.url).href, file).replace(
+      /FOR UPDATE SKIP LOCKED/,
+      '',
+    );
     const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${sql}`, params);
     return rows;
   };

@@ -60,7 +60,10 @@ export class OpenApiDocument {
   readonly #routes: RouteDoc[] = [];
   readonly #errorSchema: z.ZodType | undefined;
 
-  constructor(info: { title: string; version: string; description?: string }, options: { errorSchema?: z.ZodType } = {}) {
+  constructor(
+    info: { title: string; version: string; description?: string },
+    options: { errorSchema?: z.ZodType } = {},
+  ) {
     this.#info = info;
     this.#errorSchema = options.errorSchema;
   }
@@ -122,14 +125,24 @@ export class OpenApiDocument {
         };
       }
       const op: JsonSchema = {
-        operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
+        operationId: `${r.method}${r.path
+          .replace(/[{}]/g, '')
+          .replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())
+          .replace(/\W/g, '')}`,
         summary: r.summary,
         ...(r.description ? { description: r.description } : {}),
         ...(r.tags ? { tags: r.tags } : {}),
-        ...(r.auth === 'none' ? { security: [] } : { security: [{ [r.auth === 'admin' ? 'adminToken' : 'apiKey']: [] }] }),
+        ...(r.auth === 'none'
+          ? { security: [] }
+          : { security: [{ [r.auth === 'admin' ? 'adminToken' : 'apiKey']: [] }] }),
         ...(parameters.length ? { parameters } : {}),
         ...(r.body
-          ? { requestBody: { required: true, content: { 'application/json': { schema: convert(r.body, 'input') } } } }
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: convert(r.body, 'input') } },
+              },
+            }
           : {}),
         responses,
       };
@@ -144,7 +157,11 @@ export class OpenApiDocument {
         schemas: components,
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'a tenant API key (dsk_...)' },
-          adminToken: { type: 'http', scheme: 'bearer', description: 'the operator token, DSCHED_ADMIN_TOKEN' },
+          adminToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'the operator token, DSCHED_ADMIN_TOKEN',
+          },
         },
       },
     };

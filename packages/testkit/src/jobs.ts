@@ -30,7 +30,12 @@ export function cronTask(tenantId: string, overrides: Partial<Task> = {}): Task 
     id: newId(),
     tenantId,
     name: 'every-minute',
-    schedule: { type: 'cron', expression: '* * * * *', timezone: 'UTC', dst: { repeated: 'first', skipped: 'shift' } },
+    schedule: {
+      type: 'cron',
+      expression: '* * * * *',
+      timezone: 'UTC',
+      dst: { repeated: 'first', skipped: 'shift' },
+    },
     target: { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, timeoutMs: 5000 },
     priority: 'normal',
     lane: 'default',
@@ -83,7 +88,8 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
       const attempt = s.attempt ?? (s.state === 'pending' ? 0 : 1);
       const terminal = s.state === 'succeeded' || s.state === 'dead' || s.state === 'cancelled';
       const started = new Date(s.scheduledFor.getTime() + 5);
-      const finished = s.finishedAt !== undefined ? s.finishedAt : terminal ? new Date(started.getTime() + 20) : null;
+      const finished =
+        s.finishedAt !== undefined ? s.finishedAt : terminal ? new Date(started.getTime() + 20) : null;
       jobs.push([
         id,
         idToBin(s.tenantId),
@@ -102,7 +108,13 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
         s.deadlineAt ?? null,
         target(s.targetUrl),
         retry,
-        s.lastStatus !== undefined ? s.lastStatus : s.state === 'succeeded' ? 200 : s.state === 'dead' ? 500 : null,
+        s.lastStatus !== undefined
+          ? s.lastStatus
+          : s.state === 'succeeded'
+            ? 200
+            : s.state === 'dead'
+              ? 500
+              : null,
         s.state === 'dead' ? 'HTTP 500' : null,
         attempt > 0 ? started : null,
         finished,
@@ -117,7 +129,7 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
           a,
           s.claimedBy ?? 'executor-test',
           started,
-          open ? null : finished ?? started,
+          open ? null : (finished ?? started),
           open ? null : last && s.state === 'succeeded' ? 200 : 500,
           open ? null : last && s.state === 'succeeded' ? null : 'http_status',
           open ? null : last && s.state === 'succeeded' ? null : 'HTTP 500',

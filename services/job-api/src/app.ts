@@ -10,7 +10,14 @@ import {
 } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { DatabaseClock, DeadLetterQueue, JobLookup, JobSource, LiveJobs, TenantByKeyHash } from './ports.ts';
+import type {
+  DatabaseClock,
+  DeadLetterQueue,
+  JobLookup,
+  JobSource,
+  LiveJobs,
+  TenantByKeyHash,
+} from './ports.ts';
 import { dlqRoutes, registerDlqRoutes } from './routes/dlq.ts';
 import { historyRoutes, registerHistoryRoutes } from './routes/history.ts';
 import { getJobRoute, registerJobRoutes } from './routes/jobs.ts';

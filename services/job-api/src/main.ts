@@ -2,7 +2,13 @@ import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cass
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import { createLogger, createRegistry, exitOnStartupError, handleShutdown } from '@dsched/runtime';
-import { cassandraHistory, jobLookup, mysqlClock, mysqlDeadLetterQueue, mysqlLiveJobs } from './adapters/stores.ts';
+import {
+  cassandraHistory,
+  jobLookup,
+  mysqlClock,
+  mysqlDeadLetterQueue,
+  mysqlLiveJobs,
+} from './adapters/stores.ts';
 import { buildApp } from './app.ts';
 import { type JobApiConfig, loadJobApiConfig } from './config.ts';
 

@@ -1,7 +1,7 @@
 import { writeJobHistory } from '@dsched/cassandra/job-history';
 import { newId } from '@dsched/domain';
-import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
 import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
+import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
@@ -9,7 +9,13 @@ import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/t
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cassandraHistory, jobLookup, mysqlClock, mysqlDeadLetterQueue, mysqlLiveJobs } from '../src/adapters/stores.ts';
+import {
+  cassandraHistory,
+  jobLookup,
+  mysqlClock,
+  mysqlDeadLetterQueue,
+  mysqlLiveJobs,
+} from '../src/adapters/stores.ts';
 import { buildApp } from '../src/app.ts';
 
 let db: TestDatabase;
@@ -40,15 +46,24 @@ afterAll(async () => {
   await ks.close();
 });
 
-const get = (url: string, key: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+const get = (url: string, key: string) =>
+  app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 const post = (url: string, key: string, payload?: object) =>
-  app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
+  app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${key}` },
+    ...(payload ? { payload } : {}),
+  });
 
 /** Moves jobs to history exactly as the archiver does: write, then fenced delete. */
 async function archive(ids: string[]): Promise<void> {
   const records = await loadJobRecords(db.pool, ids);
   await writeJobHistory(ks.client, records, { ttlSeconds: 3600, concurrency: 16 });
-  await deleteArchivedJobs(db.pool, records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })));
+  await deleteArchivedJobs(
+    db.pool,
+    records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })),
+  );
 }
 
 const hour = (h: number) => new Date(Date.UTC(2026, 10, 20, h));
@@ -56,7 +71,9 @@ const hour = (h: number) => new Date(Date.UTC(2026, 10, 20, h));
 describe('one job', () => {
   it('reads the same document live and archived, and 404 for another tenant', async () => {
     const task = await createTask(db.pool, cronTask(alice.id));
-    const [id] = await insertJobs(db.pool, [{ tenantId: alice.id, taskId: task.id, scheduledFor: hour(1), state: 'dead', attempt: 3 }]);
+    const [id] = await insertJobs(db.pool, [
+      { tenantId: alice.id, taskId: task.id, scheduledFor: hour(1), state: 'dead', attempt: 3 },
+    ]);
     const live = await get(`/v1/jobs/${id}`, alice.apiKey);
     expect(live.statusCode).toBe(200);
     expect(live.json().attempts).toHaveLength(3);
@@ -75,7 +92,12 @@ describe('a task’s runs', () => {
     const task = await createTask(db.pool, cronTask(alice.id));
     const ids = await insertJobs(
       db.pool,
-      Array.from({ length: 30 }, (_, i) => ({ tenantId: alice.id, taskId: task.id, scheduledFor: hour(i), state: 'succeeded' as const })),
+      Array.from({ length: 30 }, (_, i) => ({
+        tenantId: alice.id,
+        taskId: task.id,
+        scheduledFor: hour(i),
+        state: 'succeeded' as const,
+      })),
     );
     // Half archived up front.
     await archive(ids.filter((_, i) => i % 2 === 0));
@@ -125,9 +147,17 @@ describe('bad list queries', () => {
   it('refuses a page token replayed against another query', async () => {
     await insertJobs(
       db.pool,
-      Array.from({ length: 3 }, (_, i) => ({ tenantId: alice.id, taskId: null, scheduledFor: hour(i), state: 'succeeded' as const })),
+      Array.from({ length: 3 }, (_, i) => ({
+        tenantId: alice.id,
+        taskId: null,
+        scheduledFor: hour(i),
+        state: 'succeeded' as const,
+      })),
     );
-    const first = await get(`/v1/jobs?state=succeeded&limit=1&from=${hour(0).toISOString()}&to=${hour(5).toISOString()}`, alice.apiKey);
+    const first = await get(
+      `/v1/jobs?state=succeeded&limit=1&from=${hour(0).toISOString()}&to=${hour(5).toISOString()}`,
+      alice.apiKey,
+    );
     const token = (first.json() as { nextPageToken: string }).nextPageToken;
     expect(token).toBeTruthy();
     const replay = await get(`/v1/jobs?state=dead&limit=1&pageToken=${token}`, alice.apiKey);
@@ -149,7 +179,13 @@ describe('the dead-letter queue', () => {
     expect((await post(`/v1/jobs/${dead}/retry`, bob.apiKey)).statusCode).toBe(404);
     const res = await post(`/v1/jobs/${dead}/retry`, alice.apiKey);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: dead, state: 'pending', attempt: 3, attemptGroup: 2, maxAttempts: 6 });
+    expect(res.json()).toMatchObject({
+      id: dead,
+      state: 'pending',
+      attempt: 3,
+      attemptGroup: 2,
+      maxAttempts: 6,
+    });
     expect((await post(`/v1/jobs/${dead}/retry`, alice.apiKey)).statusCode).toBe(409);
     expect((await post(`/v1/jobs/${done}/retry`, alice.apiKey)).json().error.code).toBe('conflict');
   });
@@ -158,9 +194,16 @@ describe('the dead-letter queue', () => {
     const taskId = (await createTask(db.pool, cronTask(alice.id))).id;
     const mine = await insertJobs(
       db.pool,
-      Array.from({ length: 4 }, (_, i) => ({ tenantId: alice.id, taskId, scheduledFor: hour(i), state: 'dead' as const })),
+      Array.from({ length: 4 }, (_, i) => ({
+        tenantId: alice.id,
+        taskId,
+        scheduledFor: hour(i),
+        state: 'dead' as const,
+      })),
     );
-    const [theirs] = await insertJobs(db.pool, [{ tenantId: bob.id, taskId: null, scheduledFor: hour(1), state: 'dead' }]);
+    const [theirs] = await insertJobs(db.pool, [
+      { tenantId: bob.id, taskId: null, scheduledFor: hour(1), state: 'dead' },
+    ]);
     const byIds = await post('/v1/dlq/retry', alice.apiKey, { jobIds: [mine[0], theirs] });
     expect(byIds.json()).toEqual({ count: 1, jobIds: [mine[0]] });
     const byTask = await post('/v1/dlq/retry', alice.apiKey, { taskId });
@@ -178,12 +221,18 @@ describe('the dead-letter queue', () => {
 describe('tenant isolation', () => {
   it('holds on every route: another tenant’s ids are not found and its jobs are never listed', async () => {
     const task = await createTask(db.pool, cronTask(alice.id));
-    const [id] = await insertJobs(db.pool, [{ tenantId: alice.id, taskId: task.id, scheduledFor: hour(2), state: 'dead' }]);
+    const [id] = await insertJobs(db.pool, [
+      { tenantId: alice.id, taskId: task.id, scheduledFor: hour(2), state: 'dead' },
+    ]);
     const range = `from=${hour(0).toISOString()}&to=${hour(23).toISOString()}`;
     expect((await get(`/v1/jobs/${id}`, bob.apiKey)).statusCode).toBe(404);
     expect((await get(`/v1/tasks/${task.id}/runs?${range}`, bob.apiKey)).statusCode).toBe(404);
-    expect((await get(`/v1/jobs?${range}&limit=500`, bob.apiKey)).json().jobs.map((j: { id: string }) => j.id)).not.toContain(id);
-    expect((await get('/v1/dlq?limit=500', bob.apiKey)).json().jobs.map((j: { id: string }) => j.id)).not.toContain(id);
+    expect(
+      (await get(`/v1/jobs?${range}&limit=500`, bob.apiKey)).json().jobs.map((j: { id: string }) => j.id),
+    ).not.toContain(id);
+    expect(
+      (await get('/v1/dlq?limit=500', bob.apiKey)).json().jobs.map((j: { id: string }) => j.id),
+    ).not.toContain(id);
     expect((await post(`/v1/jobs/${id}/retry`, bob.apiKey)).statusCode).toBe(404);
     expect((await post('/v1/dlq/retry', bob.apiKey, { jobIds: [id] })).json().count).toBe(0);
     expect((await get(`/v1/jobs/${id}`, alice.apiKey)).json().state).toBe('dead');
@@ -198,7 +247,14 @@ describe('OpenAPI', () => {
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/v1/dlq', '/v1/dlq/retry', '/v1/jobs', '/v1/jobs/{id}', '/v1/jobs/{id}/retry', '/v1/tasks/{id}/runs'].sort(),
+      [
+        '/v1/dlq',
+        '/v1/dlq/retry',
+        '/v1/jobs',
+        '/v1/jobs/{id}',
+        '/v1/jobs/{id}/retry',
+        '/v1/tasks/{id}/runs',
+      ].sort(),
     );
     const params = doc.paths['/v1/jobs'].get.parameters.map((p: { name: string }) => p.name);
     expect(params).toEqual(['state', 'from', 'to', 'limit', 'pageToken']);
@@ -210,6 +266,8 @@ describe('OpenAPI', () => {
     const init = await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
     expect(init.statusCode).toBe(200);
     expect(init.body).toContain('/openapi.json');
-    expect((await app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' })).statusCode).toBe(
+      200,
+    );
   });
 });

@@ -21,8 +21,14 @@ const stubCalls: string[] = [];
 let reconciler: RunningService | undefined;
 
 const PODS: Record<string, { status: number; body: unknown }> = {
-  'executor-alive-0': { status: 200, body: { kind: 'Pod', metadata: { name: 'executor-alive-0' }, status: { phase: 'Running' } } },
-  'executor-done-0': { status: 200, body: { kind: 'Pod', metadata: { name: 'executor-done-0' }, status: { phase: 'Failed' } } },
+  'executor-alive-0': {
+    status: 200,
+    body: { kind: 'Pod', metadata: { name: 'executor-alive-0' }, status: { phase: 'Running' } },
+  },
+  'executor-done-0': {
+    status: 200,
+    body: { kind: 'Pod', metadata: { name: 'executor-done-0' }, status: { phase: 'Failed' } },
+  },
   'executor-flaky-0': { status: 500, body: { kind: 'Status', code: 500, message: 'etcd unavailable' } },
 };
 
@@ -34,7 +40,14 @@ beforeAll(async () => {
     const pod = m ? PODS[m[1]!] : undefined;
     const answer = pod ?? {
       status: 404,
-      body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'pods not found' },
+      body: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'NotFound',
+        code: 404,
+        message: 'pods not found',
+      },
     };
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(answer.body));
@@ -81,7 +94,10 @@ describe('the Kubernetes accelerator (stub Kubernetes API)', () => {
         claimedBy,
         leaseExpiresAt: leaseInAnHour,
       }));
-    const gone = await insertJobs(db.pool, [...running('executor-gone-0', 5), ...running('executor-done-0', 2)]);
+    const gone = await insertJobs(db.pool, [
+      ...running('executor-gone-0', 5),
+      ...running('executor-done-0', 2),
+    ]);
     const kept = await insertJobs(db.pool, [
       ...running('executor-alive-0', 3),
       ...running('executor-flaky-0', 2), // the API fails for this one: unknown counts as alive
@@ -94,9 +110,10 @@ describe('the Kubernetes accelerator (stub Kubernetes API)', () => {
       RECONCILER_GAUGES_INTERVAL_MS: '200',
     });
     const states = async (ids: string[]) => {
-      const [rows] = await db.pool.query<RowDataPacket[]>('SELECT state, last_error FROM jobs WHERE id IN (?)', [
-        ids.map(idToBin),
-      ]);
+      const [rows] = await db.pool.query<RowDataPacket[]>(
+        'SELECT state, last_error FROM jobs WHERE id IN (?)',
+        [ids.map(idToBin)],
+      );
       return rows;
     };
     await eventually(

@@ -30,7 +30,10 @@ beforeAll(async () => {
     tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
     now: mysqlClock(db.pool),
     adminToken: 'admin-token-for-tests-123',
-    audit: auditSources(db.pool, ks.client, { historyRetentionDays: 30, missing: new TaskApiMetrics(registry).auditMissing }),
+    audit: auditSources(db.pool, ks.client, {
+      historyRetentionDays: 30,
+      missing: new TaskApiMetrics(registry).auditMissing,
+    }),
   });
 });
 afterAll(async () => {
@@ -54,7 +57,16 @@ describe('GET /v1/tasks/{id}/audit', () => {
     const tenant = await createTenantWithKey(db.pool);
     const task = await createTask(
       db.pool,
-      cronTask(tenant.id, { schedule: { type: 'cron', expression: '0 * * * *', timezone: 'UTC', dst: { repeated: 'first', skipped: 'shift' } }, createdAt: h(0), nextFireAt: h(9) }),
+      cronTask(tenant.id, {
+        schedule: {
+          type: 'cron',
+          expression: '0 * * * *',
+          timezone: 'UTC',
+          dst: { repeated: 'first', skipped: 'shift' },
+        },
+        createdAt: h(0),
+        nextFireAt: h(9),
+      }),
     );
     const ids = await insertJobs(db.pool, [
       { tenantId: tenant.id, taskId: task.id, scheduledFor: h(1), state: 'succeeded' },
@@ -67,7 +79,10 @@ describe('GET /v1/tasks/{id}/audit', () => {
     // h(1) and h(2) are in history only.
     const records = await loadJobRecords(db.pool, ids.slice(0, 2));
     await writeJobHistory(ks.client, records, { ttlSeconds: 3600, concurrency: 8 });
-    await deleteArchivedJobs(db.pool, records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })));
+    await deleteArchivedJobs(
+      db.pool,
+      records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })),
+    );
     await recordOccurrenceSkips(db.pool, [{ taskId: task.id, from: h(4), to: h(4), reason: 'overlap' }]);
     const before = await missingCount();
 
@@ -77,7 +92,10 @@ describe('GET /v1/tasks/{id}/audit', () => {
       headers: { authorization: `Bearer ${tenant.apiKey}` },
     });
     expect(res.statusCode).toBe(200);
-    const body = res.json() as { occurrences: { scheduledFor: string; status: string; jobId?: string }[]; counts: Record<string, number> };
+    const body = res.json() as {
+      occurrences: { scheduledFor: string; status: string; jobId?: string }[];
+      counts: Record<string, number>;
+    };
     expect(body.occurrences.map((o) => [new Date(o.scheduledFor).getTime(), o.status])).toEqual([
       [h(0).getTime(), 'missing'],
       [h(1).getTime(), 'succeeded'],
@@ -113,7 +131,10 @@ describe('GET /v1/tasks/{id}/audit', () => {
 
   it('refuses ranges older than history keeps (from) or holding too many occurrences (to)', async () => {
     const tenant = await createTenantWithKey(db.pool);
-    const task = await createTask(db.pool, cronTask(tenant.id, { createdAt: new Date(Date.now() - 40 * 86_400_000) }));
+    const task = await createTask(
+      db.pool,
+      cronTask(tenant.id, { createdAt: new Date(Date.now() - 40 * 86_400_000) }),
+    );
     const ask = (from: Date, to: Date) =>
       app.inject({
         method: 'GET',

@@ -46,7 +46,10 @@ export async function deleteArchivedJobs(
 
 /** Seconds since the oldest job waiting for the archiver became archivable (0 when none waits). */
 export async function archiverLagSeconds(pool: Pool, deadRetentionSeconds: number): Promise<number> {
-  const [rows] = await pool.query<RowDataPacket[]>(ARCHIVER_LAG, [deadRetentionSeconds, deadRetentionSeconds]);
+  const [rows] = await pool.query<RowDataPacket[]>(ARCHIVER_LAG, [
+    deadRetentionSeconds,
+    deadRetentionSeconds,
+  ]);
   const { oldest, now } = rows[0] as { oldest: Date; now: Date };
   return Math.max(0, (now.getTime() - oldest.getTime()) / 1000);
 }

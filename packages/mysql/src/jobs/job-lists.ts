@@ -67,9 +67,9 @@ export async function liveJobIds(pool: Pool, ids: string[]): Promise<Set<string>
 
 /** Whether the task exists (in any state, deleted included) and belongs to the tenant. */
 export async function taskBelongsTo(pool: Pool, tenantId: string, taskId: string): Promise<boolean> {
-  const [rows] = await pool.query<RowDataPacket[]>('SELECT 1 AS yes FROM tasks WHERE id = ? AND tenant_id = ?', [
-    idToBin(taskId),
-    idToBin(tenantId),
-  ]);
+  const [rows] = await pool.query<RowDataPacket[]>(
+    'SELECT 1 AS yes FROM tasks WHERE id = ? AND tenant_id = ?',
+    [idToBin(taskId), idToBin(tenantId)],
+  );
   return rows.length > 0;
 }

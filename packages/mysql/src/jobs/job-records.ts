@@ -70,7 +70,9 @@ export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Prom
   }
   // In the order asked for (the server returns primary-key order).
   const rank = new Map(bins.map((b, i) => [b.toString('hex'), i]));
-  jobs.sort((a, b) => rank.get((a.id as Buffer).toString('hex'))! - rank.get((b.id as Buffer).toString('hex'))!);
+  jobs.sort(
+    (a, b) => rank.get((a.id as Buffer).toString('hex'))! - rank.get((b.id as Buffer).toString('hex'))!,
+  );
   return jobs.map((r) => ({
     tenantId: binToId(r.tenant_id),
     view: toJobView(r, byJob.get((r.id as Buffer).toString('hex')) ?? []),

@@ -42,12 +42,21 @@ export async function redriveJobs(
 }
 
 /** Redrives a task's dead jobs in batches, at most `cap` of them; returns those redriven. */
-export async function redriveTask(pool: Pool, tenantId: string, taskId: string, cap: number): Promise<string[]> {
+export async function redriveTask(
+  pool: Pool,
+  tenantId: string,
+  taskId: string,
+  cap: number,
+): Promise<string[]> {
   const out: string[] = [];
   while (out.length < cap) {
     const limit = Math.min(REDRIVE_BATCH, cap - out.length);
     const done = await withTransaction(pool, async (conn) => {
-      const [rows] = await conn.query<RowDataPacket[]>(SELECT_TASK, [idToBin(taskId), idToBin(tenantId), limit]);
+      const [rows] = await conn.query<RowDataPacket[]>(SELECT_TASK, [
+        idToBin(taskId),
+        idToBin(tenantId),
+        limit,
+      ]);
       return redriveLocked(conn, rows);
     });
     out.push(...done);

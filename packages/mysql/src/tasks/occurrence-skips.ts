@@ -32,7 +32,12 @@ export async function skipsInRange(
   range: { from: Date; to: Date },
   limit = 10_000,
 ): Promise<SkipRecord[]> {
-  const [rows] = await pool.query<RowDataPacket[]>(SKIPS_IN_RANGE, [idToBin(taskId), range.to, range.from, limit]);
+  const [rows] = await pool.query<RowDataPacket[]>(SKIPS_IN_RANGE, [
+    idToBin(taskId),
+    range.to,
+    range.from,
+    limit,
+  ]);
   return rows.map((r) => ({ from: r.skipped_from, to: r.skipped_to, reason: r.reason }));
 }
 
@@ -43,7 +48,12 @@ export async function liveOccurrenceJobs(
   range: { from: Date; to: Date },
   limit = 50_000,
 ): Promise<AuditedJob[]> {
-  const [rows] = await pool.query<RowDataPacket[]>(AUDIT_JOBS, [idToBin(taskId), range.from, range.to, limit]);
+  const [rows] = await pool.query<RowDataPacket[]>(AUDIT_JOBS, [
+    idToBin(taskId),
+    range.from,
+    range.to,
+    limit,
+  ]);
   return rows.map((r) => ({
     id: binToId(r.id),
     scheduledFor: r.scheduled_for,

@@ -4,9 +4,13 @@ import { archiverLagSeconds, deleteArchivedJobs, selectArchivableJobs } from '@d
 import type { Pool } from '@dsched/mysql/pool';
 import type { FinishedJobSource, HistoryWriter } from '../ports.ts';
 
-export function mysqlFinishedJobSource(pool: Pool, options: { deadRetentionSeconds: number }): FinishedJobSource {
+export function mysqlFinishedJobSource(
+  pool: Pool,
+  options: { deadRetentionSeconds: number },
+): FinishedJobSource {
   return {
-    select: (limit) => selectArchivableJobs(pool, { limit, deadRetentionSeconds: options.deadRetentionSeconds }),
+    select: (limit) =>
+      selectArchivableJobs(pool, { limit, deadRetentionSeconds: options.deadRetentionSeconds }),
     delete: (jobs) => deleteArchivedJobs(pool, jobs),
     lagSeconds: () => archiverLagSeconds(pool, options.deadRetentionSeconds),
   };

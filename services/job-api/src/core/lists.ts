@@ -50,7 +50,14 @@ export async function listTaskRuns(
 ): Promise<Page<JobView>> {
   if (!(await deps.live.taskBelongsTo(tenantId, taskId))) throw notFound('task');
   // The fingerprint binds a token to the query that made it.
-  const fingerprint = queryFingerprint({ list: 'runs', tenantId, taskId, from: q.from, to: q.to, limit: q.limit });
+  const fingerprint = queryFingerprint({
+    list: 'runs',
+    tenantId,
+    taskId,
+    from: q.from,
+    to: q.to,
+    limit: q.limit,
+  });
   const { from, cursor } = await position(deps, q, fingerprint);
   const query = { tenantId, taskId, from, cursor, limit: q.limit };
   const [live, archived] = await Promise.all([deps.live.taskRuns(query), deps.history.taskRuns(query)]);
@@ -62,14 +69,23 @@ export async function listTenantJobs(
   tenantId: string,
   q: RangeQuery & { state?: JobState | undefined },
 ): Promise<Page<JobView>> {
-  const fingerprint = queryFingerprint({ list: 'jobs', tenantId, state: q.state, from: q.from, to: q.to, limit: q.limit });
+  const fingerprint = queryFingerprint({
+    list: 'jobs',
+    tenantId,
+    state: q.state,
+    from: q.from,
+    to: q.to,
+    limit: q.limit,
+  });
   const { from, cursor } = await position(deps, q, fingerprint);
   const query = { tenantId, state: q.state, from, cursor, limit: q.limit };
   // Only terminal jobs are archived: a pending or running list needs no history read.
   const archivedStates: (JobState | undefined)[] = [undefined, 'succeeded', 'dead', 'cancelled'];
   const [live, archived] = await Promise.all([
     deps.live.tenantJobs(query),
-    archivedStates.includes(q.state) ? deps.history.tenantJobs(query) : Promise.resolve({ items: [], more: false }),
+    archivedStates.includes(q.state)
+      ? deps.history.tenantJobs(query)
+      : Promise.resolve({ items: [], more: false }),
   ]);
   return mergeNewestFirst([live, await withoutLive(deps.live, archived)], q.limit, { fingerprint, from });
 }

@@ -49,7 +49,10 @@ export const redriveBulkRoute = defineRoute({
   auth: 'tenant',
   body: bulkRedriveSchema,
   responses: {
-    200: { description: 'the jobs redriven (ids not dead or not the tenant’s are left alone)', schema: redriveResultSchema },
+    200: {
+      description: 'the jobs redriven (ids not dead or not the tenant’s are left alone)',
+      schema: redriveResultSchema,
+    },
     400: STANDARD_ERRORS[400],
     401: STANDARD_ERRORS[401],
   },

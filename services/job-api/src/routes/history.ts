@@ -1,4 +1,10 @@
-import { idParamsSchema, jobListQuerySchema, jobViewSchema, pageSchema, runsQuerySchema } from '@dsched/domain';
+import {
+  idParamsSchema,
+  jobListQuerySchema,
+  jobViewSchema,
+  pageSchema,
+  runsQuerySchema,
+} from '@dsched/domain';
 import { authenticateTenant, defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type ListDeps, listTaskRuns, listTenantJobs } from '../core/lists.ts';
@@ -12,7 +18,10 @@ export const taskRunsRoute = defineRoute({
   auth: 'tenant',
   params: idParamsSchema,
   query: runsQuerySchema,
-  responses: { 200: { description: 'a page of runs', schema: pageSchema('runs', jobViewSchema) }, ...STANDARD_ERRORS },
+  responses: {
+    200: { description: 'a page of runs', schema: pageSchema('runs', jobViewSchema) },
+    ...STANDARD_ERRORS,
+  },
 });
 
 export const tenantJobsRoute = defineRoute({
@@ -31,7 +40,10 @@ export const tenantJobsRoute = defineRoute({
 
 export const historyRoutes = [taskRunsRoute, tenantJobsRoute];
 
-export function registerHistoryRoutes(app: FastifyInstance, deps: ListDeps & { tenantByKey: TenantByKeyHash }): void {
+export function registerHistoryRoutes(
+  app: FastifyInstance,
+  deps: ListDeps & { tenantByKey: TenantByKeyHash },
+): void {
   app.get('/v1/tasks/:id/runs', async (request) => {
     const tenant = await authenticateTenant(request, deps.tenantByKey);
     const taskId = pathId(request.params, 'task');

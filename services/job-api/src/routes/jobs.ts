@@ -11,7 +11,11 @@ export const getJobRoute = defineRoute({
   tags: ['jobs'],
   auth: 'tenant',
   params: idParamsSchema,
-  responses: { 200: { description: 'the job', schema: jobViewSchema }, 401: STANDARD_ERRORS[401], 404: STANDARD_ERRORS[404] },
+  responses: {
+    200: { description: 'the job', schema: jobViewSchema },
+    401: STANDARD_ERRORS[401],
+    404: STANDARD_ERRORS[404],
+  },
 });
 
 export function registerJobRoutes(

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from '@dsched/runtime';
+import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { GoneExecutors } from '../ports.ts';
 
 // The Kubernetes accelerator's adapter. An executor's instance id (claimed_by) is its pod name:
@@ -38,7 +38,9 @@ export function kubernetesClient(s: KubernetesSettings): { api: CoreV1Api; names
   }
   const namespace =
     s.namespace ??
-    (existsSync(SERVICE_ACCOUNT_NAMESPACE) ? readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim() : 'default');
+    (existsSync(SERVICE_ACCOUNT_NAMESPACE)
+      ? readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim()
+      : 'default');
   return { api: kc.makeApiClient(CoreV1Api), namespace };
 }
 

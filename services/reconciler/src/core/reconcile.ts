@@ -39,7 +39,12 @@ export class GoneExecutorSweep {
   readonly #metrics: ReconcilerMetrics;
   readonly #batchSize: number;
 
-  constructor(deps: { store: ClaimStore; gone: GoneExecutors; metrics: ReconcilerMetrics; batchSize: number }) {
+  constructor(deps: {
+    store: ClaimStore;
+    gone: GoneExecutors;
+    metrics: ReconcilerMetrics;
+    batchSize: number;
+  }) {
     this.#store = deps.store;
     this.#gone = deps.gone;
     this.#metrics = deps.metrics;

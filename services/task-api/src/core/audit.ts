@@ -1,7 +1,7 @@
 import {
   AUDIT_STATUSES,
-  type AuditedJob,
   type AuditEntry,
+  type AuditedJob,
   type AuditStatus,
   auditOccurrences,
   impliedOccurrences,

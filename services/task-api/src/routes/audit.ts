@@ -1,5 +1,12 @@
 import { auditQuerySchema, auditResultSchema, idParamsSchema } from '@dsched/domain';
-import { authenticateTenant, defineRoute, parseWith, pathId, STANDARD_ERRORS, type TenantLookup } from '@dsched/runtime';
+import {
+  authenticateTenant,
+  defineRoute,
+  parseWith,
+  pathId,
+  STANDARD_ERRORS,
+  type TenantLookup,
+} from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type AuditSources, auditTask } from '../core/audit.ts';
 

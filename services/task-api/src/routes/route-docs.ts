@@ -45,7 +45,11 @@ export const taskRouteDocs = [
     tags: ['tasks'],
     auth: 'tenant',
     body: createTaskSchema,
-    responses: { 201: { description: 'the task', schema: taskSchema }, 400: STANDARD_ERRORS[400], 401: STANDARD_ERRORS[401] },
+    responses: {
+      201: { description: 'the task', schema: taskSchema },
+      400: STANDARD_ERRORS[400],
+      401: STANDARD_ERRORS[401],
+    },
   }),
   defineRoute({
     method: 'get',
@@ -54,7 +58,11 @@ export const taskRouteDocs = [
     tags: ['tasks'],
     auth: 'tenant',
     params: idParamsSchema,
-    responses: { 200: { description: 'the task', schema: taskSchema }, 401: STANDARD_ERRORS[401], 404: STANDARD_ERRORS[404] },
+    responses: {
+      200: { description: 'the task', schema: taskSchema },
+      401: STANDARD_ERRORS[401],
+      404: STANDARD_ERRORS[404],
+    },
   }),
 ];
 
@@ -91,7 +99,11 @@ export const adminRouteDocs = [
     auth: 'admin',
     params: idParamsSchema,
     body: patchTenantSchema,
-    responses: { 200: { description: 'the tenant', schema: tenantSchema }, 400: STANDARD_ERRORS[400], 404: STANDARD_ERRORS[404] },
+    responses: {
+      200: { description: 'the tenant', schema: tenantSchema },
+      400: STANDARD_ERRORS[400],
+      404: STANDARD_ERRORS[404],
+    },
   }),
   defineRoute({
     method: 'post',
@@ -100,6 +112,9 @@ export const adminRouteDocs = [
     tags: ['admin'],
     auth: 'admin',
     params: idParamsSchema,
-    responses: { 201: { description: 'the new key', schema: z.object({ id: z.string(), apiKey: z.string() }) }, 404: STANDARD_ERRORS[404] },
+    responses: {
+      201: { description: 'the new key', schema: z.object({ id: z.string(), apiKey: z.string() }) },
+      404: STANDARD_ERRORS[404],
+    },
   }),
 ];
