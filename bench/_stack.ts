@@ -1,21 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { connect } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { portOpen } from '@dsched/testkit/ports';
 
 // Shared by benchmarks: bring the local stack up when it is down, apply the migrations to the
 // benchmark's own database and keyspace, and describe the machine for the report.
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 export async function ensureStack(env: { DATABASE_URL: string; CASSANDRA_KEYSPACE: string }): Promise<void> {
   const root = fileURLToPath(new URL('../', import.meta.url));

@@ -1,40 +1,19 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createLogger, createRegistry } from '@dsched/runtime';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditSources } from '../src/adapters/audit.ts';
-import { mysqlClock, mysqlTaskRepository, mysqlTenantDirectory } from '../src/adapters/mysql.ts';
-import { buildApp } from '../src/app.ts';
-import { TaskApiMetrics } from '../src/metrics.ts';
+import { buildTestApp, TEST_ADMIN_TOKEN } from './test-app.ts';
 
-const ADMIN = 'admin-token-for-tests-123';
+const ADMIN = TEST_ADMIN_TOKEN;
 let db: TestDatabase;
-let ks: TestKeyspace;
 let app: FastifyInstance;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
-  const registry = createRegistry('task-api');
-  app = buildApp({
-    logger: createLogger('task-api', 'silent'),
-    registry,
-    ready: async () => undefined,
-    tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
-    tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
-    now: mysqlClock(db.pool),
-    adminToken: ADMIN,
-    audit: auditSources(db.pool, ks.client, {
-      historyRetentionDays: 90,
-      missing: new TaskApiMetrics(registry).auditMissing,
-    }),
-  });
+  ({ db, app, close } = await buildTestApp(import.meta.url));
 });
 afterAll(async () => {
-  await app.close();
-  await db.close();
-  await ks.close();
+  await close();
 });
 
 async function newTenant(name = 'acme') {

@@ -2,44 +2,25 @@ import { writeJobHistory } from '@dsched/cassandra/job-history';
 import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
 import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
 import { recordOccurrenceSkips } from '@dsched/mysql/tasks/occurrence-skips';
-import { createLogger, createRegistry } from '@dsched/runtime';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import type { TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/jobs';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditSources } from '../src/adapters/audit.ts';
-import { mysqlClock, mysqlTaskRepository, mysqlTenantDirectory } from '../src/adapters/mysql.ts';
-import { buildApp } from '../src/app.ts';
-import { TaskApiMetrics } from '../src/metrics.ts';
+import { buildTestApp } from './test-app.ts';
 
 let db: TestDatabase;
 let ks: TestKeyspace;
 let app: FastifyInstance;
 let registry: Registry;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
-  registry = createRegistry('task-api');
-  app = buildApp({
-    logger: createLogger('task-api', 'silent'),
-    registry,
-    ready: async () => undefined,
-    tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
-    tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
-    now: mysqlClock(db.pool),
-    adminToken: 'admin-token-for-tests-123',
-    audit: auditSources(db.pool, ks.client, {
-      historyRetentionDays: 30,
-      missing: new TaskApiMetrics(registry).auditMissing,
-    }),
-  });
+  ({ db, ks, app, registry, close } = await buildTestApp(import.meta.url, { historyRetentionDays: 30 }));
 });
 afterAll(async () => {
-  await app.close();
-  await db.close();
-  await ks.close();
+  await close();
 });
 
 const HOUR = 3_600_000;
