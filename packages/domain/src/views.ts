@@ -23,6 +23,8 @@ export interface JobView {
   state: JobState;
   attempt: number;
   maxAttempts: number;
+  /** 1, plus one per redrive from the DLQ: a redrive starts a new group of attempts. */
+  attemptGroup?: number;
   priority: Priority;
   scheduledFor: string;
   startedAt?: string;

@@ -1,9 +1,14 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
-import { getArchivedJob } from '@dsched/cassandra/job-history';
-import { getLiveJob } from '@dsched/mysql/jobs/job-records';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import { createLogger, createRegistry, exitOnStartupError, handleShutdown } from '@dsched/runtime';
+import {
+  cassandraHistory,
+  jobLookup,
+  mysqlClock,
+  mysqlDeadLetterQueue,
+  mysqlLiveJobs,
+} from './adapters/stores.ts';
 import { buildApp } from './app.ts';
 import { type JobApiConfig, loadJobApiConfig } from './config.ts';
 
@@ -21,11 +26,12 @@ async function main(config: JobApiConfig): Promise<void> {
       await pingCassandra(cassandra);
     },
     isShuttingDown: () => shuttingDown(),
-    jobs: {
-      live: (tenantId, id) => getLiveJob(pool, tenantId, id),
-      archived: (tenantId, id) => getArchivedJob(cassandra, tenantId, id),
-    },
+    jobs: jobLookup(pool, cassandra),
     tenantByKey: (hash) => findTenantByKeyHash(pool, hash),
+    live: mysqlLiveJobs(pool),
+    history: cassandraHistory(cassandra),
+    dlq: mysqlDeadLetterQueue(pool),
+    now: mysqlClock(pool),
   });
   shuttingDown = handleShutdown(
     logger,

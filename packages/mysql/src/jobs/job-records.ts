@@ -38,6 +38,7 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
     state: r.state as JobState,
     attempt: Number(r.attempt),
     maxAttempts: Number(r.max_attempts),
+    attemptGroup: Number(r.attempt_group ?? 1),
     priority: priorityFromRank(Number(r.priority)),
     scheduledFor: (r.scheduled_for as Date).toISOString(),
     attempts,
@@ -53,7 +54,7 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
   return v;
 }
 
-/** Loads jobs and their attempts in two statements, whatever the number of jobs. */
+/** Loads jobs and their attempts in two statements, whatever the number of jobs, in the order given. */
 export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Promise<JobRecord[]> {
   if (ids.length === 0) return [];
   const bins = ids.map((id) => (typeof id === 'string' ? idToBin(id) : id));
@@ -67,6 +68,11 @@ export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Prom
     list.push(toAttemptView(a));
     byJob.set(key, list);
   }
+  // In the order asked for (the server returns primary-key order).
+  const rank = new Map(bins.map((b, i) => [b.toString('hex'), i]));
+  jobs.sort(
+    (a, b) => rank.get((a.id as Buffer).toString('hex'))! - rank.get((b.id as Buffer).toString('hex'))!,
+  );
   return jobs.map((r) => ({
     tenantId: binToId(r.tenant_id),
     view: toJobView(r, byJob.get((r.id as Buffer).toString('hex')) ?? []),
