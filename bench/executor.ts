@@ -10,15 +10,15 @@
 // CPU is utime+stime of the processes over the same window. Claims per query come from the
 // executors' dsched_executor_claim_batch_size histogram (deltas over the window, empty polls
 // included).
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import { databaseNow, type RowDataPacket } from '@dsched/mysql/pool';
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { portOpen } from '@dsched/testkit/ports';
+import { createPool, databaseNow, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { MYSQL_SERVER_URL } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import { type RunningService, startService } from '@dsched/testkit/services';
+import { ensureStack, machine, median } from './_stack.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -59,12 +59,6 @@ async function claimHistogram(service: RunningService): Promise<{ sum: number; c
   return { sum: read('sum'), count: read('count') };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
 interface RunResult {
   jobsPerS: number;
   executorCpuMsPerJob: number;
@@ -74,12 +68,7 @@ interface RunResult {
   rowsPerClaim: number;
 }
 
-async function run(
-  db: TestDatabase,
-  tenantId: string,
-  targetUrl: string,
-  executors: number,
-): Promise<RunResult> {
+async function run(db: Bench, tenantId: string, targetUrl: string, executors: number): Promise<RunResult> {
   await db.pool.query('DELETE FROM job_attempts');
   await db.pool.query('DELETE FROM jobs');
   const services = await Promise.all(
@@ -100,7 +89,11 @@ async function run(
     const mysql0 = mysqlPid ? cpuMs(mysqlPid) : 0;
     const wall0 = performance.now();
     const t0 = await databaseNow(db.pool);
-    await insertJobs(db.pool, { tenantId, target: { url: `${targetUrl}/bench`, timeoutMs: 10_000 } }, JOBS);
+    await insertDueJobs(
+      db.pool,
+      { tenantId, target: { url: `${targetUrl}/bench`, timeoutMs: 10_000 } },
+      JOBS,
+    );
     for (;;) {
       const [r] = await db.pool.query<RowDataPacket[]>(
         "SELECT COUNT(*) AS done, MAX(finished_at) AS last FROM jobs WHERE state = 'succeeded'",
@@ -129,10 +122,16 @@ async function run(
   }
 }
 
+interface Bench {
+  url: string;
+  pool: Pool;
+}
+
 async function main(): Promise<void> {
-  if (!((await portOpen(3306)) && (await portOpen(9042)))) {
-    execFileSync('bash', [new URL('../scripts/stack', import.meta.url).pathname, 'up'], { stdio: 'inherit' });
-  }
+  // The benchmark's own database (created and migrated by ensureStack), emptied before each run.
+  const url = `${MYSQL_SERVER_URL}/dsched_bench_executor`;
+  await ensureStack({ DATABASE_URL: url, CASSANDRA_KEYSPACE: 'dsched_bench_executor' });
+  const db: Bench = { url, pool: createPool(url, { connectionLimit: 4 }) };
   const target = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.end());
@@ -141,15 +140,9 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   const address = target.address();
   const targetUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const db = await createTestDatabase(import.meta.url);
   try {
-    const tenant = await createTenant(db.pool);
-    process.stdout.write(
-      `executor bench: ${JOBS} jobs × ${RUNS} runs per configuration; ${cpus().length} CPUs ` +
-        `(${cpus()[0]?.model ?? '?'}), load ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')} at start (shared machine: provisional)\n\n`,
-    );
+    const tenant = await createTenantWithKey(db.pool);
+    process.stdout.write(`executor bench: ${JOBS} jobs × ${RUNS} runs per configuration; ${machine()}\n\n`);
     const rows: { executors: number; results: RunResult[] }[] = [];
     for (const executors of EXECUTORS) {
       const results: RunResult[] = [];
@@ -207,7 +200,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify({ bench: 'executor', metrics })}\n`);
   } finally {
-    await db.close();
+    await db.pool.end();
     target.close();
   }
 }

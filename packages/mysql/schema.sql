@@ -11,8 +11,8 @@ CREATE TABLE `jobs` (
   `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `attempt` int(10) unsigned NOT NULL DEFAULT 0,
-  `given_back` int(10) unsigned NOT NULL DEFAULT 0,
   `max_attempts` int(10) unsigned NOT NULL,
+  `attempt_group` int(10) unsigned NOT NULL DEFAULT 1,
   `run_at` datetime(3) NOT NULL,
   `claimed_by` varchar(128) DEFAULT NULL,
   `lease_expires_at` datetime(3) DEFAULT NULL,
@@ -34,7 +34,9 @@ CREATE TABLE `jobs` (
   KEY `jobs_by_state_lease` (`state`,`lease_expires_at`),
   KEY `jobs_by_state_finished` (`state`,`finished_at`),
   KEY `jobs_by_tenant` (`tenant_id`,`state`,`scheduled_for`),
-  KEY `jobs_by_state_deadline` (`state`,`deadline_at`)
+  KEY `jobs_by_state_deadline` (`state`,`deadline_at`),
+  KEY `jobs_by_task` (`task_id`,`scheduled_for`),
+  KEY `jobs_by_tenant_time` (`tenant_id`,`scheduled_for`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `job_attempts` (
@@ -56,6 +58,15 @@ CREATE TABLE `leases` (
   `token` bigint(20) unsigned NOT NULL DEFAULT 0,
   `expires_at` datetime(3) NOT NULL,
   PRIMARY KEY (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `occurrence_skips` (
+  `task_id` binary(16) NOT NULL,
+  `skipped_from` datetime(3) NOT NULL,
+  `skipped_to` datetime(3) NOT NULL,
+  `reason` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `created_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`task_id`,`skipped_from`,`reason`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tasks` (

@@ -1,6 +1,7 @@
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { type RunningService, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ let ks: TestKeyspace;
 let target: ScriptedTarget;
 let executor: RunningService;
 let jobApi: RunningService;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Awaited<ReturnType<typeof createTenantWithKey>>;
 
 const LEASE_S = 3; // renewed (and cancels delivered) every second
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
     startExecutor(db, { EXECUTOR_LEASE_S: String(LEASE_S) }),
     startService('job-api', { DATABASE_URL: db.url, CASSANDRA_KEYSPACE: ks.keyspace }),
   ]);
-  tenant = await createTenant(db.pool);
+  tenant = await createTenantWithKey(db.pool);
 });
 afterAll(async () => {
   await Promise.all([executor?.stop('SIGKILL'), jobApi?.stop()]);
@@ -50,7 +51,7 @@ describe('cancel', () => {
       (_call, gone) =>
         new Promise((resolve) => gone.addEventListener('abort', () => resolve({ status: 200 }))),
     );
-    const [id] = await insertJobs(db.pool, {
+    const [id] = await insertDueJobs(db.pool, {
       tenantId: tenant.id,
       target: { url: `${target.url}/cancel-me` },
     });
@@ -72,7 +73,7 @@ describe('cancel', () => {
 
   it('cancels a pending job, which then never fires', async () => {
     target.setHandler(() => ({ status: 200 }));
-    const [id] = await insertJobs(db.pool, {
+    const [id] = await insertDueJobs(db.pool, {
       tenantId: tenant.id,
       target: { url: `${target.url}/later` },
       runInS: 3,
@@ -100,7 +101,10 @@ describe('asynchronous completion', () => {
       }, 300);
       return { status: 202 };
     });
-    const [id] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/async` } });
+    const [id] = await insertDueJobs(db.pool, {
+      tenantId: tenant.id,
+      target: { url: `${target.url}/async` },
+    });
     await waitForState(db, [id!], 'succeeded');
     expect(heartbeats).toEqual([200, 409]);
     const view = await (

@@ -1,6 +1,7 @@
 import { releaseExpiredClaims } from '@dsched/mysql/jobs/reconcile';
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { type RunningService, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 it('keeps the second claimant’s outcome when the first reports after its claim was taken over, and counts the stale write', async () => {
-  const tenant = await createTenant(db.pool);
+  const tenant = await createTenantWithKey(db.pool);
   const firstAnswer = gate<number>();
   target.setHandler(async (call) =>
     call.attempt === 1 ? { status: await firstAnswer.promise } : { status: 200 },
@@ -32,13 +33,13 @@ it('keeps the second claimant’s outcome when the first reports after its claim
   // A holds one call at a time, so once it holds the first call it cannot take the job back itself.
   const a = await startExecutor(db, { EXECUTOR_DEFAULT_CONCURRENCY: '1', EXECUTOR_LEASE_S: '60' }, 'exec-a');
   services.push(a);
-  const [id] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/fence` } });
+  const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/fence` } });
   await target.until(() => target.calls.length === 1, 30_000, 'first call');
 
   // A cannot renew (as if partitioned from MySQL): its lease runs out and the reconciler's
   // statement gives the job back; B claims it as attempt 2 and the target answers 200.
   await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
-  expect(await releaseExpiredClaims(db.pool, 10)).toBe(1);
+  expect(await releaseExpiredClaims(db.pool, 10)).toMatchObject({ released: 1 });
   const b = await startExecutor(db, {}, 'exec-b');
   services.push(b);
   await waitForState(db, [id!], 'succeeded');
@@ -53,15 +54,16 @@ it('keeps the second claimant’s outcome when the first reports after its claim
   expect(await metric(a, 'dsched_stale_results_total')).toBe(1);
   expect(await jobRow(db, id!)).toMatchObject({ state: 'succeeded', attempt: 2, last_status: 200 });
   const attempts = await attemptRows(db, id!);
-  expect(attempts.map((r) => [r.attempt, r.executor, r.status])).toEqual([
-    [1, 'exec-a', 500],
-    [2, 'exec-b', 200],
+  // The reconciler closed A's attempt when it took the claim back; A's late 500 changes nothing.
+  expect(attempts.map((r) => [r.attempt, r.executor, r.status, r.error_class])).toEqual([
+    [1, 'exec-a', null, 'lease_expired'],
+    [2, 'exec-b', 200, null],
   ]);
   await Promise.all([a.stop(), b.stop()]);
 });
 
 it('delivers again, with the same Idempotency-Key, a call whose executor was killed before recording it', async () => {
-  const tenant = await createTenant(db.pool);
+  const tenant = await createTenantWithKey(db.pool);
   let first: RunningService | undefined;
   target.setHandler((call, gone) => {
     if (call.attempt === 1) {
@@ -78,7 +80,7 @@ it('delivers again, with the same Idempotency-Key, a call whose executor was kil
     RECONCILER_INTERVAL_MS: '200',
   });
   services.push(reconciler);
-  const [id] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/pay` } });
+  const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/pay` } });
   expect(await first.exited).toBe('SIGKILL');
 
   services.push(await startExecutor(db, { EXECUTOR_LEASE_S: '3' }, 'exec-second'));

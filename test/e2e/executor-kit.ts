@@ -32,7 +32,7 @@ export async function metric(service: RunningService, name: string): Promise<num
 
 export async function jobRow(db: TestDatabase, id: string): Promise<RowDataPacket> {
   const [rows] = await db.pool.query<RowDataPacket[]>(
-    `SELECT state, attempt, given_back, max_attempts, last_status, last_error, claimed_by, cancel_requested
+    `SELECT state, attempt, max_attempts, last_status, last_error, claimed_by, cancel_requested
        FROM jobs WHERE id = ?`,
     [idToBin(id)],
   );

@@ -1,5 +1,6 @@
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import type { RunningService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -35,15 +36,15 @@ afterAll(async () => {
 });
 
 it('runs 100 short jobs while the long lane is full of ten-minute calls', async () => {
-  const tenant = await createTenant(db.pool);
+  const tenant = await createTenantWithKey(db.pool);
   const tenMinutes = 600_000;
-  await insertJobs(
+  await insertDueJobs(
     db.pool,
     { tenantId: tenant.id, lane: 'long', target: { url: `${target.url}/hold/long`, timeoutMs: tenMinutes } },
     4,
   );
   await target.until(() => target.inFlight('hold') === 2, 30_000, 'the long lane full');
-  const short = await insertJobs(
+  const short = await insertDueJobs(
     db.pool,
     { tenantId: tenant.id, target: { url: `${target.url}/short` } },
     100,
@@ -56,10 +57,10 @@ it('runs 100 short jobs while the long lane is full of ten-minute calls', async 
 });
 
 it('runs a critical job while the default lane is full', async () => {
-  const tenant = await createTenant(db.pool);
-  await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/hold/default` } }, 12);
+  const tenant = await createTenantWithKey(db.pool);
+  await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/hold/default` } }, 12);
   await target.until(() => target.inFlight('hold') === 2 + 8, 30_000, 'the default lane full');
-  const [critical] = await insertJobs(db.pool, {
+  const [critical] = await insertDueJobs(db.pool, {
     tenantId: tenant.id,
     lane: 'critical',
     priority: 0,

@@ -1,5 +1,6 @@
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import type { RunningService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { attemptRows, jobRow, metric, startExecutor, waitForState } from './exec
 let db: TestDatabase;
 let target: ScriptedTarget;
 let executor: RunningService;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Awaited<ReturnType<typeof createTenantWithKey>>;
 const fast = { initialBackoffMs: 50, maxBackoffMs: 100 };
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ beforeAll(async () => {
     }),
   ]);
   executor = await startExecutor(db);
-  tenant = await createTenant(db.pool);
+  tenant = await createTenantWithKey(db.pool);
 });
 afterAll(async () => {
   await executor?.stop('SIGKILL');
@@ -37,7 +38,7 @@ afterAll(async () => {
 });
 
 const seed = (path: string, retry = {}) =>
-  insertJobs(db.pool, {
+  insertDueJobs(db.pool, {
     tenantId: tenant.id,
     target: { url: `${target.url}${path}` },
     retry: { ...fast, ...retry },
@@ -88,8 +89,11 @@ describe('the SSRF guard in a running executor', () => {
     const guarded = await createTestDatabase(import.meta.url, '_ssrf');
     const strict = await startExecutor(guarded, { EXECUTOR_ALLOWED_TARGETS: '' }, 'exec-strict');
     try {
-      const t = await createTenant(guarded.pool);
-      const [id] = await insertJobs(guarded.pool, { tenantId: t.id, target: { url: `${target.url}/ssrf` } });
+      const t = await createTenantWithKey(guarded.pool);
+      const [id] = await insertDueJobs(guarded.pool, {
+        tenantId: t.id,
+        target: { url: `${target.url}/ssrf` },
+      });
       await waitForState(guarded, [id!], 'dead');
       expect(await attemptRows(guarded, id!)).toMatchObject([
         { attempt: 1, status: null, error_class: 'refused' },

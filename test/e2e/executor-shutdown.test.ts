@@ -1,5 +1,6 @@
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 
 it('finishes what it can within the grace period and gives back the rest without spending an attempt', async () => {
-  const tenant = await createTenant(db.pool);
+  const tenant = await createTenantWithKey(db.pool);
   target.setHandler((call, gone) => {
     if (call.path === '/quick')
       return new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 300));
@@ -32,9 +33,12 @@ it('finishes what it can within the grace period and gives back the rest without
   });
   const first = await startExecutor(db, { SHUTDOWN_GRACE_MS: '5000' }, 'exec-stopping');
   executors.push(first);
-  const [quick] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/quick` } });
-  // One attempt only: if the give-back counted, this job would be dead.
-  const [stuck] = await insertJobs(db.pool, {
+  const [quick] = await insertDueJobs(db.pool, {
+    tenantId: tenant.id,
+    target: { url: `${target.url}/quick` },
+  });
+  // One attempt only: if the give-back counted, this job would be dead after it.
+  const [stuck] = await insertDueJobs(db.pool, {
     tenantId: tenant.id,
     target: { url: `${target.url}/stuck`, timeoutMs: 60_000 },
     retry: { maxAttempts: 1 },
@@ -50,7 +54,7 @@ it('finishes what it can within the grace period and gives back the rest without
   // While it drains (the stuck call holds it in its grace period), a new due job is not claimed:
   // a live claim loop polls every 50 ms.
   await new Promise((r) => setTimeout(r, 300));
-  const [late] = await insertJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/late` } });
+  const [late] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/late` } });
   await new Promise((r) => setTimeout(r, 500));
   expect(first.process.exitCode).toBeNull();
   expect(await jobRow(db, late!)).toMatchObject({ state: 'pending', attempt: 0 });
@@ -60,7 +64,7 @@ it('finishes what it can within the grace period and gives back the rest without
   expect(await jobRow(db, stuck!)).toMatchObject({
     state: 'pending',
     attempt: 1,
-    given_back: 1,
+    max_attempts: 2,
     claimed_by: null,
   });
   expect(await attemptRows(db, stuck!)).toMatchObject([{ attempt: 1, error_class: 'given_back' }]);
@@ -69,5 +73,5 @@ it('finishes what it can within the grace period and gives back the rest without
   // Another executor takes the given-back job: its one counted attempt is still there to use.
   executors.push(await startExecutor(db, {}, 'exec-next'));
   await waitForState(db, [stuck!, late!], 'succeeded');
-  expect(await jobRow(db, stuck!)).toMatchObject({ attempt: 2, given_back: 1, max_attempts: 1 });
+  expect(await jobRow(db, stuck!)).toMatchObject({ state: 'succeeded', attempt: 2, max_attempts: 2 });
 });

@@ -1,7 +1,8 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import type { RunningService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -28,8 +29,8 @@ afterAll(async () => {
 });
 
 it('never lets the target see more than 5 calls of a tenant limited to 5, over three executors, while others proceed', async () => {
-  const limited = await createTenant(db.pool, { maxConcurrency: 5 });
-  const others = await Promise.all([createTenant(db.pool), createTenant(db.pool)]);
+  const limited = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 5 });
+  const others = await Promise.all([createTenantWithKey(db.pool), createTenantWithKey(db.pool)]);
   executors.push(
     ...(await Promise.all(
       ['exec-1', 'exec-2', 'exec-3'].map((name) =>
@@ -38,7 +39,7 @@ it('never lets the target see more than 5 calls of a tenant limited to 5, over t
     )),
   );
   // The limited tenant's jobs are first in the claim order (older run_at), the others behind them.
-  const limitedJobs = await insertJobs(
+  const limitedJobs = await insertDueJobs(
     db.pool,
     { tenantId: limited.id, target: { url: `${target.url}/limited/` } },
     40,
@@ -46,7 +47,7 @@ it('never lets the target see more than 5 calls of a tenant limited to 5, over t
   const otherJobs = (
     await Promise.all(
       others.map((t, i) =>
-        insertJobs(db.pool, { tenantId: t.id, target: { url: `${target.url}/other${i}/` } }, 30),
+        insertDueJobs(db.pool, { tenantId: t.id, target: { url: `${target.url}/other${i}/` } }, 30),
       ),
     )
   ).flat();

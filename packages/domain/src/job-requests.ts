@@ -37,6 +37,18 @@ export const completeRequestSchema = z
     message: 'only with outcome "failed"',
   });
 
+export const heartbeatResponseSchema = z.object({
+  id: z.string(),
+  attempt: z.number().int(),
+  state: z.literal('running'),
+  heartbeatBy: z.string().describe('the next heartbeat (or the completion) is due by then'),
+  deadlineAt: z
+    .string()
+    .optional()
+    .describe('the job must complete by then (absent while the executor still holds the call)'),
+  cancelRequested: z.boolean().describe('the job was cancelled meanwhile: stop the work'),
+});
+
 /** POST /v1/jobs/{id}/cancel takes no body; an empty object is accepted. */
 export const cancelRequestSchema = z.object({}).strict();
 

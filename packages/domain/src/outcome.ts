@@ -67,11 +67,6 @@ export function decideOutcome(
   return { type: 'retry', afterMs, reason };
 }
 
-/** Attempts that count against maxAttempts: claims handed back at executor shutdown do not. */
-export function countedAttempts(job: { attempt: number; givenBack: number }): number {
-  return Math.max(0, job.attempt - job.givenBack);
-}
-
 /**
  * An asynchronous job whose target reported failure through job-api: retried with backoff while
  * attempts remain (counted as for a call), dead at the cap.

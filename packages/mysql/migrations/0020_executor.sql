@@ -1,15 +1,9 @@
 -- The executor's additions (docs/executor.md).
 --
--- given_back counts claims that were handed back unfinished at executor shutdown: they keep the
--- attempt number (it is the fencing token and keys job_attempts) but do not count against
--- max_attempts, so the attempt cap is `attempt - given_back >= max_attempts`.
 -- output and progress are what an asynchronous (202) target reported through job-api.
--- jobs_by_state_deadline lets the reconciler find parked jobs whose deadline passed.
 ALTER TABLE jobs
-  ADD COLUMN given_back INT UNSIGNED NOT NULL DEFAULT 0 AFTER attempt,
   ADD COLUMN output JSON NULL AFTER last_error,
-  ADD COLUMN progress JSON NULL AFTER output,
-  ADD KEY jobs_by_state_deadline (state, deadline_at);
+  ADD COLUMN progress JSON NULL AFTER output;
 
 -- A tenant's concurrency limit as rows: slot 0 .. max_concurrency - 1. A claim takes a free slot
 -- for each job of a limited tenant (FOR UPDATE SKIP LOCKED), so executors meet on different rows

@@ -1,5 +1,6 @@
-import { clearJobs, createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
@@ -32,10 +33,10 @@ const claim = (owner: string, limit: number) =>
 
 describe('the claim query', () => {
   it('is a range scan of jobs_claim in ORDER BY order: no filesort, nothing not yet due walked', async () => {
-    const tenant = await createTenant(db.pool);
-    await insertJobs(db.pool, { tenantId: tenant.id, target }, 50);
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 50);
     // Not yet due, at a higher priority: a (lane, state) ref scan would walk all of these.
-    await insertJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
     await db.pool.query('ANALYZE TABLE jobs');
     const select = loadSql(new URL('../src/jobs/', import.meta.url).href, './claim-select.sql');
     const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${select}`, ['default', 10]);
@@ -53,8 +54,8 @@ describe('the claim query', () => {
 
 describe('the claim and the tenants table', () => {
   it('reads the tenant without locking it: a tenant row held elsewhere does not hide its jobs', async () => {
-    const tenant = await createTenant(db.pool, { maxConcurrency: 3 });
-    await insertJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 3 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
     const holder = await db.pool.getConnection();
     try {
       await holder.beginTransaction();
@@ -71,10 +72,10 @@ describe('the claim and the tenants table', () => {
 
 describe('tenant concurrency in the claim', () => {
   it('claims a limited tenant’s jobs only into free slots and defers the rest past other tenants', async () => {
-    const limited = await createTenant(db.pool, { maxConcurrency: 2 });
-    const open = await createTenant(db.pool);
-    const limitedJobs = await insertJobs(db.pool, { tenantId: limited.id, target }, 5);
-    const openJobs = await insertJobs(db.pool, { tenantId: open.id, target }, 3);
+    const limited = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 2 });
+    const open = await createTenantWithKey(db.pool);
+    const limitedJobs = await insertDueJobs(db.pool, { tenantId: limited.id, target }, 5);
+    const openJobs = await insertDueJobs(db.pool, { tenantId: open.id, target }, 3);
 
     const first = await claim('a', 10);
     const claimedIds = first.jobs.map((j) => j.id);
@@ -94,8 +95,8 @@ describe('tenant concurrency in the claim', () => {
   });
 
   it('never hands out more slots than the limit to many concurrent claimers', async () => {
-    const limited = await createTenant(db.pool, { maxConcurrency: 3 });
-    await insertJobs(db.pool, { tenantId: limited.id, target }, 40);
+    const limited = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 3 });
+    await insertDueJobs(db.pool, { tenantId: limited.id, target }, 40);
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => claim(`e${i}`, 5)));
     const claimed = results.flatMap((r) => r.jobs);
     expect(claimed).toHaveLength(3);
@@ -105,8 +106,8 @@ describe('tenant concurrency in the claim', () => {
   });
 
   it('frees a slot when its outcome is written, and when its holder’s lease runs out', async () => {
-    const limited = await createTenant(db.pool, { maxConcurrency: 1 });
-    await insertJobs(db.pool, { tenantId: limited.id, target }, 3);
+    const limited = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 1 });
+    await insertDueJobs(db.pool, { tenantId: limited.id, target }, 3);
     const [first] = (await claim('a', 5)).jobs;
     await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
     expect((await claim('b', 5)).jobs).toHaveLength(0);
@@ -130,8 +131,8 @@ describe('tenant concurrency in the claim', () => {
   });
 
   it('follows a changed limit: more slots when raised, none past it when lowered', async () => {
-    const tenant = await createTenant(db.pool, { maxConcurrency: 1 });
-    await insertJobs(db.pool, { tenantId: tenant.id, target }, 6);
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 1 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 6);
     await updateTenant(db.pool, tenant.id, { maxConcurrency: 4 });
     expect((await claim('a', 10)).jobs).toHaveLength(4);
     await db.pool.query("UPDATE jobs SET state = 'succeeded' WHERE state = 'running'");
@@ -146,8 +147,8 @@ describe('tenant concurrency in the claim', () => {
 
 describe('cancelled jobs in the claim', () => {
   it('cancels a pending job whose cancel was requested instead of claiming it', async () => {
-    const tenant = await createTenant(db.pool);
-    const [cancelled, normal] = await insertJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const tenant = await createTenantWithKey(db.pool);
+    const [cancelled, normal] = await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
     await db.pool.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled!)]);
     const result = await claim('a', 10);
     expect(result.jobs.map((j) => j.id)).toEqual([normal]);

@@ -1,6 +1,7 @@
-import { countedAttempts, decideOutcome } from '@dsched/domain';
-import { clearJobs, createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { decideOutcome } from '@dsched/domain';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
@@ -24,7 +25,7 @@ beforeEach(() => clearJobs(db.pool));
 
 async function job(id: string): Promise<RowDataPacket> {
   const [r] = await db.pool.query<RowDataPacket[]>(
-    `SELECT state, attempt, given_back, last_status, last_error, claimed_by, lease_expires_at,
+    `SELECT state, attempt, max_attempts, last_status, last_error, claimed_by, lease_expires_at,
             deadline_at, finished_at, run_at > NOW(3) + INTERVAL 30 SECOND AS later
        FROM jobs WHERE id = ?`,
     [idToBin(id)],
@@ -52,8 +53,8 @@ const attempt = (status: number | null, errorClass: string | null = null) => ({
 
 describe('a batch of outcomes', () => {
   it('applies every kind of transition in one batch, fenced per row, and reports the stale one', async () => {
-    const tenant = await createTenant(db.pool, { maxConcurrency: 10 });
-    await insertJobs(db.pool, { tenantId: tenant.id, target }, 6);
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 10 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 6);
     const jobs = await claim('exec-a');
     expect(jobs).toHaveLength(6);
     const [ok, retry, dead, parked, givenBack, stale] = jobs as [ClaimedJob, ...ClaimedJob[]];
@@ -74,7 +75,7 @@ describe('a batch of outcomes', () => {
       },
       {
         job: parked!,
-        transition: { to: 'parked', lastStatus: 202, parkSeconds: 300 },
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 300, deadlineSeconds: 3600 },
         attempt: attempt(202),
       },
       {
@@ -95,9 +96,15 @@ describe('a batch of outcomes', () => {
     expect(await job(retry!.id)).toMatchObject({ state: 'pending', later: 1, finished_at: null });
     expect(await job(dead!.id)).toMatchObject({ state: 'dead', last_error: 'HTTP 404' });
     const p = await job(parked!.id);
-    expect(p).toMatchObject({ state: 'running', claimed_by: null, lease_expires_at: null, last_status: 202 });
-    expect(p.deadline_at).not.toBeNull();
-    expect(await job(givenBack!.id)).toMatchObject({ state: 'pending', given_back: 1, attempt: 1, later: 0 });
+    // Parked: no executor; its lease is now the heartbeat timeout, and it must complete by deadline_at.
+    expect(p).toMatchObject({ state: 'running', claimed_by: null, last_status: 202 });
+    expect((p.deadline_at as Date).getTime()).toBeGreaterThan((p.lease_expires_at as Date).getTime());
+    expect(await job(givenBack!.id)).toMatchObject({
+      state: 'pending',
+      max_attempts: 4,
+      attempt: 1,
+      later: 0,
+    });
     expect(await job(stale!.id)).toMatchObject({ state: 'running', attempt: 2 });
 
     // Attempt rows: closed, except the parked one, which waits for its completion.
@@ -112,8 +119,8 @@ describe('a batch of outcomes', () => {
   });
 
   it('turns a retry or a park into cancelled when a cancel was requested during the call', async () => {
-    const tenant = await createTenant(db.pool);
-    await insertJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
     const [a, b] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
     await db.pool.query('UPDATE jobs SET cancel_requested = 1');
     await recordOutcomes(db.pool, [
@@ -122,18 +129,22 @@ describe('a batch of outcomes', () => {
         transition: { to: 'retry', lastStatus: 500, lastError: 'HTTP 500', delayMs: 10 },
         attempt: attempt(500),
       },
-      { job: b, transition: { to: 'parked', lastStatus: 202, parkSeconds: 60 }, attempt: attempt(202) },
+      {
+        job: b,
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
+        attempt: attempt(202),
+      },
     ]);
     expect(await job(a.id)).toMatchObject({ state: 'cancelled' });
-    expect(await job(b.id)).toMatchObject({ state: 'cancelled', deadline_at: null });
+    expect(await job(b.id)).toMatchObject({ state: 'cancelled', deadline_at: null, lease_expires_at: null });
     expect((await attemptRow(b.id, 1)).finished_at).not.toBeNull();
   });
 });
 
 describe('lease renewal', () => {
   it('renews every held claim in one statement and reports the lost and the cancelled', async () => {
-    const tenant = await createTenant(db.pool, { maxConcurrency: 5 });
-    await insertJobs(db.pool, { tenantId: tenant.id, target }, 3);
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 5 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 3);
     const [kept, lost, cancelled] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob, ClaimedJob];
     await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) + INTERVAL 1 SECOND');
     await db.pool.query('UPDATE tenant_slots SET expires_at = NOW(3) + INTERVAL 1 SECOND');
@@ -163,9 +174,9 @@ describe('lease renewal', () => {
 });
 
 describe('give-backs', () => {
-  it('do not count against max attempts, for the executor and for the reconciler', async () => {
-    const tenant = await createTenant(db.pool);
-    const [id] = await insertJobs(db.pool, { tenantId: tenant.id, target, retry: { maxAttempts: 1 } });
+  it('do not count against max attempts: the cap moves up by one, for the executor and the reconciler', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target, retry: { maxAttempts: 1 } });
     const [first] = await claim('exec-a');
     await recordOutcomes(db.pool, [
       {
@@ -175,27 +186,25 @@ describe('give-backs', () => {
       },
     ]);
     const [second] = await claim('exec-b');
-    expect(second).toMatchObject({ attempt: 2, givenBack: 1, maxAttempts: 1 });
-    expect(countedAttempts(second!)).toBe(1);
-    // The one counted attempt still gets its retry decision (a 503 at the cap is dead, not retried).
-    expect(decideOutcome({ kind: 'response', status: 503 }, { ...second!, attempt: 1 }, 0.5).type).toBe(
-      'dead',
-    );
+    expect(second).toMatchObject({ attempt: 2, maxAttempts: 2 });
+    // The one attempt that counts still gets its decision: a 503 on it is dead, not retried.
+    expect(decideOutcome({ kind: 'response', status: 503 }, second!, 0.5).type).toBe('dead');
 
     // Its executor dies: the expired claim was the one counted attempt, so it goes to the DLQ.
     await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
-    expect(await releaseExpiredClaims(db.pool, 10)).toBe(1);
-    expect(await job(id!)).toMatchObject({ state: 'dead', given_back: 1, attempt: 2 });
+    expect((await releaseExpiredClaims(db.pool, 10)).dead).toBe(1);
+    expect(await job(id!)).toMatchObject({ state: 'dead', attempt: 2, max_attempts: 2 });
   });
 
-  it('the reconciler cancels, rather than retries, an expired claim whose cancel was requested', async () => {
-    const tenant = await createTenant(db.pool);
-    const [id] = await insertJobs(db.pool, { tenantId: tenant.id, target });
+  it('a job whose cancel was requested and whose claim expired is cancelled at the next claim, not run', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target });
     await claim('exec-a');
     await db.pool.query(
       'UPDATE jobs SET cancel_requested = 1, lease_expires_at = NOW(3) - INTERVAL 1 SECOND',
     );
-    expect(await releaseExpiredClaims(db.pool, 10)).toBe(1);
-    expect(await job(id!)).toMatchObject({ state: 'cancelled' });
+    await releaseExpiredClaims(db.pool, 10);
+    expect(await claim('exec-b')).toEqual([]);
+    expect(await job(id!)).toMatchObject({ state: 'cancelled', attempt: 1 });
   });
 });

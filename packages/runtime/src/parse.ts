@@ -2,15 +2,15 @@ import { isId, notFound } from '@dsched/domain';
 import type { z } from 'zod';
 import { zodToDschedError } from './http-errors.ts';
 
-/** A request body checked against its schema; a bad one is a 400 naming each field. */
-export function parseRequestBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const result = schema.safeParse(body ?? {});
+/** Validates a body or a query string with its zod schema: a 400 names each bad field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value ?? {});
   if (!result.success) throw zodToDschedError(result.error);
   return result.data;
 }
 
 /** A path id that is not even an id cannot name a resource: 404, as for any unknown id. */
-export function parsePathId(params: unknown, what = 'resource'): string {
+export function pathId(params: unknown, what: string): string {
   const id = (params as { id?: string }).id ?? '';
   if (!isId(id)) throw notFound(what);
   return id;

@@ -19,8 +19,10 @@ export const executorConfigSchema = z.object({
   EXECUTOR_LEASE_S: z.coerce.number().int().min(3).max(3600).default(120),
   /** How far back a job of a tenant at its concurrency limit moves in the claim order. */
   EXECUTOR_TENANT_DEFER_MS: env.positiveInt(1000),
-  /** How long a job that answered 202 waits for its completion through job-api. */
-  EXECUTOR_ASYNC_TIMEOUT_S: env.positiveInt(300),
+  /** A job that answered 202 must heartbeat through job-api within this (each heartbeat renews it)… */
+  EXECUTOR_ASYNC_HEARTBEAT_S: env.positiveInt(300),
+  /** …and complete within this, heartbeats or not. */
+  EXECUTOR_ASYNC_DEADLINE_S: env.positiveInt(3600),
   EXECUTOR_MAX_REQUEST_BYTES: env.positiveInt(MAX_BODY_BYTES),
   EXECUTOR_MAX_RESPONSE_BYTES: env.positiveInt(64 * 1024),
   EXECUTOR_CONNECT_TIMEOUT_MS: env.positiveInt(10_000),

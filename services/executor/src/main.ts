@@ -51,7 +51,10 @@ async function main(config: ExecutorConfig): Promise<void> {
           maxClaimBatch: config.EXECUTOR_MAX_CLAIM_BATCH,
           outcomeBatch: config.EXECUTOR_OUTCOME_BATCH,
           leaseSeconds,
-          parkSeconds: config.EXECUTOR_ASYNC_TIMEOUT_S,
+          park: {
+            heartbeatSeconds: config.EXECUTOR_ASYNC_HEARTBEAT_S,
+            deadlineSeconds: config.EXECUTOR_ASYNC_DEADLINE_S,
+          },
         },
       );
       // Lease renewal runs from the start and stops last: it keeps the claims alive while the

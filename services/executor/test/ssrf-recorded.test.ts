@@ -1,8 +1,9 @@
 import { isIP } from 'node:net';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createLogger, createRegistry } from '@dsched/runtime';
-import { createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import { eventually } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Resolver, SocketOpener } from '../src/adapters/guarded-connector.ts';
@@ -63,10 +64,10 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
       maxClaimBatch: 10,
       outcomeBatch: 10,
       leaseSeconds: 30,
-      parkSeconds: 60,
+      park: { heartbeatSeconds: 60, deadlineSeconds: 600 },
     },
   );
-  const tenant = await createTenant(db.pool);
+  const tenant = await createTenantWithKey(db.pool);
   const urls = [
     'http://169.254.169.254/latest/meta-data/',
     'http://metadata.example/',
@@ -74,7 +75,8 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
   ];
   // One after the other, so the ids (time-ordered) follow the list.
   const ids: string[] = [];
-  for (const url of urls) ids.push(...(await insertJobs(db.pool, { tenantId: tenant.id, target: { url } })));
+  for (const url of urls)
+    ids.push(...(await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url } })));
   for (const loop of executor.claimLoops) loop.start();
   try {
     const rows = await eventually(async () => {

@@ -48,7 +48,6 @@ function job(url: string, overrides: Partial<ClaimedJob> = {}): ClaimedJob {
     priority: 'normal',
     lane: 'default',
     attempt: 2,
-    givenBack: 0,
     maxAttempts: 5,
     target: { url, method: 'POST', headers: { 'x-app': 'a' }, body: { n: 1 }, timeoutMs: 2000 },
     retry: { maxAttempts: 5, initialBackoffMs: 100, maxBackoffMs: 1000, rules: [] },

@@ -9,12 +9,11 @@ const job = (over: Partial<ClaimedJob> = {}) =>
   ({
     id: 'j',
     attempt: 1,
-    givenBack: 0,
     maxAttempts: 3,
     retry: { maxAttempts: 3, initialBackoffMs: 1000, maxBackoffMs: 10_000, rules: [] },
     ...over,
   }) as ClaimedJob;
-const opts = { durationMs: 5, random: 0.5, parkSeconds: 90 };
+const opts = { durationMs: 5, random: 0.5, park: { heartbeatSeconds: 90, deadlineSeconds: 900 } };
 
 describe('settle', () => {
   it('maps responses to transitions and attempt rows', () => {
@@ -24,7 +23,7 @@ describe('settle', () => {
       outcome: 'succeeded',
     });
     expect(settle(job(), { kind: 'response', status: 202 }, opts)).toMatchObject({
-      transition: { to: 'parked', parkSeconds: 90 },
+      transition: { to: 'parked', heartbeatSeconds: 90, deadlineSeconds: 900 },
       outcome: 'accepted',
     });
     expect(settle(job(), { kind: 'response', status: 404 }, opts)).toMatchObject({
@@ -52,10 +51,10 @@ describe('settle', () => {
     );
   });
 
-  it('counts only attempts that were not given back against the cap', () => {
+  it('dead-letters at the attempt cap (which a give-back raised by one)', () => {
     const result = { kind: 'response' as const, status: 500 };
-    expect(settle(job({ attempt: 3, givenBack: 0 }), result, opts).transition.to).toBe('dead');
-    expect(settle(job({ attempt: 3, givenBack: 1 }), result, opts).transition.to).toBe('retry');
+    expect(settle(job({ attempt: 3, maxAttempts: 3 }), result, opts).transition.to).toBe('dead');
+    expect(settle(job({ attempt: 3, maxAttempts: 4 }), result, opts).transition.to).toBe('retry');
   });
 });
 

@@ -1,19 +1,14 @@
-import { getArchivedJob } from '@dsched/cassandra/job-history';
 import { idToBin } from '@dsched/mysql/ids';
 import { type ClaimedJob, claimJobs } from '@dsched/mysql/jobs/claims';
-import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/job-control';
-import { getLiveJob } from '@dsched/mysql/jobs/job-records';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
-import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { clearJobs, createTenant, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { JobApiMetrics } from '../src/metrics.ts';
+import { buildTestApp } from './test-app.ts';
 
 // job-api's cancel, heartbeat and complete routes through fastify inject, on real MariaDB and
 // Cassandra (a job not in MySQL is looked up in history).
@@ -21,34 +16,16 @@ import { JobApiMetrics } from '../src/metrics.ts';
 let db: TestDatabase;
 let ks: TestKeyspace;
 let app: FastifyInstance;
-let tenant: Awaited<ReturnType<typeof createTenant>>;
-let other: Awaited<ReturnType<typeof createTenant>>;
+let tenant: Awaited<ReturnType<typeof createTenantWithKey>>;
+let other: Awaited<ReturnType<typeof createTenantWithKey>>;
 const target = { url: 'http://127.0.0.1:9/' };
 
 beforeAll(async () => {
   [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
-  const registry = createRegistry('job-api');
-  app = buildApp({
-    logger: createLogger('job-api', 'silent'),
-    registry,
-    ready: async () => undefined,
-    jobs: {
-      live: (tenantId, id) => getLiveJob(db.pool, tenantId, id),
-      archived: (tenantId, id) => getArchivedJob(ks.client, tenantId, id),
-    },
-    tenantByKey: (hash) => findTenantByKeyHash(db.pool, hash),
-    control: {
-      cancel: (tenantId, id) => cancelJob(db.pool, tenantId, id),
-      heartbeat: (args) => heartbeatJob(db.pool, args),
-      complete: (args, decide) => completeJob(db.pool, args, decide),
-    },
-    metrics: new JobApiMetrics(registry),
-    random: () => 0.5,
-    heartbeatExtendSeconds: 600,
-  });
+  app = buildTestApp(db, ks, { random: () => 0.5 });
   await app.ready();
-  tenant = await createTenant(db.pool);
-  other = await createTenant(db.pool);
+  tenant = await createTenantWithKey(db.pool, 'acme');
+  other = await createTenantWithKey(db.pool, 'other');
 });
 afterAll(async () => {
   await app?.close();
@@ -73,12 +50,12 @@ async function claimOne(): Promise<ClaimedJob> {
 
 /** A job that was called and answered 202: parked, waiting for its completion. */
 async function parkedJob(retry = {}): Promise<ClaimedJob> {
-  await insertJobs(db.pool, { tenantId: tenant.id, target, retry });
+  await insertDueJobs(db.pool, { tenantId: tenant.id, target, retry });
   const job = await claimOne();
   await recordOutcomes(db.pool, [
     {
       job,
-      transition: { to: 'parked', lastStatus: 202, parkSeconds: 60 },
+      transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
       attempt: { status: 202, errorClass: null, error: null, durationMs: 4 },
     },
   ]);
@@ -87,7 +64,8 @@ async function parkedJob(retry = {}): Promise<ClaimedJob> {
 
 async function row(id: string): Promise<RowDataPacket> {
   const [r] = await db.pool.query<RowDataPacket[]>(
-    'SELECT state, attempt, cancel_requested, deadline_at, run_at > NOW(3) AS later FROM jobs WHERE id = ?',
+    `SELECT state, attempt, cancel_requested, deadline_at, lease_expires_at, run_at > NOW(3) AS later
+       FROM jobs WHERE id = ?`,
     [idToBin(id)],
   );
   return r[0]!;
@@ -101,7 +79,7 @@ async function metric(name: string): Promise<number> {
 
 describe('POST /v1/jobs/{id}/cancel', () => {
   it('cancels a pending job at once, so it is never claimed', async () => {
-    const [id] = await insertJobs(db.pool, { tenantId: tenant.id, target });
+    const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target });
     const res = await post(`/v1/jobs/${id}/cancel`, {});
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id, state: 'cancelled', attempt: 0 });
@@ -113,7 +91,7 @@ describe('POST /v1/jobs/{id}/cancel', () => {
   });
 
   it('marks a job an executor is calling; the executor aborts the call', async () => {
-    const [id] = await insertJobs(db.pool, { tenantId: tenant.id, target });
+    const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target });
     await claimOne();
     const res = await post(`/v1/jobs/${id}/cancel`, {});
     expect(res.statusCode).toBe(200);
@@ -130,7 +108,7 @@ describe('POST /v1/jobs/{id}/cancel', () => {
   });
 
   it('answers 409 for a finished job, 404 for another tenant’s, 400 for a body it does not take', async () => {
-    const [id] = await insertJobs(db.pool, { tenantId: tenant.id, target });
+    const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target });
     expect((await post(`/v1/jobs/${id}/cancel`, {}, other.apiKey)).statusCode).toBe(404);
     const bad = await post(`/v1/jobs/${id}/cancel`, { reason: 'x' });
     expect(bad.statusCode).toBe(400);
@@ -142,14 +120,14 @@ describe('POST /v1/jobs/{id}/cancel', () => {
 });
 
 describe('asynchronous completion', () => {
-  it('heartbeats extend the deadline and keep progress; a stale attempt answers 409 and changes nothing', async () => {
+  it('heartbeats push the heartbeat timeout out and keep progress; a stale attempt answers 409 and changes nothing', async () => {
     const job = await parkedJob();
     const stale0 = await metric('dsched_stale_results_total');
     const stale = await post(`/v1/jobs/${job.id}/heartbeat`, { attempt: job.attempt + 1 });
     expect(stale.statusCode).toBe(409);
     expect(await metric('dsched_stale_results_total')).toBe(stale0 + 1);
 
-    const before = (await row(job.id)).deadline_at as Date;
+    const before = await row(job.id);
     const res = await post(`/v1/jobs/${job.id}/heartbeat`, { attempt: job.attempt, progress: { done: 40 } });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -159,7 +137,11 @@ describe('asynchronous completion', () => {
       state: 'running',
       cancelRequested: false,
     });
-    expect(new Date(body.deadlineAt).getTime()).toBeGreaterThan(before.getTime() + 500_000);
+    // Parked with a 60 s heartbeat timeout; the heartbeat asks for 600 s more; the deadline stays.
+    expect(new Date(body.heartbeatBy).getTime()).toBeGreaterThan(
+      (before.lease_expires_at as Date).getTime() + 500_000,
+    );
+    expect(body.deadlineAt).toBe((before.deadline_at as Date).toISOString());
     const view = await app.inject({
       method: 'GET',
       url: `/v1/jobs/${job.id}`,
@@ -169,6 +151,7 @@ describe('asynchronous completion', () => {
       state: 'running',
       progress: { done: 40 },
       deadlineAt: body.deadlineAt,
+      heartbeatBy: body.heartbeatBy,
     });
   });
 
@@ -208,7 +191,7 @@ describe('asynchronous completion', () => {
     await recordOutcomes(db.pool, [
       {
         job: second,
-        transition: { to: 'parked', lastStatus: 202, parkSeconds: 60 },
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
         attempt: { status: 202, errorClass: null, error: null, durationMs: 4 },
       },
     ]);
@@ -220,14 +203,14 @@ describe('asynchronous completion', () => {
   });
 
   it('accepts a completion that arrives before the executor recorded the 202; the executor’s report is then stale', async () => {
-    await insertJobs(db.pool, { tenantId: tenant.id, target });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target });
     const job = await claimOne();
     const res = await post(`/v1/jobs/${job.id}/complete`, { attempt: job.attempt, outcome: 'succeeded' });
     expect(res.json()).toMatchObject({ state: 'succeeded' });
     const lost = await recordOutcomes(db.pool, [
       {
         job,
-        transition: { to: 'parked', lastStatus: 202, parkSeconds: 60 },
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
         attempt: { status: 202, errorClass: null, error: null, durationMs: 4 },
       },
     ]);

@@ -27,8 +27,6 @@ export interface ClaimedJob {
   lane: Lane;
   /** The claim's fencing token: every write about this claim carries it. */
   attempt: number;
-  /** Claims handed back unfinished at executor shutdown; they do not count against maxAttempts. */
-  givenBack: number;
   maxAttempts: number;
   target: Target;
   retry: RetryPolicy;
@@ -109,7 +107,6 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         priority: priorityFromRank(Number(r.priority)),
         lane: r.lane as Lane,
         attempt: Number(r.attempt) + 1,
-        givenBack: Number(r.given_back),
         maxAttempts: Number(r.max_attempts),
         target: readJson<Target>(r.target),
         retry: readJson<RetryPolicy>(r.retry),

@@ -21,7 +21,6 @@ const ATTEMPT_CLOSE = loadSql(import.meta.url, './control-attempt-close.sql');
 export interface LockedJob {
   state: JobState;
   attempt: number;
-  givenBack: number;
   maxAttempts: number;
   retry: RetryPolicy;
   /** An executor holds a claim on it (its call is in flight). */
@@ -30,6 +29,8 @@ export interface LockedJob {
   parked: boolean;
   cancelRequested: boolean;
   deadlineAt: Date | null;
+  /** The claim lease, or for a parked job its heartbeat timeout. */
+  leaseExpiresAt: Date | null;
 }
 
 export type CancelResult = 'cancelled' | 'cancel_requested' | 'already_cancelled' | 'finished' | 'not_found';
@@ -52,13 +53,13 @@ async function lockJob(conn: PoolConnection, tenantId: string, id: string): Prom
   return {
     state: r.state as JobState,
     attempt: Number(r.attempt),
-    givenBack: Number(r.given_back),
     maxAttempts: Number(r.max_attempts),
     retry: readJson<RetryPolicy>(r.retry),
     claimed,
     parked: r.state === 'running' && !claimed,
     cancelRequested: Number(r.cancel_requested) === 1,
     deadlineAt: r.deadline_at,
+    leaseExpiresAt: r.lease_expires_at,
   };
 }
 
@@ -90,11 +91,11 @@ export async function cancelJob(pool: Pool, tenantId: string, id: string): Promi
   });
 }
 
-/** Extends a running job's deadline, fenced by the attempt token the target was given. */
+/** Pushes a running job's heartbeat timeout out, fenced by the attempt token the target was given. */
 export async function heartbeatJob(
   pool: Pool,
   args: { tenantId: string; id: string; attempt: number; extendSeconds: number; progress?: unknown },
-): Promise<CallbackResult<{ deadlineAt: Date; cancelRequested: boolean }>> {
+): Promise<CallbackResult<{ heartbeatBy: Date; deadlineAt: Date | null; cancelRequested: boolean }>> {
   return withTransaction(pool, async (conn) => {
     const job = await lockJob(conn, args.tenantId, args.id);
     if (!job) return { kind: 'not_found' };
@@ -109,7 +110,14 @@ export async function heartbeatJob(
     ]);
     fenced(res);
     const after = await lockJob(conn, args.tenantId, args.id);
-    return { kind: 'ok', value: { deadlineAt: after!.deadlineAt!, cancelRequested: job.cancelRequested } };
+    return {
+      kind: 'ok',
+      value: {
+        heartbeatBy: after!.leaseExpiresAt!,
+        deadlineAt: after!.deadlineAt,
+        cancelRequested: job.cancelRequested,
+      },
+    };
   });
 }
 

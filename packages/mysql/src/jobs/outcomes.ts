@@ -23,10 +23,13 @@ export type JobTransition =
       lastError: string | null;
     }
   | { to: 'retry'; lastStatus: number | null; lastError: string | null; delayMs: number }
-  /** Handed back unfinished (executor shutdown): pending at once, not counted as an attempt. */
+  /** Handed back unfinished (executor shutdown): pending at once; max_attempts rises by one, so it does not count. */
   | { to: 'give_back'; lastError: string }
-  /** The target answered 202: it completes through job-api before `parkSeconds` run out. */
-  | { to: 'parked'; lastStatus: number; parkSeconds: number };
+  /**
+   * The target answered 202: it completes through job-api within `deadlineSeconds`, and
+   * heartbeats at least every `heartbeatSeconds` (the first within that long of now).
+   */
+  | { to: 'parked'; lastStatus: number; heartbeatSeconds: number; deadlineSeconds: number };
 
 /** The claim an outcome is about: its fence, and the tenant slot it holds if any. */
 export interface ClaimRef {
@@ -88,7 +91,17 @@ async function applyOutcomes(
   if (current.length > 0) {
     const apply = withRows(
       OUTCOME_APPLY,
-      ['id', 'attempt', 'next', 'last_status', 'last_error', 'delay_ms', 'given_back', 'park_s'],
+      [
+        'id',
+        'attempt',
+        'next',
+        'last_status',
+        'last_error',
+        'delay_ms',
+        'handed_back',
+        'heartbeat_s',
+        'deadline_s',
+      ],
       current.map(({ job, transition: t }) => [
         idToBin(job.id),
         job.attempt,
@@ -97,7 +110,8 @@ async function applyOutcomes(
         'lastError' in t ? (t.lastError?.slice(0, MAX_ERROR) ?? null) : null,
         t.to === 'retry' ? Math.max(0, Math.round(t.delayMs)) : 0,
         t.to === 'give_back' ? 1 : 0,
-        t.to === 'parked' ? t.parkSeconds : 0,
+        t.to === 'parked' ? t.heartbeatSeconds : 0,
+        t.to === 'parked' ? t.deadlineSeconds : 0,
       ]),
     );
     const [res] = await conn.query<ResultSetHeader>(apply.sql, apply.params);

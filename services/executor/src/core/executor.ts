@@ -5,6 +5,7 @@ import type { JobClaimer, LeaseRenewer, OutcomeWriter, TargetCaller } from '../p
 import { LaneWorker } from './lane-worker.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import { OutcomeBatcher } from './outcome-batcher.ts';
+import type { ParkTimes } from './transitions.ts';
 
 export interface ExecutorDeps {
   claim: JobClaimer;
@@ -28,7 +29,8 @@ export interface ExecutorSettings {
   maxClaimBatch: number;
   outcomeBatch: number;
   leaseSeconds: number;
-  parkSeconds: number;
+  /** How long a job that answered 202 may go without a heartbeat, and in all. */
+  park: ParkTimes;
 }
 
 export interface Executor {
@@ -62,7 +64,7 @@ export function buildExecutor(deps: ExecutorDeps, settings: ExecutorSettings): E
       lane === 'critical' ? 1 : Math.max(1, Math.floor(Math.min(concurrency, settings.maxClaimBatch) / 4));
     const worker = new LaneWorker(
       { lane, concurrency, maxBatch: settings.maxClaimBatch, refillAt },
-      { ...deps, outcomes, parkSeconds: settings.parkSeconds },
+      { ...deps, outcomes, park: settings.park },
     );
     const loop = new Loop({
       name: `claim-${lane}`,

@@ -2,7 +2,7 @@ import type { Lane } from '@dsched/domain';
 import type { ExecutorMetrics } from '../metrics.ts';
 import type { ClaimedJob, ClaimRef, JobClaimer, TargetCaller } from '../ports.ts';
 import type { OutcomeBatcher } from './outcome-batcher.ts';
-import { type AbortReason, settle } from './transitions.ts';
+import { type AbortReason, type ParkTimes, settle } from './transitions.ts';
 
 export interface LaneWorkerDeps {
   claim: JobClaimer;
@@ -13,8 +13,8 @@ export interface LaneWorkerDeps {
   random: () => number;
   /** Milliseconds on a monotonic clock, for call durations only. */
   monotonicMs: () => number;
-  /** How long a job that answered 202 waits for its completion through job-api. */
-  parkSeconds: number;
+  /** How long a job that answered 202 may go without a heartbeat, and in all. */
+  park: ParkTimes;
 }
 
 export interface LaneOptions {
@@ -142,7 +142,7 @@ export class LaneWorker {
     const settled = settle(job, result, {
       durationMs,
       random: this.#deps.random(),
-      parkSeconds: this.#deps.parkSeconds,
+      park: this.#deps.park,
       abortedBy: entry.abortedBy,
     });
     const written = await this.#deps.outcomes.submit({

@@ -1,4 +1,4 @@
-import { type CallResult, countedAttempts, decideOutcome } from '@dsched/domain';
+import { type CallResult, decideOutcome } from '@dsched/domain';
 import type { AttemptRecord, ClaimedJob, JobTransition } from '../ports.ts';
 
 // What one finished call means for its job, as the transition and attempt row to write. Pure:
@@ -10,6 +10,12 @@ export type AbortReason = 'shutdown' | 'cancel' | 'lost';
 /** The outcome classes of dsched_job_outcomes_total. */
 export type OutcomeClass = 'succeeded' | 'accepted' | 'retry' | 'dead' | 'cancelled' | 'given_back';
 
+/** A parked (202) job's heartbeat timeout and completion deadline, in seconds from now. */
+export interface ParkTimes {
+  heartbeatSeconds: number;
+  deadlineSeconds: number;
+}
+
 export interface Settlement {
   transition: JobTransition;
   attempt: AttemptRecord;
@@ -19,7 +25,7 @@ export interface Settlement {
 export function settle(
   job: ClaimedJob,
   result: CallResult,
-  options: { durationMs: number; random: number; parkSeconds: number; abortedBy?: AbortReason | undefined },
+  options: { durationMs: number; random: number; park: ParkTimes; abortedBy?: AbortReason | undefined },
 ): Settlement {
   const { durationMs } = options;
   // An abort decides only when it cut the call short; a response that came first stands.
@@ -51,11 +57,7 @@ export function settle(
         };
     }
   }
-  const decided = decideOutcome(
-    result,
-    { attempt: countedAttempts(job), maxAttempts: job.maxAttempts, retry: job.retry },
-    options.random,
-  );
+  const decided = decideOutcome(result, job, options.random);
   const status = result.kind === 'response' ? result.status : null;
   const attempt: AttemptRecord = {
     status,
@@ -74,7 +76,7 @@ export function settle(
       };
     case 'accepted':
       return {
-        transition: { to: 'parked', lastStatus: status ?? 202, parkSeconds: options.parkSeconds },
+        transition: { to: 'parked', lastStatus: status ?? 202, ...options.park },
         attempt,
         outcome: 'accepted',
       };

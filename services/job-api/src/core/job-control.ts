@@ -1,7 +1,6 @@
 import {
   type CompleteRequest,
   conflict,
-  countedAttempts,
   decideAsyncFailure,
   type HeartbeatRequest,
   notFound,
@@ -53,7 +52,8 @@ export async function heartbeat(deps: ControlDeps, tenantId: string, id: string,
     id,
     attempt: req.attempt,
     state: 'running' as const,
-    deadlineAt: value.deadlineAt.toISOString(),
+    heartbeatBy: value.heartbeatBy.toISOString(),
+    ...(value.deadlineAt ? { deadlineAt: value.deadlineAt.toISOString() } : {}),
     cancelRequested: value.cancelRequested,
   };
 }
@@ -62,11 +62,7 @@ export async function heartbeat(deps: ControlDeps, tenantId: string, id: string,
 export function completionFor(req: CompleteRequest, job: LockedJob, random: number): CompletionDecision {
   if (req.outcome === 'succeeded') return { to: 'succeeded', output: req.output, error: null };
   const reason = `failed: ${req.error ?? 'the target reported a failure'}`;
-  const decided = decideAsyncFailure(
-    { attempt: countedAttempts(job), maxAttempts: job.maxAttempts, retry: job.retry },
-    random,
-    reason,
-  );
+  const decided = decideAsyncFailure(job, random, reason);
   return decided.type === 'retry'
     ? { to: 'retry', output: req.output, error: reason, delayMs: decided.afterMs }
     : { to: 'dead', output: req.output, error: decided.type === 'dead' ? decided.reason : reason };
