@@ -5,7 +5,7 @@ import { insertDueJobs } from '@dsched/testkit/queue';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { type RunningService, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { attemptRows, jobRow, metric, startExecutor, waitForState } from './executor-kit.ts';
+import { attemptRows, jobRow, metricReaches, startExecutor, waitForState } from './executor-kit.ts';
 
 // At-least-once under lost claims, with executors as real processes, real MariaDB and a real
 // target on loopback: the attempt fences a late result, and a killed executor's call is
@@ -47,11 +47,7 @@ it('keeps the second claimant’s outcome when the first reports after its claim
   // Now A's call returns, late, with a 500: the fence drops it.
   firstAnswer.open(500);
   await target.until(() => target.calls.length === 2);
-  const deadline = Date.now() + 15_000;
-  while ((await metric(a, 'dsched_stale_results_total')) < 1 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  expect(await metric(a, 'dsched_stale_results_total')).toBe(1);
+  await metricReaches(a, 'dsched_stale_results_total', 1);
   expect(await jobRow(db, id!)).toMatchObject({ state: 'succeeded', attempt: 2, last_status: 200 });
   const attempts = await attemptRows(db, id!);
   // The reconciler closed A's attempt when it took the claim back; A's late 500 changes nothing.

@@ -2,6 +2,7 @@ import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import type { TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
+import { expect } from 'vitest';
 
 // Shared by the executor's end-to-end tests: executors as real processes against a test database,
 // their metrics, and the job rows they leave.
@@ -28,6 +29,16 @@ export async function metric(service: RunningService, name: string): Promise<num
     .split('\n')
     .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
     .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}
+
+/** Waits until a metric reaches `value` (it is counted just after the outcome it counts commits). */
+export async function metricReaches(service: RunningService, name: string, value: number): Promise<void> {
+  await eventually(
+    async () => ((await metric(service, name)) >= value ? true : undefined),
+    10_000,
+    `${name} ≥ ${value}`,
+  );
+  expect(await metric(service, name)).toBe(value);
 }
 
 export async function jobRow(db: TestDatabase, id: string): Promise<RowDataPacket> {

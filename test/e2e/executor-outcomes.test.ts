@@ -4,7 +4,7 @@ import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import type { RunningService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptRows, jobRow, metric, startExecutor, waitForState } from './executor-kit.ts';
+import { attemptRows, jobRow, metric, metricReaches, startExecutor, waitForState } from './executor-kit.ts';
 
 // HTTP outcomes through a real executor process: the DLQ at once for a 4xx, Retry-After honoured,
 // the attempt cap, and the SSRF guard refusing (and recording) a loopback target when no
@@ -53,7 +53,7 @@ describe('outcomes', () => {
     expect(await attemptRows(db, id!)).toMatchObject([
       { attempt: 1, status: 404, error_class: 'http_status' },
     ]);
-    expect(await metric(executor, 'dsched_dlq_additions_total')).toBe(dlq + 1);
+    await metricReaches(executor, 'dsched_dlq_additions_total', dlq + 1);
   });
 
   it('retries a 503 no sooner than its Retry-After', async () => {
@@ -99,7 +99,7 @@ describe('the SSRF guard in a running executor', () => {
         { attempt: 1, status: null, error_class: 'refused' },
       ]);
       expect((await jobRow(guarded, id!)).last_error).toMatch(/refused: .*127\.0\.0\.1.*loopback/);
-      expect(await metric(strict, 'dsched_executor_targets_refused_total')).toBe(1);
+      await metricReaches(strict, 'dsched_executor_targets_refused_total', 1);
       expect(target.calls.filter((c) => c.path === '/ssrf')).toHaveLength(0);
     } finally {
       await strict.stop();

@@ -95,8 +95,11 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
       expect.stringMatching(/internal\.example resolves to 10\.9\.8\.7, private/),
     ]);
     expect(dialled).toEqual([]);
+    // Counted just after each outcome commits.
+    await eventually(async () =>
+      (await metrics.dlqAdditions.get()).values[0]?.value === 3 ? true : undefined,
+    );
     expect((await metrics.targetsRefused.get()).values[0]?.value).toBe(3);
-    expect((await metrics.dlqAdditions.get()).values[0]?.value).toBe(3);
   } finally {
     await Promise.all(executor.claimLoops.map((l) => l.stop()));
     await executor.drain(1000);
