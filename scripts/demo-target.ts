@@ -39,6 +39,4 @@ createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"ok":true}');
   });
-}).listen(port, host, () =>
-  process.stderr.write(`demo target listening on http://${host}:${port}\n`),
-);
+}).listen(port, host, () => process.stderr.write(`demo target listening on http://${host}:${port}\n`));

@@ -2,7 +2,8 @@
 # The image's entry point: the first argument names what to run. exec, so the Node process gets
 # SIGTERM from the runtime directly and runs its graceful shutdown.
 set -eu
-cd /app
+# The repository root (/app in the image).
+cd "$(dirname "$0")/../.."
 what="${1:-help}"
 [ "$#" -gt 0 ] && shift
 case "$what" in

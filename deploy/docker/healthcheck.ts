@@ -1,6 +1,7 @@
-// The image's HEALTHCHECK: finds which service this container runs (from the command line of its
-// Node process, since the entry point takes the service as an argument) and asks that service's
-// /healthz on its port. The one-shot migration and the demo target count as healthy while alive.
+// The image's HEALTHCHECK: asks /healthz of the service this container runs, on its port. Which
+// service that is comes from DSCHED_SERVICE when set, else from the command line of the Node
+// process (the entry point takes the service as an argument, which the health check cannot see).
+// The one-shot migration and the demo target count as healthy while they live.
 import { readdirSync, readFileSync } from 'node:fs';
 
 const PORTS: Record<string, [variable: string, fallback: number]> = {
@@ -12,29 +13,39 @@ const PORTS: Record<string, [variable: string, fallback: number]> = {
   archiver: ['METRICS_PORT', 9104],
 };
 
-function runningService(): string | undefined {
+/** The service a process runs, from its command line (NUL-separated, as /proc gives it). */
+export function serviceOfCommandLine(commandLine: string): string | undefined {
+  const match = /services\/([a-z-]+)\/src\/main\.ts/.exec(commandLine);
+  return match && match[1]! in PORTS ? match[1] : undefined;
+}
+
+/** The /healthz URL of a service in this container, or undefined for one without a port. */
+export function healthUrl(service: string, env: Record<string, string | undefined>): string | undefined {
+  const port = PORTS[service];
+  if (!port) return undefined;
+  return `http://127.0.0.1:${env[port[0]] ?? port[1]}/healthz`;
+}
+
+function serviceInThisContainer(): string | undefined {
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    let command: string;
     try {
-      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const service = serviceOfCommandLine(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      if (service) return service;
     } catch {
-      continue;
+      // the process ended meanwhile
     }
-    const match = /services\/([a-z-]+)\/src\/main\.ts/.exec(command);
-    if (match) return match[1];
   }
   return undefined;
 }
 
-const service = runningService();
-const port = service ? PORTS[service] : undefined;
-if (!port) process.exit(0);
-const [variable, fallback] = port;
-try {
-  const res = await fetch(`http://127.0.0.1:${process.env[variable] ?? fallback}/healthz`, {
-    signal: AbortSignal.timeout(2_000),
-  });
-  process.exit(res.ok ? 0 : 1);
-} catch {
-  process.exit(1);
+if (import.meta.main) {
+  const service = process.env.DSCHED_SERVICE ?? serviceInThisContainer();
+  const url = service ? healthUrl(service, process.env) : undefined;
+  if (!url) process.exit(0);
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    process.exit(res.ok ? 0 : 1);
+  } catch {
+    process.exit(1);
+  }
 }
