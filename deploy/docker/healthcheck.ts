@@ -4,7 +4,8 @@
 // The one-shot migration and the demo target count as healthy while they live.
 import { readdirSync, readFileSync } from 'node:fs';
 
-const PORTS: Record<string, [variable: string, fallback: number]> = {
+/** Each service's port variable and its default. */
+export const SERVICE_PORTS: Record<string, [variable: string, fallback: number]> = {
   'task-api': ['TASK_API_PORT', 8080],
   'job-api': ['JOB_API_PORT', 8081],
   scheduler: ['METRICS_PORT', 9101],
@@ -16,12 +17,12 @@ const PORTS: Record<string, [variable: string, fallback: number]> = {
 /** The service a process runs, from its command line (NUL-separated, as /proc gives it). */
 export function serviceOfCommandLine(commandLine: string): string | undefined {
   const match = /services\/([a-z-]+)\/src\/main\.ts/.exec(commandLine);
-  return match && match[1]! in PORTS ? match[1] : undefined;
+  return match && match[1]! in SERVICE_PORTS ? match[1] : undefined;
 }
 
 /** The /healthz URL of a service in this container, or undefined for one without a port. */
 export function healthUrl(service: string, env: Record<string, string | undefined>): string | undefined {
-  const port = PORTS[service];
+  const port = SERVICE_PORTS[service];
   if (!port) return undefined;
   return `http://127.0.0.1:${env[port[0]] ?? port[1]}/healthz`;
 }

@@ -3,6 +3,7 @@ import { REPO_ROOT } from '@dsched/testkit/names';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SERVICE_PORTS } from '../../deploy/docker/healthcheck.ts';
 import { toolPath } from './support/tools.ts';
 
 // docker-compose.yml against the Compose Specification schema (from compose-go, the library
@@ -21,14 +22,6 @@ const problems = (doc: unknown) =>
     : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
 
 const DSCHED = ['task-api', 'job-api', 'scheduler', 'executor', 'reconciler', 'archiver'];
-const PORTS: Record<string, [string, number]> = {
-  'task-api': ['TASK_API_PORT', 8080],
-  'job-api': ['JOB_API_PORT', 8081],
-  scheduler: ['METRICS_PORT', 9101],
-  executor: ['METRICS_PORT', 9102],
-  reconciler: ['METRICS_PORT', 9103],
-  archiver: ['METRICS_PORT', 9104],
-};
 
 describe('docker-compose.yml', () => {
   it('is valid against the Compose Specification schema', () => {
@@ -64,7 +57,7 @@ describe('docker-compose.yml', () => {
       expect(s.command, name).toEqual([name]);
       expect(s.depends_on.migrate.condition, name).toBe('service_completed_successfully');
       expect(s.read_only, name).toBe(true);
-      expect(s.environment[PORTS[name]![0]], name).toBe(String(PORTS[name]![1]));
+      expect(s.environment[SERVICE_PORTS[name]![0]], name).toBe(String(SERVICE_PORTS[name]![1]));
       const graceS = Number(s.environment.SHUTDOWN_GRACE_MS) / 1000;
       expect(Number.parseInt(s.stop_grace_period, 10), name).toBeGreaterThanOrEqual(graceS + 5);
     }
@@ -75,7 +68,7 @@ describe('docker-compose.yml', () => {
     const targets = prometheus.scrape_configs.flatMap((c: { static_configs: { targets: string[] }[] }) =>
       c.static_configs.flatMap((s) => s.targets),
     );
-    expect(targets.sort()).toEqual(DSCHED.map((n) => `${n}:${PORTS[n]![1]}`).sort());
+    expect(targets.sort()).toEqual(DSCHED.map((n) => `${n}:${SERVICE_PORTS[n]![1]}`).sort());
     expect(prometheus.rule_files).toEqual(['rules/*.yml']);
     expect(compose.services.prometheus.volumes).toContain('./deploy/prometheus:/etc/prometheus/dsched:ro');
     expect(compose.services.grafana.volumes).toContain(

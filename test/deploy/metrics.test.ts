@@ -5,6 +5,7 @@ import { REPO_ROOT } from '@dsched/testkit/names';
 import { freePort } from '@dsched/testkit/ports';
 import { type RunningService, type ServiceName, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_PORTS } from '../../deploy/docker/healthcheck.ts';
 import {
   dashboardQueries,
   familyOf,
@@ -20,14 +21,6 @@ import {
 // entry point (deploy/docker/entrypoint.sh), as a container would run them.
 
 const SERVICES: ServiceName[] = ['task-api', 'scheduler', 'executor', 'reconciler', 'archiver', 'job-api'];
-const PORT_VARIABLE: Record<ServiceName, string> = {
-  'task-api': 'TASK_API_PORT',
-  'job-api': 'JOB_API_PORT',
-  scheduler: 'METRICS_PORT',
-  executor: 'METRICS_PORT',
-  reconciler: 'METRICS_PORT',
-  archiver: 'METRICS_PORT',
-};
 
 /**
  * Catalogued metrics (docs/metrics.md) that the dashboard or the alerts query but that some of
@@ -169,9 +162,10 @@ describe('the image health check', () => {
 
   it('passes for each running service on its port variable', () => {
     for (const s of running) {
-      expect(healthcheck({ DSCHED_SERVICE: s.name, [PORT_VARIABLE[s.name]]: String(s.port) }), s.name).toBe(
-        0,
-      );
+      expect(
+        healthcheck({ DSCHED_SERVICE: s.name, [SERVICE_PORTS[s.name]![0]]: String(s.port) }),
+        s.name,
+      ).toBe(0);
     }
   });
 

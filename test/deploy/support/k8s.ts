@@ -126,3 +126,22 @@ export function deploymentProblems(d: Manifest, shutdownGraceMs: number): string
     );
   return problems;
 }
+
+const SERVICES = ['archiver', 'executor', 'job-api', 'reconciler', 'scheduler', 'task-api'];
+
+/**
+ * The six services as every rendering must deploy them: one Deployment each (with the
+ * properties of deploymentProblems) and a PodDisruptionBudget selecting exactly its pods.
+ */
+export function servicesProblems(manifests: Manifest[], shutdownGraceMs: number): string[] {
+  const deployments = byKind(manifests, 'Deployment');
+  const services = deployments.map((d) => String(podSpec(d).containers[0].args[0])).sort();
+  const problems = services.join() === SERVICES.join() ? [] : [`services deployed: ${services.join(', ')}`];
+  for (const d of deployments) {
+    problems.push(...deploymentProblems(d, shutdownGraceMs));
+    const pdb = byKind(manifests, 'PodDisruptionBudget').find((p) => p.metadata.name === d.metadata.name);
+    if (JSON.stringify(pdb?.spec.selector.matchLabels) !== JSON.stringify(d.spec.selector.matchLabels))
+      problems.push(`${d.metadata.name}: no PodDisruptionBudget selecting its pods`);
+  }
+  return problems;
+}
