@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { REPO_ROOT } from '@dsched/testkit/names';
 import { freePort } from '@dsched/testkit/ports';
 import { type RunningService, type ServiceName, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_PORTS } from '../../deploy/docker/healthcheck.ts';
+import { type ImageTree, productionInstall } from './support/image.ts';
 import {
   dashboardQueries,
   familyOf,
@@ -17,8 +17,8 @@ import {
 } from './support/promql.ts';
 
 // The dashboard and the alert rules query only metrics the services really export: checked
-// against live /metrics scrapes of the six services, started as processes through the image's
-// entry point (deploy/docker/entrypoint.sh), as a container would run them.
+// against live /metrics scrapes of the six services, started as processes the way the image runs
+// them: from a production-only install of the build context, through its entry point.
 
 const SERVICES: ServiceName[] = ['task-api', 'scheduler', 'executor', 'reconciler', 'archiver', 'job-api'];
 
@@ -47,6 +47,7 @@ const TARGET_LABELS = new Set(['service', 'instance', 'job', 'pod', 'namespace',
 
 let db: TestDatabase;
 let ks: TestKeyspace;
+let image: ImageTree | undefined;
 const running: RunningService[] = [];
 const scrapes = new Map<ServiceName, Map<string, string>>();
 
@@ -57,10 +58,10 @@ beforeAll(async () => {
     CASSANDRA_KEYSPACE: ks.keyspace,
     DSCHED_ADMIN_TOKEN: 'deploy-metrics-admin-token',
   };
-  const entrypoint = `${REPO_ROOT}deploy/docker/entrypoint.sh`;
+  image = productionInstall();
   running.push(
     ...(await Promise.all(
-      SERVICES.map((name) => startService(name, env, { command: ['sh', entrypoint, name] })),
+      SERVICES.map((name) => startService(name, env, { command: ['sh', image!.entrypoint, name] })),
     )),
   );
   for (const service of running) {
@@ -74,6 +75,7 @@ afterAll(async () => {
   await Promise.all(running.map((s) => s.stop()));
   await db?.close();
   await ks?.close();
+  image?.remove();
 });
 
 const catalogue = metricCatalogue();
@@ -155,7 +157,7 @@ describe('metrics the dashboard and the alerts query', () => {
 
 describe('the image health check', () => {
   const healthcheck = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [`${REPO_ROOT}deploy/docker/healthcheck.ts`], {
+    spawnSync(process.execPath, [`${image!.root}/deploy/docker/healthcheck.ts`], {
       env: { PATH: process.env.PATH ?? '', ...env },
       encoding: 'utf8',
     }).status;
