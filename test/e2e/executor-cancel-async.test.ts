@@ -1,3 +1,4 @@
+import type { JobView } from '@dsched/domain';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
@@ -107,12 +108,12 @@ describe('asynchronous completion', () => {
     });
     await waitForState(db, [id!], 'succeeded');
     expect(heartbeats).toEqual([200, 409]);
-    const view = await (
+    const view = (await (
       await fetch(`${jobApi.url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } })
-    ).json();
+    ).json()) as JobView;
     expect(view).toMatchObject({ state: 'succeeded', attempt: 1, lastStatus: 202, output: { rows: 3 } });
     expect(view.attempts).toMatchObject([{ attempt: 1, status: 202 }]);
-    expect(view.attempts[0].finishedAt).toBeDefined();
+    expect(view.attempts[0]?.finishedAt).toBeDefined();
     const late = await api(`/v1/jobs/${id}/complete`, { attempt: 1, outcome: 'failed' });
     expect(late.status).toBe(409);
   });
