@@ -22,6 +22,8 @@ CREATE TABLE `jobs` (
   `retry` longtext NOT NULL CHECK (json_valid(`retry`)),
   `last_status` smallint(6) DEFAULT NULL,
   `last_error` varchar(1000) DEFAULT NULL,
+  `output` longtext DEFAULT NULL CHECK (json_valid(`output`)),
+  `progress` longtext DEFAULT NULL CHECK (json_valid(`progress`)),
   `started_at` datetime(3) DEFAULT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
   `created_at` datetime(3) NOT NULL,
@@ -110,4 +112,14 @@ CREATE TABLE `tenant_api_keys` (
   `expires_at` datetime(3) DEFAULT NULL,
   PRIMARY KEY (`key_hash`),
   KEY `tenant_api_keys_by_tenant` (`tenant_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `tenant_slots` (
+  `tenant_id` binary(16) NOT NULL,
+  `slot` int(10) unsigned NOT NULL,
+  `job_id` binary(16) DEFAULT NULL,
+  `attempt` int(10) unsigned DEFAULT NULL,
+  `expires_at` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`tenant_id`,`slot`),
+  KEY `tenant_slots_free` (`tenant_id`,`expires_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -32,9 +32,6 @@ const AWAITING_EXPORT: Record<string, ServiceName[]> = {
   dsched_scheduler_partitions_held: ['scheduler'],
   dsched_scheduler_lease_renew_failures_total: ['scheduler'],
   dsched_scheduler_lag_seconds: ['scheduler'],
-  dsched_executor_claim_query_seconds: ['executor'],
-  dsched_stale_results_total: ['job-api'],
-  dsched_dlq_additions_total: ['executor'],
 };
 
 /** Labels the scrape adds (Prometheus, the operator) or that every dsched metric carries. */

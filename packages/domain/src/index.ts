@@ -3,6 +3,7 @@ export * from './credentials.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './job-queries.ts';
+export * from './job-requests.ts';
 export * from './job-schemas.ts';
 export * from './model.ts';
 export * from './occurrence.ts';

@@ -33,6 +33,14 @@ export const jobViewSchema = z
     finishedAt: z.string().optional(),
     lastStatus: z.number().int().optional(),
     lastError: z.string().optional(),
+    cancelRequested: z
+      .boolean()
+      .optional()
+      .describe('a cancel was requested while an executor was calling it'),
+    deadlineAt: z.string().optional().describe('a parked (202) job must complete by then'),
+    heartbeatBy: z.string().optional().describe('a parked (202) job must heartbeat (or complete) by then'),
+    progress: z.record(z.string(), z.unknown()).optional().describe('the last heartbeat’s progress'),
+    output: z.record(z.string(), z.unknown()).optional().describe('what the completion reported'),
     attempts: z.array(attemptViewSchema),
   })
   .meta({ id: 'Job' });

@@ -31,6 +31,14 @@ export interface JobView {
   finishedAt?: string;
   lastStatus?: number;
   lastError?: string;
+  /** A cancel was requested while an executor was calling it; the call is being aborted. */
+  cancelRequested?: boolean;
+  /** A parked (202) job: it must complete by `deadlineAt` and heartbeat by `heartbeatBy`. */
+  deadlineAt?: string;
+  heartbeatBy?: string;
+  /** What an asynchronous target reported: heartbeat progress, and the output of complete. */
+  progress?: unknown;
+  output?: unknown;
   attempts: AttemptView[];
 }
 

@@ -9,14 +9,18 @@ import { insertTenant } from '@dsched/mysql/tenants/tenant-store';
 
 const CHUNK = 1000;
 
-export async function createTenantWithKey(pool: Pool, name = 'acme'): Promise<Tenant & { apiKey: string }> {
+export async function createTenantWithKey(
+  pool: Pool,
+  name = 'acme',
+  options: { maxConcurrency?: number | null } = {},
+): Promise<Tenant & { apiKey: string }> {
   const key = newApiKey();
   const tenant: Tenant = {
     id: newId(),
     name,
     signingSecret: newSigningSecret(),
     maxTasks: null,
-    maxConcurrency: null,
+    maxConcurrency: options.maxConcurrency ?? null,
     rateLimitPerSecond: null,
     createdAt: new Date(),
   };

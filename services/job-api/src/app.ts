@@ -10,14 +10,18 @@ import {
 } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
+import type { JobApiMetrics } from './metrics.ts';
 import type {
   DatabaseClock,
   DeadLetterQueue,
+  JobControl,
   JobLookup,
   JobSource,
   LiveJobs,
   TenantByKeyHash,
 } from './ports.ts';
+import { callbackRoutes, registerCallbackRoutes } from './routes/callbacks.ts';
+import { cancelRoute, registerCancelRoute } from './routes/cancel.ts';
 import { dlqRoutes, registerDlqRoutes } from './routes/dlq.ts';
 import { historyRoutes, registerHistoryRoutes } from './routes/history.ts';
 import { getJobRoute, registerJobRoutes } from './routes/jobs.ts';
@@ -33,6 +37,12 @@ export interface JobApiDeps {
   history: JobSource;
   dlq: DeadLetterQueue;
   now: DatabaseClock;
+  control: JobControl;
+  metrics: JobApiMetrics;
+  /** Uniform in [0, 1), for the backoff jitter of a failure reported through complete. */
+  random: () => number;
+  /** How far each heartbeat pushes a parked job's deadline. */
+  heartbeatExtendSeconds: number;
 }
 
 export function buildApp(deps: JobApiDeps): FastifyInstance {
@@ -40,7 +50,12 @@ export function buildApp(deps: JobApiDeps): FastifyInstance {
   installErrorHandler(app);
   registerOpsRoutes(app, deps);
   const openapi = new OpenApiDocument(
-    { title: 'dsched job-api', version: '1', description: 'Job status, history, the DLQ and its redrive.' },
+    {
+      title: 'dsched job-api',
+      version: '1',
+      description:
+        'Job status, history, the DLQ and its redrive, cancel, and the callbacks of asynchronous jobs.',
+    },
     { errorSchema },
   );
   registerJobRoutes(app, deps);
@@ -49,6 +64,10 @@ export function buildApp(deps: JobApiDeps): FastifyInstance {
   openapi.add(historyRoutes);
   registerDlqRoutes(app, deps);
   openapi.add(dlqRoutes);
+  registerCancelRoute(app, deps);
+  openapi.add(cancelRoute);
+  registerCallbackRoutes(app, deps);
+  openapi.add(callbackRoutes);
   serveOpenApi(app, openapi);
   return app;
 }

@@ -1,4 +1,5 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
+import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/job-control';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import { createLogger, createRegistry, exitOnStartupError, handleShutdown } from '@dsched/runtime';
@@ -11,6 +12,7 @@ import {
 } from './adapters/stores.ts';
 import { buildApp } from './app.ts';
 import { type JobApiConfig, loadJobApiConfig } from './config.ts';
+import { JobApiMetrics } from './metrics.ts';
 
 async function main(config: JobApiConfig): Promise<void> {
   const logger = createLogger('job-api', config.LOG_LEVEL);
@@ -32,6 +34,14 @@ async function main(config: JobApiConfig): Promise<void> {
     history: cassandraHistory(cassandra),
     dlq: mysqlDeadLetterQueue(pool),
     now: mysqlClock(pool),
+    control: {
+      cancel: (tenantId, id) => cancelJob(pool, tenantId, id),
+      heartbeat: (args) => heartbeatJob(pool, args),
+      complete: (args, decide) => completeJob(pool, args, decide),
+    },
+    metrics: new JobApiMetrics(registry),
+    random: Math.random,
+    heartbeatExtendSeconds: config.JOB_API_HEARTBEAT_EXTEND_S,
   });
   shuttingDown = handleShutdown(
     logger,

@@ -1,4 +1,12 @@
 import type { Cursor, JobState, JobView, Tenant } from '@dsched/domain';
+import type {
+  CallbackResult,
+  CancelResult,
+  CompletionDecision,
+  LockedJob,
+} from '@dsched/mysql/jobs/job-control';
+
+export type { CallbackResult, CancelResult, CompletionDecision, LockedJob };
 
 export interface JobLookup {
   /** A job of the tenant in MySQL (live or in the DLQ), or null. */
@@ -52,3 +60,19 @@ export interface DeadLetterQueue {
 
 /** The database clock (invariant 1): the default end of a range is its `now`. */
 export type DatabaseClock = () => Promise<Date>;
+
+/** job-api's conditional writes on a live job (docs/async-completion.md). */
+export interface JobControl {
+  cancel(tenantId: string, id: string): Promise<CancelResult>;
+  heartbeat(args: {
+    tenantId: string;
+    id: string;
+    attempt: number;
+    extendSeconds: number;
+    progress?: unknown;
+  }): Promise<CallbackResult<{ heartbeatBy: Date; deadlineAt: Date | null; cancelRequested: boolean }>>;
+  complete(
+    args: { tenantId: string; id: string; attempt: number; errorClass: string | null },
+    decide: (job: LockedJob) => CompletionDecision,
+  ): Promise<CallbackResult<CompletionDecision>>;
+}

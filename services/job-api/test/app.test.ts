@@ -2,21 +2,12 @@ import { writeJobHistory } from '@dsched/cassandra/job-history';
 import { newId } from '@dsched/domain';
 import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
 import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
-import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
-import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cassandraHistory,
-  jobLookup,
-  mysqlClock,
-  mysqlDeadLetterQueue,
-  mysqlLiveJobs,
-} from '../src/adapters/stores.ts';
-import { buildApp } from '../src/app.ts';
+import { buildTestApp } from './test-app.ts';
 
 let db: TestDatabase;
 let ks: TestKeyspace;
@@ -26,17 +17,7 @@ let bob: { id: string; apiKey: string };
 
 beforeAll(async () => {
   [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
-  app = buildApp({
-    logger: createLogger('job-api', 'silent'),
-    registry: createRegistry('job-api'),
-    ready: async () => undefined,
-    jobs: jobLookup(db.pool, ks.client),
-    tenantByKey: (hash) => findTenantByKeyHash(db.pool, hash),
-    live: mysqlLiveJobs(db.pool),
-    history: cassandraHistory(ks.client),
-    dlq: mysqlDeadLetterQueue(db.pool),
-    now: mysqlClock(db.pool),
-  });
+  app = buildTestApp(db, ks);
   alice = await createTenantWithKey(db.pool, 'alice');
   bob = await createTenantWithKey(db.pool, 'bob');
 });
@@ -253,12 +234,18 @@ describe('OpenAPI', () => {
         '/v1/jobs',
         '/v1/jobs/{id}',
         '/v1/jobs/{id}/retry',
+        '/v1/jobs/{id}/cancel',
+        '/v1/jobs/{id}/heartbeat',
+        '/v1/jobs/{id}/complete',
         '/v1/tasks/{id}/runs',
       ].sort(),
     );
     const params = doc.paths['/v1/jobs'].get.parameters.map((p: { name: string }) => p.name);
     expect(params).toEqual(['state', 'from', 'to', 'limit', 'pageToken']);
     expect(doc.components.schemas.Job.properties.state.enum).toContain('dead');
+    const complete = doc.paths['/v1/jobs/{id}/complete'].post;
+    expect(complete.requestBody.content['application/json'].schema.required).toEqual(['attempt', 'outcome']);
+    expect(Object.keys(complete.responses)).toContain('409');
     const page = await app.inject({ method: 'GET', url: '/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toMatch(/swagger-ui/);

@@ -1,6 +1,7 @@
 import { type AttemptView, type JobState, type JobView, priorityFromRank } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin, maybeBinToId } from '../ids.ts';
+import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 
 const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
@@ -51,6 +52,14 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
   if (finished) v.finishedAt = finished;
   if (r.last_status !== null) v.lastStatus = Number(r.last_status);
   if (r.last_error !== null) v.lastError = r.last_error;
+  if (r.state === 'running' && Number(r.cancel_requested) === 1) v.cancelRequested = true;
+  // Parked after a 202: no executor holds it; its lease is the heartbeat timeout.
+  if (r.state === 'running' && r.claimed_by === null && r.deadline_at) {
+    v.deadlineAt = iso(r.deadline_at)!;
+    if (r.lease_expires_at) v.heartbeatBy = iso(r.lease_expires_at)!;
+  }
+  if (r.progress != null) v.progress = readJson(r.progress);
+  if (r.output != null) v.output = readJson(r.output);
   return v;
 }
 
