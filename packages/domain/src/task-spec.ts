@@ -92,6 +92,14 @@ export const createTaskSchema = z
         });
       }
     }
+    // The critical lane's slots are reserved for critical jobs (docs/executor.md#lanes).
+    if (task.lane === 'critical' && task.priority !== 'critical') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['lane'],
+        message: 'only critical-priority tasks run in the critical lane',
+      });
+    }
   });
 
 export type CreateTaskRequest = z.infer<typeof createTaskSchema>;

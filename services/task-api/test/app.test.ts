@@ -1,30 +1,19 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createLogger, createRegistry } from '@dsched/runtime';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mysqlClock, mysqlTaskRepository, mysqlTenantDirectory } from '../src/adapters/mysql.ts';
-import { buildApp } from '../src/app.ts';
+import { buildTestApp, TEST_ADMIN_TOKEN } from './test-app.ts';
 
-const ADMIN = 'admin-token-for-tests-123';
+const ADMIN = TEST_ADMIN_TOKEN;
 let db: TestDatabase;
 let app: FastifyInstance;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-  app = buildApp({
-    logger: createLogger('task-api', 'silent'),
-    registry: createRegistry('task-api'),
-    ready: async () => undefined,
-    tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
-    tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
-    now: mysqlClock(db.pool),
-    adminToken: ADMIN,
-  });
+  ({ db, app, close } = await buildTestApp(import.meta.url));
 });
 afterAll(async () => {
-  await app.close();
-  await db.close();
+  await close();
 });
 
 async function newTenant(name = 'acme') {
