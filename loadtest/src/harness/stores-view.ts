@@ -41,22 +41,48 @@ export class StoresView {
     return { byState, unmaterialised: Number(tasks[0]?.n ?? 0) };
   }
 
-  /** Live jobs (MySQL) and archived ones (Cassandra), merged by id. */
+  /**
+   * Live jobs (MySQL) and archived ones (Cassandra), merged by id. MySQL is read first: the
+   * archiver writes history before it deletes, so a job it moves between the two reads is seen in
+   * both, never in neither.
+   */
   async allJobs(): Promise<Map<string, StoredJob>> {
     const jobs = new Map<string, StoredJob>();
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      'SELECT id, task_id, scheduled_for, state, attempt, last_error FROM jobs',
+    );
+    for (const r of rows) {
+      const id = binToId(r.id as Buffer);
+      jobs.set(id, {
+        id,
+        taskId: maybeBinToId(r.task_id as Buffer | null),
+        scheduledMs: (r.scheduled_for as Date).getTime(),
+        state: String(r.state),
+        attempt: Number(r.attempt),
+        lastError: (r.last_error as string | null) ?? null,
+        where: 'mysql',
+      });
+    }
     const cassandra = createCassandraClient({
       contactPoints: [CASSANDRA_CONTACT],
       localDataCenter: 'datacenter1',
       keyspace: this.keyspace,
     });
     try {
-      const rows = cassandra.stream('SELECT id, task_id, scheduled_for, state, doc FROM jobs_by_id', [], {
+      const stream = cassandra.stream('SELECT id, task_id, scheduled_for, state, doc FROM jobs_by_id', [], {
         prepare: true,
         fetchSize: 5000,
       });
-      for await (const row of rows as unknown as AsyncIterable<{ get(c: string): unknown }>) {
-        const doc = JSON.parse(String(row.get('doc'))) as { attempt?: number; lastError?: string | null };
+      for await (const row of stream as unknown as AsyncIterable<{ get(c: string): unknown }>) {
         const id = String(row.get('id'));
+        const live = jobs.get(id);
+        if (live) {
+          // Moved while we read: its history row is the newer word on its state.
+          live.where = 'both';
+          live.state = String(row.get('state'));
+          continue;
+        }
+        const doc = JSON.parse(String(row.get('doc'))) as { attempt?: number; lastError?: string | null };
         const taskId = row.get('task_id');
         jobs.set(id, {
           id,
@@ -70,22 +96,6 @@ export class StoresView {
       }
     } finally {
       await cassandra.shutdown();
-    }
-    const [rows] = await this.pool.query<RowDataPacket[]>(
-      'SELECT id, task_id, scheduled_for, state, attempt, last_error FROM jobs',
-    );
-    for (const r of rows) {
-      const id = binToId(r.id as Buffer);
-      const archived = jobs.has(id);
-      jobs.set(id, {
-        id,
-        taskId: maybeBinToId(r.task_id as Buffer | null),
-        scheduledMs: (r.scheduled_for as Date).getTime(),
-        state: String(r.state),
-        attempt: Number(r.attempt),
-        lastError: (r.last_error as string | null) ?? null,
-        where: archived ? 'both' : 'mysql',
-      });
     }
     return jobs;
   }
