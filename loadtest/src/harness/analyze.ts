@@ -229,6 +229,12 @@ export function analyze(input: AnalysisInput): Analysis {
     other_max_ms: round(percentile(lateness.other, 100), 0),
     p99_ms: round(percentile(all, 99), 0),
   };
+  // A run with no critical task has no critical figures (rather than -1s that read like data).
+  if (lateness.critical.length === 0) {
+    delete metrics.critical_p50_ms;
+    delete metrics.critical_p99_ms;
+    delete metrics.critical_max_ms;
+  }
   if (byProfile.size > 1) {
     for (const [profile, list] of byProfile) {
       sortNum(list);
