@@ -31,13 +31,15 @@ export function buildSeries(
   // About 200 buckets over the run, at least 100 ms each.
   const bucket = Math.max(100, Math.ceil(span / 200 / 100) * 100);
   const n = Math.ceil(span / bucket) + 1;
-  const eff = new Array<number>(n).fill(0);
+  // Throughput in coarser buckets (about 80, at least 250 ms): a rate over 100 ms is mostly noise.
+  const rateBucket = Math.max(250, Math.ceil(span / 80 / 250) * 250);
+  const eff = new Array<number>(Math.ceil(span / rateBucket) + 1).fill(0);
   for (const t of effectTimes) {
-    const b = Math.floor((t - origin) / bucket);
-    if (b >= 0 && b < n) eff[b] = (eff[b] as number) + 1;
+    const b = Math.floor((t - origin) / rateBucket);
+    if (b >= 0 && b < eff.length) eff[b] = (eff[b] as number) + 1;
   }
   const throughput = eff.map(
-    (c, i) => [((i + 0.5) * bucket) / 1000, (c * 1000) / bucket] as [number, number],
+    (c, i) => [((i + 0.5) * rateBucket) / 1000, (c * 1000) / rateBucket] as [number, number],
   );
   const due = [...dueTimes].sort((a, b) => a - b);
   const done = [...effectTimes].sort((a, b) => a - b);
