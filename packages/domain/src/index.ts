@@ -1,4 +1,5 @@
 export * from './credentials.ts';
+export * from './cron.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './model.ts';
@@ -8,4 +9,5 @@ export * from './partition.ts';
 export * from './schedule.ts';
 export * from './signature.ts';
 export * from './task-spec.ts';
+export * from './time-zone.ts';
 export * from './views.ts';
