@@ -73,8 +73,17 @@ CREATE TABLE `tasks` (
   `created_at` datetime(3) NOT NULL,
   `updated_at` datetime(3) NOT NULL,
   PRIMARY KEY (`id`),
-  KEY `tasks_due` (`partition`,`state`,`next_fire_at`),
-  KEY `tasks_by_tenant` (`tenant_id`,`id`)
+  KEY `tasks_by_tenant` (`tenant_id`,`id`),
+  KEY `tasks_due` (`state`,`priority`,`partition`,`next_fire_at`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `task_skips` (
+  `task_id` binary(16) NOT NULL,
+  `from_at` datetime(3) NOT NULL,
+  `to_at` datetime(3) NOT NULL,
+  `reason` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `created_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`task_id`,`from_at`,`reason`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tenants` (
@@ -86,6 +95,7 @@ CREATE TABLE `tenants` (
   `rate_limit_per_second` int(10) unsigned DEFAULT NULL,
   `created_at` datetime(3) NOT NULL,
   `updated_at` datetime(3) NOT NULL,
+  `task_count` int(10) unsigned NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
@@ -97,4 +107,11 @@ CREATE TABLE `tenant_api_keys` (
   `expires_at` datetime(3) DEFAULT NULL,
   PRIMARY KEY (`key_hash`),
   KEY `tenant_api_keys_by_tenant` (`tenant_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `tenant_rate_buckets` (
+  `tenant_id` binary(16) NOT NULL,
+  `tokens` double NOT NULL,
+  `refilled_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`tenant_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

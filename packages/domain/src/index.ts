@@ -4,6 +4,7 @@ export * from './errors.ts';
 export * from './ids.ts';
 export * from './model.ts';
 export * from './occurrence.ts';
+export * from './occurrence-plan.ts';
 export * from './outcome.ts';
 export * from './partition.ts';
 export * from './schedule.ts';
