@@ -30,8 +30,10 @@ export type DueMaterialiser = (scope: PartitionScope) => Promise<BatchResult>;
 /** Partition leases and group membership; expiry is decided by the database clock. */
 export interface PartitionLeaseStore {
   ensure(partitions: number): Promise<void>;
-  /** Refreshes this replica's membership; answers how many replicas are live. */
-  heartbeat(holder: string, ttlMs: number): Promise<number>;
+  /** Refreshes this replica's membership row. */
+  heartbeat(holder: string, ttlMs: number): Promise<void>;
+  /** How many replicas are live. */
+  members(): Promise<number>;
   /** Returns the leases still held after renewing. */
   renew(holder: string, held: HeldLease[], ttlMs: number): Promise<HeldLease[]>;
   acquire(holder: string, want: number, partitions: number, ttlMs: number): Promise<HeldLease[]>;

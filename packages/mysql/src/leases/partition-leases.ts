@@ -60,9 +60,13 @@ export async function ensurePartitionLeases(pool: Pool, count: number): Promise<
   await pool.query(ENSURE, [rows]);
 }
 
-/** Refreshes this replica's membership and answers how many replicas are live. */
-export async function heartbeatMember(pool: Pool, holder: string, ttlMs: number): Promise<number> {
+/** Refreshes this replica's membership row. */
+export async function heartbeatMember(pool: Pool, holder: string, ttlMs: number): Promise<void> {
   await pool.query(HEARTBEAT, [memberName(holder), holder, ttlMs]);
+}
+
+/** How many replicas are live (at least this one). */
+export async function countMembers(pool: Pool): Promise<number> {
   const [[row]] = await pool.query<RowDataPacket[]>(COUNT_MEMBERS, [`${MEMBER_PREFIX}%`]);
   return Math.max(1, Number(row!.members));
 }

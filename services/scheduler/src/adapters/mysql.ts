@@ -1,6 +1,7 @@
 import type { PlanLimits } from '@dsched/domain';
 import {
   acquirePartitionLeases,
+  countMembers,
   ensurePartitionLeases,
   forgetDeadMembers,
   heartbeatMember,
@@ -30,6 +31,7 @@ export function mysqlPartitionLeases(pool: Pool): PartitionLeaseStore {
   return {
     ensure: (partitions) => ensurePartitionLeases(pool, partitions),
     heartbeat: (holder, ttlMs) => heartbeatMember(pool, holder, ttlMs),
+    members: () => countMembers(pool),
     renew: (holder, held, ttlMs) => renewPartitionLeases(pool, holder, held, ttlMs),
     acquire: (holder, want, partitions, ttlMs) =>
       acquirePartitionLeases(pool, holder, want, partitions, ttlMs),

@@ -16,7 +16,6 @@ export class PartitionLeaseKeeper {
   readonly #ttlMs: number;
   readonly #monotonicNow: () => number;
   readonly #held = new Map<number, string>();
-  #members = 1;
   #lastRenewAt = Number.NEGATIVE_INFINITY;
   /** Monotonic time at which the last successful renewal started: leases are surely ours until + TTL. */
   #confirmedAt: number;
@@ -59,7 +58,7 @@ export class PartitionLeaseKeeper {
   async runOnce(): Promise<boolean> {
     const started = this.#monotonicNow();
     if (started - this.#lastRenewAt >= this.#ttlMs / 3) {
-      this.#members = await this.#store.heartbeat(this.holder, this.#ttlMs);
+      await this.#store.heartbeat(this.holder, this.#ttlMs);
       const before = this.held();
       const kept = await this.#store.renew(this.holder, before, this.#ttlMs);
       this.#held.clear();
@@ -69,7 +68,8 @@ export class PartitionLeaseKeeper {
       this.#confirmedAt = started;
       if (++this.#passes % 500 === 0) await this.#store.forgetDeadMembers();
     }
-    const target = Math.ceil(this.#partitions / this.#members);
+    // Counted every pass (a cheap read), so a replica joining or leaving is seen within a pass.
+    const target = Math.ceil(this.#partitions / (await this.#store.members()));
     if (this.#held.size > target) {
       const excess = this.held()
         .sort((a, b) => b.partition - a.partition)
