@@ -9,6 +9,8 @@ export * from './outcome.ts';
 export * from './partition.ts';
 export * from './schedule.ts';
 export * from './signature.ts';
+export * from './task-lifecycle.ts';
+export * from './task-requests.ts';
 export * from './task-spec.ts';
 export * from './time-zone.ts';
 export * from './views.ts';

@@ -7,8 +7,10 @@ import {
 } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { DatabaseClock, TaskRepository, TenantDirectory } from './ports.ts';
+import type { DatabaseClock, RateLimiter, TaskRepository, TaskRuns, TenantDirectory } from './ports.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
+import { registerTaskLifecycleRoutes } from './routes/task-lifecycle.ts';
+import { registerTaskRunRoutes } from './routes/task-runs.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
 
 export interface TaskApiDeps {
@@ -18,6 +20,8 @@ export interface TaskApiDeps {
   isShuttingDown?: () => boolean;
   tenants: TenantDirectory;
   tasks: TaskRepository;
+  runs: TaskRuns;
+  rateLimit: RateLimiter;
   now: DatabaseClock;
   adminToken: string;
 }
@@ -28,5 +32,7 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   registerOpsRoutes(app, deps);
   registerAdminRoutes(app, deps);
   registerTaskRoutes(app, deps);
+  registerTaskLifecycleRoutes(app, deps);
+  registerTaskRunRoutes(app, deps);
   return app;
 }

@@ -3,7 +3,13 @@ import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mysqlClock, mysqlTaskRepository, mysqlTenantDirectory } from '../src/adapters/mysql.ts';
+import {
+  mysqlClock,
+  mysqlRateLimiter,
+  mysqlTaskRepository,
+  mysqlTaskRuns,
+  mysqlTenantDirectory,
+} from '../src/adapters/mysql.ts';
 import { buildApp } from '../src/app.ts';
 
 const ADMIN = 'admin-token-for-tests-123';
@@ -18,6 +24,8 @@ beforeAll(async () => {
     ready: async () => undefined,
     tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
     tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
+    runs: mysqlTaskRuns(db.pool),
+    rateLimit: mysqlRateLimiter(db.pool),
     now: mysqlClock(db.pool),
     adminToken: ADMIN,
   });

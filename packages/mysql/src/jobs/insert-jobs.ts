@@ -51,6 +51,31 @@ export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date
   return (res as { affectedRows: number }).affectedRows;
 }
 
+/**
+ * A job of a task from the task's own row (as SELECTed: id, tenant_id, priority, lane, target,
+ * retry), for one occurrence. The job copies what it does from the task at materialisation.
+ */
+export function jobOfTaskRow(
+  row: { id: Buffer; tenant_id: Buffer; priority: unknown; lane: unknown; target: unknown; retry: unknown },
+  occurrence: { key: string; kind: NewJob['kind']; scheduledFor: Date; runAt: Date; id?: Buffer },
+): NewJob {
+  const retry = jsonText(row.retry);
+  return {
+    tenantId: row.tenant_id,
+    taskId: row.id,
+    occurrence: occurrence.key,
+    kind: occurrence.kind,
+    scheduledFor: occurrence.scheduledFor,
+    runAt: occurrence.runAt,
+    priority: Number(row.priority),
+    lane: String(row.lane),
+    maxAttempts: (JSON.parse(retry) as { maxAttempts: number }).maxAttempts,
+    target: jsonText(row.target),
+    retry,
+    ...(occurrence.id ? { id: occurrence.id } : {}),
+  };
+}
+
 /** JSON columns come back parsed from MySQL and as text from MariaDB; jobs store the text. */
 export function jsonText(value: unknown): string {
   return typeof value === 'string'

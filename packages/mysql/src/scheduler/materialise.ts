@@ -7,8 +7,7 @@ import {
   type SkipReason,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
-import { insertJobs, jsonText, type NewJob } from '../jobs/insert-jobs.ts';
-import { readJson } from '../json.ts';
+import { insertJobs, jobOfTaskRow, type NewJob } from '../jobs/insert-jobs.ts';
 import { type HeldLease, partitionLeaseName } from '../leases/partition-leases.ts';
 import { derivedRows, loadSql } from '../sql.ts';
 import { scheduleFromJson } from '../tasks/task-store.ts';
@@ -18,7 +17,7 @@ const CHECK_LEASES = loadSql(import.meta.url, './check-leases.sql');
 const SELECT_DUE = loadSql(import.meta.url, './select-due-tasks.sql');
 const SELECT_LIVE_RUNS = loadSql(import.meta.url, './select-live-runs.sql');
 const ADVANCE_TASKS = loadSql(import.meta.url, './advance-tasks.sql');
-const INSERT_SKIPS = loadSql(import.meta.url, './insert-skips.sql');
+const INSERT_SKIPS = loadSql(import.meta.url, '../tasks/insert-skips.sql');
 
 /** Which partitions a batch may write: leased ones (fenced by token), or all (test-only). */
 export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };
@@ -119,23 +118,15 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
         result.full = true; // the rest of the batch stays due (and unlocked at commit)
         break;
       }
-      const target = jsonText(t.target);
-      const retry = jsonText(t.retry);
-      const maxAttempts = readJson<{ maxAttempts: number }>(t.retry).maxAttempts;
       for (const at of plan.fireTimes) {
-        jobs.push({
-          tenantId: t.tenant_id,
-          taskId: t.id,
-          occurrence: occurrenceKey('scheduled', at),
-          kind: 'scheduled',
-          scheduledFor: at,
-          runAt: at,
-          priority: Number(t.priority),
-          lane: t.lane,
-          maxAttempts,
-          target,
-          retry,
-        });
+        jobs.push(
+          jobOfTaskRow(t as Parameters<typeof jobOfTaskRow>[0], {
+            key: occurrenceKey('scheduled', at),
+            kind: 'scheduled',
+            scheduledFor: at,
+            runAt: at,
+          }),
+        );
         result.scheduledFor.push(at);
       }
       for (const s of plan.skipped) {
