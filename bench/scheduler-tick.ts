@@ -9,16 +9,17 @@
 //   3. the same 1,000-due tick with 1k, 10k, 100k and 1M tasks registered: tick_ms_at_*.
 // Prints a table, then one JSON line {"bench": "scheduler-tick", "metrics": {...}}.
 import { cpus, loadavg } from 'node:os';
+import { idToBin } from '@dsched/mysql/ids';
 import { createRegistry } from '@dsched/runtime';
 import { mysqlDueMaterialiser, mysqlPartitionLeases } from '../services/scheduler/src/adapters/mysql.ts';
 import { PartitionLeaseKeeper } from '../services/scheduler/src/core/partition-leases.ts';
 import { SchedulerTick } from '../services/scheduler/src/core/tick.ts';
 import { SchedulerMetrics } from '../services/scheduler/src/metrics.ts';
 import {
-  benchTenant,
   dropDatabase,
   ensureStack,
   freshDatabase,
+  insertTestTenant,
   loadTasks,
   median,
 } from './_scheduler-fixtures.ts';
@@ -34,7 +35,7 @@ const EXPRESSIONS = ['*/5 * * * *', '0 9 * * 1-5', '30 2 * * *', '0 */2 * * *', 
 
 await ensureStack();
 const pool = await freshDatabase(DB);
-const tenant = await benchTenant(pool);
+const { id: tenant } = await insertTestTenant(pool, 'bench');
 
 const metrics = new SchedulerMetrics(createRegistry('bench'));
 const keeper = new PartitionLeaseKeeper({
@@ -97,7 +98,9 @@ const dueIds = await loadTasks(
 
 async function makeDue(): Promise<void> {
   await pool.query('DELETE FROM jobs');
-  await pool.query('UPDATE tasks SET next_fire_at = NOW(3) - INTERVAL 1 SECOND WHERE id IN (?)', [dueIds]);
+  await pool.query('UPDATE tasks SET next_fire_at = NOW(3) - INTERVAL 1 SECOND WHERE id IN (?)', [
+    dueIds.map(idToBin),
+  ]);
 }
 
 /** Median wall time of one tick over REPEATS ticks, each materialising the 1,000 due tasks. */
@@ -155,7 +158,7 @@ async function materialise30k(): Promise<{ seconds: number; early: boolean; late
       partitions: PARTITIONS,
     },
   );
-  await pool.query("UPDATE tasks SET name = CONCAT('peak-', name) WHERE id IN (?)", [ids]);
+  await pool.query("UPDATE tasks SET name = CONCAT('peak-', name) WHERE id IN (?)", [ids.map(idToBin)]);
   const tick = makeTick(10);
   let first = 0;
   let done = 0;
