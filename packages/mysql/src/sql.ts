@@ -11,13 +11,3 @@ export function placeholders(rows: number, columns: number): string {
   const row = `(${new Array(columns).fill('?').join(', ')})`;
   return new Array(rows).fill(row).join(', ');
 }
-
-/**
- * A derived table of literal rows, `SELECT ? AS a, ? AS b UNION ALL SELECT ?, ? ...`, to join an
- * UPDATE against per-row values in one statement (portable: MySQL and MariaDB disagree on VALUES).
- */
-export function derivedRows(rows: number, columns: readonly string[]): string {
-  const first = `SELECT ${columns.map((c) => `? AS \`${c}\``).join(', ')}`;
-  const rest = `SELECT ${columns.map(() => '?').join(', ')}`;
-  return [first, ...new Array(Math.max(0, rows - 1)).fill(rest)].join(' UNION ALL ');
-}

@@ -7,9 +7,9 @@ import {
   type SkipReason,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
-import { insertJobs, jobOfTaskRow, type NewJob } from '../jobs/insert-jobs.ts';
+import { insertJobs, type NewJob, sqlTime } from '../jobs/insert-jobs.ts';
 import { type HeldLease, partitionLeaseName } from '../leases/partition-leases.ts';
-import { derivedRows, loadSql } from '../sql.ts';
+import { loadSql } from '../sql.ts';
 import { scheduleFromJson } from '../tasks/task-store.ts';
 import { withTransaction } from '../transaction.ts';
 
@@ -46,12 +46,16 @@ export interface MaterialiseResult {
   full: boolean;
 }
 
-async function partitionsStillHeld(
+/** The batch's clock and the partitions it may write (leases checked and share-locked). */
+async function clockAndPartitions(
   conn: PoolConnection,
   scope: PartitionScope,
-): Promise<{ partitions: number[]; lost: number[] }> {
-  if ('unleased' in scope) return { partitions: scope.unleased, lost: [] };
-  if (scope.held.length === 0) return { partitions: [], lost: [] };
+): Promise<{ now: Date; partitions: number[]; lost: number[] }> {
+  const readNow = async () => {
+    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
+    return clock!.now as Date;
+  };
+  if ('unleased' in scope) return { now: await readNow(), partitions: scope.unleased, lost: [] };
   const [rows] = await conn.query<RowDataPacket[]>(CHECK_LEASES, [
     scope.held.map((h) => partitionLeaseName(h.partition)),
     scope.holder,
@@ -63,7 +67,7 @@ async function partitionsStillHeld(
     if (tokens.get(partitionLeaseName(h.partition)) === h.token) partitions.push(h.partition);
     else lost.push(h.partition);
   }
-  return { partitions, lost };
+  return { now: rows.length > 0 ? (rows[0]!.now as Date) : await readNow(), partitions, lost };
 }
 
 /**
@@ -73,23 +77,28 @@ async function partitionsStillHeld(
  */
 export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Promise<MaterialiseResult> {
   return withTransaction(pool, async (conn) => {
-    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    const now = clock!.now as Date;
+    const { now, partitions, lost } = await clockAndPartitions(conn, args.scope);
     const result: MaterialiseResult = {
       now,
       dueTasks: 0,
       jobsInserted: 0,
       scheduledFor: [],
       skipped: {},
-      lostPartitions: [],
+      lostPartitions: lost,
       full: false,
     };
-    const { partitions, lost } = await partitionsStillHeld(conn, args.scope);
-    result.lostPartitions = lost;
     if (partitions.length === 0) return result;
 
     const dueBefore = new Date(now.getTime() + args.lookaheadMs);
-    const [tasks] = await conn.query<RowDataPacket[]>(SELECT_DUE, [partitions, dueBefore, now, args.limit]);
+    // One row past the cap says whether more is due without another transaction to find out.
+    const [read] = await conn.query<RowDataPacket[]>(SELECT_DUE, [
+      partitions,
+      dueBefore,
+      now,
+      args.limit + 1,
+    ]);
+    const tasks = read.slice(0, args.limit);
+    result.full = read.length > args.limit;
     result.dueTasks = tasks.length;
     if (tasks.length === 0) return result;
 
@@ -101,7 +110,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     }
 
     const jobs: NewJob[] = [];
-    const advance: [Buffer, Date | null][] = [];
+    const advance: [string, string | null][] = [];
     const skips: unknown[][] = [];
     for (const t of tasks) {
       const plan = planOccurrences(
@@ -119,30 +128,25 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
         break;
       }
       for (const at of plan.fireTimes) {
-        jobs.push(
-          jobOfTaskRow(t as Parameters<typeof jobOfTaskRow>[0], {
-            key: occurrenceKey('scheduled', at),
-            kind: 'scheduled',
-            scheduledFor: at,
-            runAt: at,
-          }),
-        );
+        jobs.push({
+          taskId: t.id,
+          occurrence: occurrenceKey('scheduled', at),
+          kind: 'scheduled',
+          scheduledFor: at,
+          runAt: at,
+        });
         result.scheduledFor.push(at);
       }
       for (const s of plan.skipped) {
         skips.push([t.id, s.from, s.to, s.reason, now]);
         result.skipped[s.reason] = (result.skipped[s.reason] ?? 0) + 1;
       }
-      advance.push([t.id, plan.nextFireAt]);
+      advance.push([(t.id as Buffer).toString('hex'), plan.nextFireAt && sqlTime(plan.nextFireAt)]);
     }
-    if (tasks.length >= args.limit) result.full = true;
 
     result.jobsInserted = await insertJobs(conn, jobs, now);
     if (skips.length > 0) await conn.query(INSERT_SKIPS, [skips]);
-    await conn.query(ADVANCE_TASKS.replace('%VALUES%', derivedRows(advance.length, ['id', 'next_fire_at'])), [
-      ...advance.flat(),
-      now,
-    ]);
+    await conn.query(ADVANCE_TASKS, [JSON.stringify(advance), now]);
     return result;
   });
 }

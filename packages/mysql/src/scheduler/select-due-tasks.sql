@@ -4,10 +4,10 @@
 -- job insert and the advance of next_fire_at commit together (invariant 2); rows another
 -- transaction holds (task-api editing the task, a second scheduler) are skipped, not waited for.
 -- A task that forbids overlap is taken only once due: whether it runs depends on its previous
--- run at that moment, which a lookahead cannot know.
+-- run at that moment, which a lookahead cannot know. Only what planning needs is read: the job
+-- insert copies the rest from the locked rows on the server.
 -- Parameters: partitions (list), due_before, now, limit
-SELECT id, tenant_id, schedule, target, retry, priority, lane, misfire_policy, overlap_policy,
-       next_fire_at, `partition`
+SELECT id, schedule, misfire_policy, overlap_policy, next_fire_at
   FROM tasks
  WHERE state = 'active' AND priority IN (0, 1, 2, 3) AND `partition` IN (?) AND next_fire_at <= ?
    AND (overlap_policy = 'allow' OR next_fire_at <= ?)

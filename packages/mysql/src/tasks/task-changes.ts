@@ -1,7 +1,7 @@
 import { PRIORITY_RANK, type Task, type TaskChange } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
-import { insertJobs, jobOfTaskRow } from '../jobs/insert-jobs.ts';
+import { insertJobs } from '../jobs/insert-jobs.ts';
 import { writeJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
@@ -59,25 +59,16 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
   if (jobs.length === 0) return;
   await conn.query(SUPERSEDE_JOBS, [t.version, change.reason, jobs.map((j) => j.id)]);
   if (change.unstarted !== 'replace') return;
-  // The same occurrences, doing what the task does now.
-  const taskRow = {
-    id: idToBin(t.id),
-    tenant_id: idToBin(t.tenantId),
-    priority: PRIORITY_RANK[t.priority],
-    lane: t.lane,
-    target: writeJson(t.target),
-    retry: writeJson(t.retry),
-  };
+  // The same occurrences, doing what the task does now: the insert copies from the row just updated.
   await insertJobs(
     conn,
-    jobs.map((j) =>
-      jobOfTaskRow(taskRow, {
-        key: String(j.occurrence),
-        kind: j.kind,
-        scheduledFor: j.scheduled_for,
-        runAt: j.run_at,
-      }),
-    ),
+    jobs.map((j) => ({
+      taskId: idToBin(t.id),
+      occurrence: String(j.occurrence),
+      kind: j.kind,
+      scheduledFor: j.scheduled_for,
+      runAt: j.run_at,
+    })),
     t.updatedAt,
   );
 }

@@ -1,7 +1,7 @@
 import { newId, occurrenceKey, type Schedule } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
-import { insertJobs, jobOfTaskRow } from '../jobs/insert-jobs.ts';
+import { insertJobs } from '../jobs/insert-jobs.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { scheduleFromJson } from './task-store.ts';
@@ -34,13 +34,14 @@ export async function triggerTask(
     const now = clock!.now as Date;
     const jobId = newId(now.getTime());
     const key = occurrenceKey('trigger', now, discriminator ?? jobId);
-    const job = jobOfTaskRow(task as Parameters<typeof jobOfTaskRow>[0], {
-      key,
-      kind: 'trigger',
+    const job = {
+      taskId: task.id as Buffer,
+      occurrence: key,
+      kind: 'trigger' as const,
       scheduledFor: now,
       runAt: now,
-      id: idToBin(jobId),
-    });
+      id: jobId,
+    };
     if ((await insertJobs(conn, [job], now)) === 1) return { jobId, created: true };
     const [[existing]] = await conn.query<RowDataPacket[]>(JOB_BY_OCCURRENCE, [task.id, key]);
     return { jobId: binToId(existing!.id), created: false };
@@ -66,14 +67,13 @@ export async function backfillTask(
     const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
     const now = clock!.now as Date;
     const times = plan(scheduleFromJson(task.schedule), now);
-    const jobs = times.map((at) =>
-      jobOfTaskRow(task as Parameters<typeof jobOfTaskRow>[0], {
-        key: occurrenceKey('backfill', at),
-        kind: 'backfill',
-        scheduledFor: at,
-        runAt: now,
-      }),
-    );
+    const jobs = times.map((at) => ({
+      taskId: task.id as Buffer,
+      occurrence: occurrenceKey('backfill', at),
+      kind: 'backfill' as const,
+      scheduledFor: at,
+      runAt: now,
+    }));
     return { count: times.length, created: await insertJobs(conn, jobs, now) };
   });
 }
