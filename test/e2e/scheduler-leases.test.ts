@@ -153,6 +153,18 @@ describe('a stolen lease', () => {
     expect(await count(0, stolenAt)).toBeGreaterThan(0);
     expect(await metric(solo.url, 'dsched_scheduler_partitions_held')).toBe(1);
     expect(await metric(solo.url, 'dsched_scheduler_lease_renew_failures_total')).toBe(1);
+    // Every scheduler metric of docs/metrics.md is served.
+    const scrape = await (await fetch(`${solo.url}/metrics`)).text();
+    for (const name of [
+      'dsched_scheduler_tick_seconds',
+      'dsched_scheduler_due_tasks',
+      'dsched_scheduler_jobs_materialised_total',
+      'dsched_scheduler_partitions_held',
+      'dsched_scheduler_lease_renew_failures_total',
+      'dsched_scheduler_lag_seconds',
+      'dsched_scheduler_occurrences_skipped_total',
+    ])
+      expect(scrape).toContain(`# TYPE ${name} `);
   });
 });
 
