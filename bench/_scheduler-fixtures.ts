@@ -1,23 +1,12 @@
 // Shared set-up of the scheduler benchmarks: the local stack and a fresh database. Tasks are
 // loaded in bulk by @dsched/testkit/tasks (multi-row inserts, thousands of rows per statement).
 import { execFileSync } from 'node:child_process';
-import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { migrateMysql } from '@dsched/mysql/migrations';
 import { createPool, type Pool } from '@dsched/mysql/pool';
+import { portOpen } from '@dsched/testkit/ports';
 
 export const SERVER_URL = process.env.DSCHED_BENCH_MYSQL_URL ?? 'mysql://dsched:dsched@127.0.0.1:3306';
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** Brings the local stack up when MariaDB does not answer (scripts/stack up is idempotent). */
 export async function ensureStack(): Promise<void> {

@@ -1,9 +1,10 @@
-import { type DstPolicy, newId, type Priority, type Task } from '@dsched/domain';
+import type { DstPolicy, Task } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../src/ids.ts';
 import type { MaterialiseArgs, PartitionScope } from '../src/scheduler/materialise.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { insertTask } from '../src/tasks/task-store.ts';
+import { onceTask } from './fixtures.ts';
 
 export function cronTask(
   tenantId: string,
@@ -12,9 +13,7 @@ export function cronTask(
   overrides: Partial<Task> & { dst?: DstPolicy; timezone?: string } = {},
 ): Task {
   const { dst, timezone, ...rest } = overrides;
-  return {
-    id: newId(),
-    tenantId,
+  return onceTask(tenantId, nextFireAt, {
     name: `cron ${expression}`,
     schedule: {
       type: 'cron',
@@ -22,20 +21,8 @@ export function cronTask(
       timezone: timezone ?? 'UTC',
       dst: dst ?? { repeated: 'first', skipped: 'shift' },
     },
-    target: { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, timeoutMs: 5000 },
-    priority: 'normal' as Priority,
-    lane: 'default',
-    retry: { maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 1000, rules: [] },
-    misfirePolicy: 'fire_once',
-    overlapPolicy: 'allow',
-    metadata: null,
-    state: 'active',
-    nextFireAt,
-    version: 1,
-    createdAt: nextFireAt,
-    updatedAt: nextFireAt,
     ...rest,
-  };
+  });
 }
 
 export async function addTasks(pool: Pool, tasks: Task[], partition = 0): Promise<Task[]> {

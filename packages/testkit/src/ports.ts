@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 /** A TCP port free on loopback right now. */
 export async function freePort(): Promise<number> {
@@ -10,5 +10,17 @@ export async function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
+  });
+}
+
+/** Whether something listens on a loopback port now. */
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }

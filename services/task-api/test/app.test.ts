@@ -1,34 +1,15 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  mysqlClock,
-  mysqlRateLimiter,
-  mysqlTaskRepository,
-  mysqlTaskRuns,
-  mysqlTenantDirectory,
-} from '../src/adapters/mysql.ts';
-import { buildApp } from '../src/app.ts';
+import { ADMIN, testApp } from './helpers.ts';
 
-const ADMIN = 'admin-token-for-tests-123';
 let db: TestDatabase;
 let app: FastifyInstance;
 
 beforeAll(async () => {
   db = await createTestDatabase(import.meta.url);
-  app = buildApp({
-    logger: createLogger('task-api', 'silent'),
-    registry: createRegistry('task-api'),
-    ready: async () => undefined,
-    tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
-    tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
-    runs: mysqlTaskRuns(db.pool),
-    rateLimit: mysqlRateLimiter(db.pool),
-    now: mysqlClock(db.pool),
-    adminToken: ADMIN,
-  });
+  app = testApp(db);
 });
 afterAll(async () => {
   await app.close();

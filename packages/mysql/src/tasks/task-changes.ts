@@ -1,11 +1,10 @@
-import { PRIORITY_RANK, type Task, type TaskChange } from '@dsched/domain';
+import type { Task, TaskChange } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/insert-jobs.ts';
-import { writeJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
-import { rowToTask, scheduleToJson, TASK_COLUMNS, taskToRow } from './task-store.ts';
+import { changeableTaskValues, rowToTask, TASK_COLUMNS, taskToRow } from './task-store.ts';
 
 // Task writes of the lifecycle: create within the tenant's quota, list, and every change
 // (edit, pause, resume, delete) as one transaction under the task's row lock.
@@ -93,17 +92,7 @@ export async function changeTask(
     if (!change) return { task: current, changed: false };
     const t = change.task;
     const [res] = await conn.query<ResultSetHeader>(UPDATE_TASK, [
-      t.name,
-      scheduleToJson(t.schedule),
-      writeJson(t.target),
-      PRIORITY_RANK[t.priority],
-      t.lane,
-      writeJson(t.retry),
-      t.misfirePolicy,
-      t.overlapPolicy,
-      t.metadata === null ? null : writeJson(t.metadata),
-      t.state,
-      t.nextFireAt,
+      ...changeableTaskValues(t),
       t.version,
       t.updatedAt,
       idToBin(t.id),

@@ -1,5 +1,5 @@
 import { newId, occurrenceKey, type Schedule } from '@dsched/domain';
-import type { Pool, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/insert-jobs.ts';
 import { loadSql } from '../sql.ts';
@@ -13,6 +13,24 @@ import { scheduleFromJson } from './task-store.ts';
 const LOCK_TASK_SHARED = loadSql(import.meta.url, './lock-task-shared.sql');
 const JOB_BY_OCCURRENCE = loadSql(import.meta.url, './job-by-occurrence.sql');
 
+/** Runs `fn` with a tenant's live task share-locked and the database clock; null if not found. */
+function withTaskShared<T>(
+  pool: Pool,
+  tenantId: string,
+  taskId: string,
+  fn: (conn: PoolConnection, task: RowDataPacket, now: Date) => Promise<T>,
+): Promise<T | null> {
+  return withTransaction(pool, async (conn) => {
+    const [[task]] = await conn.query<RowDataPacket[]>(LOCK_TASK_SHARED, [
+      idToBin(taskId),
+      idToBin(tenantId),
+    ]);
+    if (!task) return null;
+    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
+    return fn(conn, task, clock!.now as Date);
+  });
+}
+
 /**
  * A job of the task due now, keyed `trigger:<discriminator>`. Returns the job's id (the existing
  * one when the same discriminator was used before and that job is still live), or null when
@@ -24,14 +42,7 @@ export async function triggerTask(
   taskId: string,
   discriminator: string | null,
 ): Promise<{ jobId: string; created: boolean } | null> {
-  return withTransaction(pool, async (conn) => {
-    const [[task]] = await conn.query<RowDataPacket[]>(LOCK_TASK_SHARED, [
-      idToBin(taskId),
-      idToBin(tenantId),
-    ]);
-    if (!task) return null;
-    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    const now = clock!.now as Date;
+  return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
     const jobId = newId(now.getTime());
     const key = occurrenceKey('trigger', now, discriminator ?? jobId);
     const job = {
@@ -58,14 +69,7 @@ export async function backfillTask(
   taskId: string,
   plan: (schedule: Schedule, now: Date) => Date[],
 ): Promise<{ count: number; created: number } | null> {
-  return withTransaction(pool, async (conn) => {
-    const [[task]] = await conn.query<RowDataPacket[]>(LOCK_TASK_SHARED, [
-      idToBin(taskId),
-      idToBin(tenantId),
-    ]);
-    if (!task) return null;
-    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    const now = clock!.now as Date;
+  return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
     const times = plan(scheduleFromJson(task.schedule), now);
     const jobs = times.map((at) => ({
       taskId: task.id as Buffer,
