@@ -4,6 +4,8 @@ import { createServer } from 'node:http';
 import { verifyWebhookSignature } from '@dsched/domain';
 
 const port = Number(process.env.DEMO_TARGET_PORT ?? 8090);
+// Loopback by default; the docker-compose demo sets 0.0.0.0 so the executor's container reaches it.
+const host = process.env.DEMO_TARGET_HOST ?? '127.0.0.1';
 const secret = process.env.DEMO_SIGNING_SECRET;
 
 createServer((req, res) => {
@@ -37,6 +39,4 @@ createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"ok":true}');
   });
-}).listen(port, '127.0.0.1', () =>
-  process.stderr.write(`demo target listening on http://127.0.0.1:${port}\n`),
-);
+}).listen(port, host, () => process.stderr.write(`demo target listening on http://${host}:${port}\n`));

@@ -3,7 +3,7 @@
 import { createCassandraClient } from '@dsched/cassandra/client';
 import { migrateCassandra } from '@dsched/cassandra/migrations';
 import { migrateMysql } from '@dsched/mysql/migrations';
-import { createPool } from '@dsched/mysql/pool';
+import { createPool, type RowDataPacket } from '@dsched/mysql/pool';
 import { cassandraConfigShape, loadConfig, mysqlConfigShape } from '@dsched/runtime';
 import { z } from 'zod';
 
@@ -20,15 +20,23 @@ const config = loadConfig(
 
 const log = (msg: string) => process.stderr.write(`migrate: ${msg}\n`);
 
-/** The database named in DATABASE_URL, created when missing (a new checkout's own database). */
+/**
+ * The database named in DATABASE_URL, created when missing (a new checkout's own database). It
+ * connects without a default database and creates only when the schema is not visible, so a
+ * production user granted rights on its own database alone (no access to `mysql`, no CREATE) works.
+ */
 async function createDatabaseIfMissing(url: string): Promise<void> {
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.slice(1));
   if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`DATABASE_URL: unsupported database name "${name}"`);
   u.pathname = '/';
-  const server = createPool(u.toString().replace(/\/$/, '/mysql'), { connectionLimit: 1 });
+  const server = createPool(u.toString(), { connectionLimit: 1 });
   try {
-    await server.query(`CREATE DATABASE IF NOT EXISTS \`${name}\``);
+    const [rows] = await server.query<RowDataPacket[]>(
+      'SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',
+      [name],
+    );
+    if (rows.length === 0) await server.query(`CREATE DATABASE IF NOT EXISTS \`${name}\``);
   } finally {
     await server.end();
   }

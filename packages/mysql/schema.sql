@@ -12,6 +12,7 @@ CREATE TABLE `jobs` (
   `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `attempt` int(10) unsigned NOT NULL DEFAULT 0,
   `max_attempts` int(10) unsigned NOT NULL,
+  `attempt_group` int(10) unsigned NOT NULL DEFAULT 1,
   `run_at` datetime(3) NOT NULL,
   `claimed_by` varchar(128) DEFAULT NULL,
   `lease_expires_at` datetime(3) DEFAULT NULL,
@@ -21,6 +22,8 @@ CREATE TABLE `jobs` (
   `retry` longtext NOT NULL CHECK (json_valid(`retry`)),
   `last_status` smallint(6) DEFAULT NULL,
   `last_error` varchar(1000) DEFAULT NULL,
+  `output` longtext DEFAULT NULL CHECK (json_valid(`output`)),
+  `progress` longtext DEFAULT NULL CHECK (json_valid(`progress`)),
   `started_at` datetime(3) DEFAULT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
   `created_at` datetime(3) NOT NULL,
@@ -30,7 +33,10 @@ CREATE TABLE `jobs` (
   KEY `jobs_claim` (`lane`,`state`,`priority`,`run_at`),
   KEY `jobs_by_state_lease` (`state`,`lease_expires_at`),
   KEY `jobs_by_state_finished` (`state`,`finished_at`),
-  KEY `jobs_by_tenant` (`tenant_id`,`state`,`scheduled_for`)
+  KEY `jobs_by_tenant` (`tenant_id`,`state`,`scheduled_for`),
+  KEY `jobs_by_state_deadline` (`state`,`deadline_at`),
+  KEY `jobs_by_task` (`task_id`,`scheduled_for`),
+  KEY `jobs_by_tenant_time` (`tenant_id`,`scheduled_for`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `job_attempts` (
@@ -54,6 +60,15 @@ CREATE TABLE `leases` (
   PRIMARY KEY (`name`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+CREATE TABLE `occurrence_skips` (
+  `task_id` binary(16) NOT NULL,
+  `skipped_from` datetime(3) NOT NULL,
+  `skipped_to` datetime(3) NOT NULL,
+  `reason` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `created_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`task_id`,`skipped_from`,`reason`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 CREATE TABLE `tasks` (
   `id` binary(16) NOT NULL,
   `tenant_id` binary(16) NOT NULL,
@@ -75,15 +90,6 @@ CREATE TABLE `tasks` (
   PRIMARY KEY (`id`),
   KEY `tasks_by_tenant` (`tenant_id`,`id`),
   KEY `tasks_due` (`state`,`priority`,`partition`,`next_fire_at`)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
-
-CREATE TABLE `task_skips` (
-  `task_id` binary(16) NOT NULL,
-  `from_at` datetime(3) NOT NULL,
-  `to_at` datetime(3) NOT NULL,
-  `reason` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-  `created_at` datetime(3) NOT NULL,
-  PRIMARY KEY (`task_id`,`from_at`,`reason`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tenants` (
@@ -114,4 +120,14 @@ CREATE TABLE `tenant_rate_buckets` (
   `tokens` double NOT NULL,
   `refilled_at` datetime(3) NOT NULL,
   PRIMARY KEY (`tenant_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `tenant_slots` (
+  `tenant_id` binary(16) NOT NULL,
+  `slot` int(10) unsigned NOT NULL,
+  `job_id` binary(16) DEFAULT NULL,
+  `attempt` int(10) unsigned DEFAULT NULL,
+  `expires_at` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`tenant_id`,`slot`),
+  KEY `tenant_slots_free` (`tenant_id`,`expires_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

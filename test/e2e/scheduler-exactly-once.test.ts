@@ -49,15 +49,24 @@ async function jobsPerOccurrence(tenantId: string, days: string[]): Promise<Map<
     "SELECT LOWER(HEX(task_id)) AS task, scheduled_for, LOWER(HEX(id)) AS id FROM jobs WHERE kind = 'scheduled'",
   );
   for (const r of live) add(String(r.task), r.scheduled_for as Date, String(r.id));
+  const query = 'SELECT task_id, scheduled_for, id FROM jobs_by_tenant WHERE tenant_id = ? AND day = ?';
   for (const day of days) {
-    const query = 'SELECT task_id, scheduled_for, id FROM jobs_by_tenant WHERE tenant_id = ? AND day = ?';
-    for await (const row of ks.client.stream(query, [tenantId, day], { prepare: true, fetchSize: 5000 })) {
-      add(
-        String(row.task_id).replaceAll('-', ''),
-        row.scheduled_for as Date,
-        String(row.id).replaceAll('-', ''),
-      );
-    }
+    let pageState: string | undefined;
+    do {
+      const page = await ks.client.execute(query, [tenantId, day], {
+        prepare: true,
+        fetchSize: 5000,
+        pageState,
+      });
+      for (const row of page.rows) {
+        add(
+          String(row.task_id).replaceAll('-', ''),
+          row.scheduled_for as Date,
+          String(row.id).replaceAll('-', ''),
+        );
+      }
+      pageState = page.pageState ?? undefined;
+    } while (pageState);
   }
   return out;
 }
@@ -130,15 +139,12 @@ it(
         if (n > 1) duplicated.push(`${id}@${new Date(t).toISOString()} x${n}`);
       }
     }
-    const [[archived]] = await ks.client
-      .execute(
-        'SELECT COUNT(*) AS n FROM jobs_by_tenant WHERE tenant_id = ? AND day IN ?',
-        [tenant.id, days],
-        {
-          prepare: true,
-        },
-      )
-      .then((r) => [r.rows]);
+    const archivedCount = await ks.client.execute(
+      'SELECT COUNT(*) AS n FROM jobs_by_tenant WHERE tenant_id = ? AND day IN ?',
+      [tenant.id, days],
+      { prepare: true },
+    );
+    const archived = archivedCount.first();
     console.log(
       `exactly-once: ${expected} occurrences of ${TASKS} tasks over ${RUN_S} s, jobs made by the two schedulers: ${made.join(' + ')}, ` +
         `archived: ${archived!.n}, missing: ${missing.length}, duplicated: ${duplicated.length}`,

@@ -24,7 +24,7 @@ afterAll(async () => {
   await db.close();
 });
 beforeEach(async () => {
-  for (const t of ['jobs', 'tasks', 'leases', 'task_skips']) await db.pool.query(`DELETE FROM ${t}`);
+  for (const t of ['jobs', 'tasks', 'leases', 'occurrence_skips']) await db.pool.query(`DELETE FROM ${t}`);
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));

@@ -35,7 +35,7 @@ describe('job history', () => {
     const job = view(newId());
     await writeJobHistory(ks.client, [{ tenantId, view: job }], { ttlSeconds: 3600, concurrency: 8 });
     await writeJobHistory(ks.client, [{ tenantId, view: job }], { ttlSeconds: 3600, concurrency: 8 });
-    for (const table of ['jobs_by_id', 'runs_by_task', 'jobs_by_tenant']) {
+    for (const table of ['jobs_by_id', 'runs_by_task', 'tenant_jobs', 'tenant_jobs_by_state']) {
       const rs = await ks.client.execute(`SELECT id FROM ${table}`);
       expect(rs.rows.filter((r) => r.get('id').toString() === job.id)).toHaveLength(1);
     }

@@ -91,6 +91,9 @@ export interface Task {
   updatedAt: Date;
 }
 
+/** A tenant's concurrency limit is kept as that many slot rows in MySQL; this bounds it. */
+export const MAX_TENANT_CONCURRENCY = 10_000;
+
 export interface Tenant {
   id: string;
   name: string;

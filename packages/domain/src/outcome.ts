@@ -44,8 +44,9 @@ export function decideOutcome(
   let retryable: boolean;
   let reason: string;
   if (result.kind === 'error') {
-    // A refused target (SSRF guard) will be refused again: no point retrying.
-    retryable = result.errorClass !== 'refused' && result.errorClass !== 'aborted';
+    // Only the network and the clock are worth another try: a refused target (SSRF guard) or a
+    // request body over the cap would fail the same way again.
+    retryable = result.errorClass === 'network' || result.errorClass === 'timeout';
     reason = `${result.errorClass}: ${result.message}`;
   } else {
     const { status } = result;
@@ -64,6 +65,20 @@ export function decideOutcome(
     afterMs = Math.max(afterMs, Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS));
   }
   return { type: 'retry', afterMs, reason };
+}
+
+/**
+ * An asynchronous job whose target reported failure through job-api: retried with backoff while
+ * attempts remain (counted as for a call), dead at the cap.
+ */
+export function decideAsyncFailure(
+  job: { attempt: number; maxAttempts: number; retry: RetryPolicy },
+  random: number,
+  reason: string,
+): Outcome {
+  if (job.attempt >= job.maxAttempts)
+    return { type: 'dead', reason: `${reason} (attempt cap ${job.maxAttempts} reached)` };
+  return { type: 'retry', afterMs: backoffMs(job.retry, job.attempt, random), reason };
 }
 
 /** Parses Retry-After (delta seconds or an HTTP date) relative to `now`. */

@@ -1,9 +1,9 @@
-import { conflict } from './errors.ts';
+import { conflict, invalidArgument } from './errors.ts';
 import { laneFor, type Task } from './model.ts';
 import type { SkippedRange } from './occurrence-plan.ts';
 import { firstFireAt } from './schedule.ts';
 import type { PatchTaskRequest } from './task-requests.ts';
-import { toSchedule, toTarget } from './task-spec.ts';
+import { CRITICAL_LANE_ISSUE, criticalLaneAllowed, toSchedule, toTarget } from './task-spec.ts';
 
 // What an edit, a pause, a resume or a delete does to a task and to its materialised jobs
 // (docs/task-lifecycle.md). Pure: the caller reads the task under its row lock and the database
@@ -46,6 +46,7 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
     (req.priority !== undefined || req.target !== undefined
       ? laneFor(priority, target.timeoutMs)
       : task.lane);
+  if (!criticalLaneAllowed(priority, lane)) throw invalidArgument('lane', CRITICAL_LANE_ISSUE);
   const next: Task = {
     ...task,
     name: req.name ?? task.name,

@@ -74,6 +74,13 @@ export const misfirePolicySchema = z.enum(['fire_once', 'fire_all', 'skip']);
 export const overlapPolicySchema = z.enum(['allow', 'forbid']);
 export const metadataSchema = z.record(z.string(), z.unknown());
 
+// The critical lane's slots are reserved for critical jobs (docs/executor.md#lanes).
+export const CRITICAL_LANE_ISSUE = 'only critical-priority tasks run in the critical lane';
+
+export function criticalLaneAllowed(priority: string, lane: string | undefined): boolean {
+  return lane !== 'critical' || priority === 'critical';
+}
+
 /** Adds an issue naming the field when a cron schedule is malformed, impossible or zone-less. */
 export function refineCronSchedule(
   schedule: z.infer<typeof scheduleSchema> | undefined,
@@ -104,7 +111,12 @@ export const createTaskSchema = z
     overlapPolicy: overlapPolicySchema.default('allow'),
     metadata: metadataSchema.optional(),
   })
-  .superRefine((task, ctx) => refineCronSchedule(task.schedule, ctx));
+  .superRefine((task, ctx) => {
+    refineCronSchedule(task.schedule, ctx);
+    if (!criticalLaneAllowed(task.priority, task.lane)) {
+      ctx.addIssue({ code: 'custom', path: ['lane'], message: CRITICAL_LANE_ISSUE });
+    }
+  });
 
 export type CreateTaskRequest = z.infer<typeof createTaskSchema>;
 

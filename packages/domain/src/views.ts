@@ -23,12 +23,22 @@ export interface JobView {
   state: JobState;
   attempt: number;
   maxAttempts: number;
+  /** 1, plus one per redrive from the DLQ: a redrive starts a new group of attempts. */
+  attemptGroup?: number;
   priority: Priority;
   scheduledFor: string;
   startedAt?: string;
   finishedAt?: string;
   lastStatus?: number;
   lastError?: string;
+  /** A cancel was requested while an executor was calling it; the call is being aborted. */
+  cancelRequested?: boolean;
+  /** A parked (202) job: it must complete by `deadlineAt` and heartbeat by `heartbeatBy`. */
+  deadlineAt?: string;
+  heartbeatBy?: string;
+  /** What an asynchronous target reported: heartbeat progress, and the output of complete. */
+  progress?: unknown;
+  output?: unknown;
   attempts: AttemptView[];
 }
 

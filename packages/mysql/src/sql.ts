@@ -11,3 +11,21 @@ export function placeholders(rows: number, columns: number): string {
   const row = `(${new Array(columns).fill('?').join(', ')})`;
   return new Array(rows).fill(row).join(', ');
 }
+
+/**
+ * A derived table of literal rows, `SELECT ? AS a, ? AS b UNION ALL SELECT ?, ? …`, for one UPDATE
+ * that gives each row its own values (portable to MySQL 8 and MariaDB, unlike VALUES constructors).
+ * The statement's .sql file marks where it goes with `:rows`.
+ */
+export function withRows(
+  statement: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): { sql: string; params: unknown[] } {
+  if (rows.length === 0) throw new Error('withRows: no rows');
+  const first = `SELECT ${columns.map((c) => `? AS ${c}`).join(', ')}`;
+  const rest = `SELECT ${columns.map(() => '?').join(', ')}`;
+  const table = [first, ...new Array(rows.length - 1).fill(rest)].join(' UNION ALL ');
+  if (!statement.includes(':rows')) throw new Error('withRows: statement has no :rows marker');
+  return { sql: statement.replace(':rows', table), params: rows.flat() };
+}

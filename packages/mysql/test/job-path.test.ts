@@ -81,7 +81,7 @@ describe('fencing', () => {
     await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
       idToBin(id!),
     ]);
-    expect(await releaseExpiredClaims(db.pool, 10)).toBe(1);
+    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 1, dead: 0 });
     const [second] = await claimDueJobs(db.pool, { lane: 'default', limit: 1, owner: 'b', leaseSeconds: 60 });
     expect(second!.attempt).toBe(2);
     await recordOutcome(

@@ -33,7 +33,7 @@ afterAll(async () => {
   await db.close();
 });
 beforeEach(async () => {
-  for (const t of ['jobs', 'tasks', 'task_skips', 'leases']) await db.pool.query(`DELETE FROM ${t}`);
+  for (const t of ['jobs', 'tasks', 'occurrence_skips', 'leases']) await db.pool.query(`DELETE FROM ${t}`);
 });
 
 describe('the due set', () => {
@@ -209,7 +209,7 @@ describe('overlap', () => {
     const [task] = await addTasks(db.pool, [cronTask(tenantId, '* * * * * *', first)]);
     await materialise(db.pool);
     expect((await jobTimes(db.pool, task!.id)).length).toBeGreaterThanOrEqual(4);
-    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM task_skips');
+    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM occurrence_skips');
     expect(Number(rows[0]!.n)).toBe(0);
   });
 });

@@ -70,12 +70,13 @@ export async function nextFireOf(pool: Pool, taskId: string): Promise<Date | nul
 
 export async function skipsOf(pool: Pool, taskId: string) {
   const [rows] = await pool.query<RowDataPacket[]>(
-    'SELECT from_at, to_at, reason FROM task_skips WHERE task_id = ? ORDER BY from_at',
+    'SELECT skipped_from, skipped_to, reason FROM occurrence_skips WHERE task_id = ? ORDER BY skipped_from',
     [idToBin(taskId)],
   );
   return rows.map((r) => ({
-    from: (r.from_at as Date).toISOString(),
-    to: (r.to_at as Date).toISOString(),
+    from: (r.skipped_from as Date).toISOString(),
+    // Records hold inclusive ends; shown as the half-open range the planner decided.
+    to: new Date((r.skipped_to as Date).getTime() + 1).toISOString(),
     reason: String(r.reason),
   }));
 }

@@ -4,6 +4,8 @@ export * from './http-errors.ts';
 export * from './logger.ts';
 export * from './loop.ts';
 export * from './metrics.ts';
+export * from './openapi.ts';
 export * from './ops-routes.ts';
+export * from './parse.ts';
 export * from './shutdown.ts';
 export * from './worker.ts';

@@ -1,16 +1,26 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
 
 /** Resolves when every dependency answers; throws naming the one that does not. */
 export type ReadinessCheck = () => Promise<void>;
 
 // /healthz says the process runs; /readyz that its dependencies answer and it is not shutting
-// down; /metrics is the Prometheus text of the process registry.
+// down; /metrics is the Prometheus text of the process registry. Every request is counted by its
+// route template (never the raw URL, which carries ids) and status code.
 export function registerOpsRoutes(
   app: FastifyInstance,
   deps: { registry: Registry; ready: ReadinessCheck; isShuttingDown?: () => boolean },
 ): void {
+  const requests = new Counter({
+    name: 'dsched_http_requests_total',
+    help: 'HTTP requests served, by route template and status code',
+    labelNames: ['route', 'status'],
+    registers: [deps.registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    requests.inc({ route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
+  });
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
     if (deps.isShuttingDown?.()) return reply.status(503).send({ status: 'shutting_down' });

@@ -2,7 +2,8 @@ import { type CassandraClient, createCassandraClient } from '@dsched/cassandra/c
 import { migrateCassandra } from '@dsched/cassandra/migrations';
 import { assertTestName, testStoreName } from './names.ts';
 
-export const CASSANDRA_CONTACT_POINT = process.env.DSCHED_TEST_CASSANDRA ?? '127.0.0.1:9042';
+export const CASSANDRA_CONTACT_POINT =
+  process.env.DSCHED_TEST_CASSANDRA ?? `127.0.0.1:${process.env.DSCHED_CASSANDRA_PORT ?? 9042}`;
 
 export interface TestKeyspace {
   keyspace: string;

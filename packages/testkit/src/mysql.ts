@@ -3,7 +3,9 @@ import { createPool, type Pool } from '@dsched/mysql/pool';
 import mysql from 'mysql2/promise';
 import { assertTestName, testStoreName } from './names.ts';
 
-export const MYSQL_SERVER_URL = process.env.DSCHED_TEST_MYSQL_URL ?? 'mysql://dsched:dsched@127.0.0.1:3306';
+export const MYSQL_SERVER_URL =
+  process.env.DSCHED_TEST_MYSQL_URL ??
+  `mysql://dsched:dsched@127.0.0.1:${process.env.DSCHED_MYSQL_PORT ?? 3306}`;
 
 export interface TestDatabase {
   name: string;

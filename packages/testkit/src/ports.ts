@@ -13,7 +13,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Whether something listens on a loopback port now. */
+/** Whether something accepts TCP connections on a loopback port. */
 export function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');

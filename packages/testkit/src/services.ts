@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { CASSANDRA_CONTACT_POINT } from './cassandra.ts';
 import { REPO_ROOT } from './names.ts';
 import { freePort } from './ports.ts';
 
@@ -39,7 +40,13 @@ export async function startService(
   const command = options.command ?? [process.execPath, serviceEntry(name)];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, [PORT_VARIABLE[name]]: String(port) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      LOG_LEVEL: 'warn',
+      CASSANDRA_CONTACT_POINTS: CASSANDRA_CONTACT_POINT,
+      ...env,
+      [PORT_VARIABLE[name]]: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

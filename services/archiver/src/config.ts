@@ -12,6 +12,11 @@ export const archiverConfigSchema = z.object({
   /** Dead jobs stay in MySQL (the DLQ) this long before moving to history. */
   DLQ_RETENTION_S: env.nonNegativeInt(7 * 86_400),
   HISTORY_TTL_DAYS: env.positiveInt(90),
+  /**
+   * TEST ONLY. `after-history-write` makes the process kill itself with SIGKILL right after the
+   * first batch reached Cassandra and before its MySQL delete: the crash invariant 5 must survive.
+   */
+  ARCHIVER_FAILPOINT: z.enum(['after-history-write']).optional(),
 });
 
 export type ArchiverConfig = z.infer<typeof archiverConfigSchema>;

@@ -1,8 +1,8 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
-import { writeJobHistory } from '@dsched/cassandra/job-history';
-import { deleteArchivedJobs, selectArchivableJobs } from '@dsched/mysql/jobs/archive';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
+import { failpoint } from './adapters/failpoint.ts';
+import { cassandraHistoryWriter, mysqlFinishedJobSource } from './adapters/stores.ts';
 import { type ArchiverConfig, loadArchiverConfig } from './config.ts';
 import { Archiver } from './core/archive.ts';
 import { ArchiverMetrics } from './metrics.ts';
@@ -17,18 +17,14 @@ async function main(config: ArchiverConfig): Promise<void> {
     graceMs: config.SHUTDOWN_GRACE_MS,
     build: async ({ logger, registry }) => {
       const archiver = new Archiver({
-        source: {
-          select: (limit) =>
-            selectArchivableJobs(pool, { limit, deadRetentionSeconds: config.DLQ_RETENTION_S }),
-          delete: (jobs) => deleteArchivedJobs(pool, jobs),
-        },
-        write: (records) =>
-          writeJobHistory(cassandra, records, {
-            ttlSeconds: config.HISTORY_TTL_DAYS * 86_400,
-            concurrency: config.ARCHIVER_CONCURRENCY,
-          }),
+        source: mysqlFinishedJobSource(pool, { deadRetentionSeconds: config.DLQ_RETENTION_S }),
+        write: cassandraHistoryWriter(cassandra, {
+          ttlSeconds: config.HISTORY_TTL_DAYS * 86_400,
+          concurrency: config.ARCHIVER_CONCURRENCY,
+        }),
         metrics: new ArchiverMetrics(registry),
         batchSize: config.ARCHIVER_BATCH_SIZE,
+        afterWrite: failpoint(config.ARCHIVER_FAILPOINT),
       });
       return {
         loops: [

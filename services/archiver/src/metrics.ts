@@ -1,12 +1,18 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 
 export class ArchiverMetrics {
   readonly archived: Counter;
+  readonly lag: Gauge;
 
   constructor(registry: Registry) {
     this.archived = new Counter({
       name: 'dsched_archiver_jobs_archived_total',
       help: 'Jobs written to history and deleted from MySQL',
+      registers: [registry],
+    });
+    this.lag = new Gauge({
+      name: 'dsched_archiver_lag_seconds',
+      help: 'Age of the oldest job waiting for the archiver (since it became archivable)',
       registers: [registry],
     });
   }

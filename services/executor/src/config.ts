@@ -1,18 +1,45 @@
+import { MAX_BODY_BYTES } from '@dsched/domain';
 import { baseConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
 import { z } from 'zod';
+import { type AllowList, parseAllowList } from './adapters/target-policy.ts';
 
 export const executorConfigSchema = z.object({
   ...baseConfigShape,
   ...mysqlConfigShape,
   METRICS_PORT: env.port(9102),
+  /** Calls each lane runs at once; a lane at 0 is not run by this process. */
   EXECUTOR_CRITICAL_CONCURRENCY: env.nonNegativeInt(32),
   EXECUTOR_DEFAULT_CONCURRENCY: env.nonNegativeInt(256),
   EXECUTOR_LONG_CONCURRENCY: env.nonNegativeInt(32),
   EXECUTOR_POLL_MS: env.positiveInt(200),
   EXECUTOR_CRITICAL_POLL_MS: env.positiveInt(50),
-  /** How long a claim stays valid without renewal. */
-  EXECUTOR_LEASE_S: env.positiveInt(120),
+  /** The most jobs one claim query takes. */
+  EXECUTOR_MAX_CLAIM_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
+  /** How long a claim stays valid without renewal; renewed every third of it. */
+  EXECUTOR_LEASE_S: z.coerce.number().int().min(3).max(3600).default(120),
+  /** How far back a job of a tenant at its concurrency limit moves in the claim order. */
+  EXECUTOR_TENANT_DEFER_MS: env.positiveInt(1000),
+  /** A job that answered 202 must heartbeat through job-api within this (each heartbeat renews it)… */
+  EXECUTOR_ASYNC_HEARTBEAT_S: env.positiveInt(300),
+  /** …and complete within this, heartbeats or not. */
+  EXECUTOR_ASYNC_DEADLINE_S: env.positiveInt(3600),
+  EXECUTOR_MAX_REQUEST_BYTES: env.positiveInt(MAX_BODY_BYTES),
   EXECUTOR_MAX_RESPONSE_BYTES: env.positiveInt(64 * 1024),
+  EXECUTOR_CONNECT_TIMEOUT_MS: env.positiveInt(10_000),
+  EXECUTOR_CONNECTIONS_PER_ORIGIN: env.positiveInt(256),
+  EXECUTOR_OUTCOME_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
+  /**
+   * Comma-separated CIDRs, addresses, host names or *.suffixes a call may reach even though they
+   * resolve to loopback, private or link-local addresses (docs/ssrf.md). Empty: none.
+   */
+  EXECUTOR_ALLOWED_TARGETS: env.csv('').transform((entries, ctx): AllowList => {
+    try {
+      return parseAllowList(entries);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
 });
 
 export type ExecutorConfig = z.infer<typeof executorConfigSchema>;

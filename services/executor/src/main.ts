@@ -1,57 +1,78 @@
-import type { Lane } from '@dsched/domain';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
+import { exitOnStartupError, instanceId, runWorker } from '@dsched/runtime';
 import { httpTargetCaller } from './adapters/http-caller.ts';
-import { mysqlJobClaimer, mysqlOutcomeRecorder } from './adapters/mysql.ts';
+import { mysqlJobClaimer, mysqlLeaseRenewer, mysqlOutcomeWriter } from './adapters/mysql.ts';
 import { type ExecutorConfig, loadExecutorConfig } from './config.ts';
-import { LaneWorker } from './core/lane-worker.ts';
+import { buildExecutor } from './core/executor.ts';
 import { ExecutorMetrics } from './metrics.ts';
 
 async function main(config: ExecutorConfig): Promise<void> {
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const owner = instanceId('executor', config.INSTANCE_ID);
+  const leaseSeconds = config.EXECUTOR_LEASE_S;
   await runWorker({
     service: 'executor',
     logLevel: config.LOG_LEVEL,
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
     build: async ({ logger, registry }) => {
-      const deps = {
-        claim: mysqlJobClaimer(pool, { owner, leaseSeconds: config.EXECUTOR_LEASE_S }),
-        call: httpTargetCaller({ maxResponseBytes: config.EXECUTOR_MAX_RESPONSE_BYTES }),
-        record: mysqlOutcomeRecorder(pool),
-        metrics: new ExecutorMetrics(registry),
-        logger,
-        random: Math.random,
-        now: Date.now,
-      };
-      const lanes: [Lane, number, number][] = [
-        ['critical', config.EXECUTOR_CRITICAL_CONCURRENCY, config.EXECUTOR_CRITICAL_POLL_MS],
-        ['default', config.EXECUTOR_DEFAULT_CONCURRENCY, config.EXECUTOR_POLL_MS],
-        ['long', config.EXECUTOR_LONG_CONCURRENCY, config.EXECUTOR_POLL_MS],
-      ];
-      const workers = lanes
-        .filter(([, concurrency]) => concurrency > 0)
-        .map(([lane, concurrency, pollMs]) => {
-          const worker = new LaneWorker(lane, concurrency, deps);
-          const loop = new Loop({
-            name: `claim-${lane}`,
-            runOnce: () => worker.runOnce(),
-            intervalMs: pollMs,
-            logger,
-          });
-          worker.onSlotFreed(() => loop.wake());
-          return { worker, loop };
-        });
+      const call = httpTargetCaller({
+        allow: config.EXECUTOR_ALLOWED_TARGETS,
+        maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
+        maxResponseBytes: config.EXECUTOR_MAX_RESPONSE_BYTES,
+        connectTimeoutMs: config.EXECUTOR_CONNECT_TIMEOUT_MS,
+        connectionsPerOrigin: config.EXECUTOR_CONNECTIONS_PER_ORIGIN,
+      });
+      const executor = buildExecutor(
+        {
+          claim: mysqlJobClaimer(pool, { owner, leaseSeconds, deferMs: config.EXECUTOR_TENANT_DEFER_MS }),
+          call,
+          writeOutcomes: mysqlOutcomeWriter(pool),
+          renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),
+          metrics: new ExecutorMetrics(registry),
+          logger,
+          random: Math.random,
+          monotonicMs: () => performance.now(),
+        },
+        {
+          lanes: [
+            {
+              lane: 'critical',
+              concurrency: config.EXECUTOR_CRITICAL_CONCURRENCY,
+              pollMs: config.EXECUTOR_CRITICAL_POLL_MS,
+            },
+            {
+              lane: 'default',
+              concurrency: config.EXECUTOR_DEFAULT_CONCURRENCY,
+              pollMs: config.EXECUTOR_POLL_MS,
+            },
+            { lane: 'long', concurrency: config.EXECUTOR_LONG_CONCURRENCY, pollMs: config.EXECUTOR_POLL_MS },
+          ],
+          maxClaimBatch: config.EXECUTOR_MAX_CLAIM_BATCH,
+          outcomeBatch: config.EXECUTOR_OUTCOME_BATCH,
+          leaseSeconds,
+          park: {
+            heartbeatSeconds: config.EXECUTOR_ASYNC_HEARTBEAT_S,
+            deadlineSeconds: config.EXECUTOR_ASYNC_DEADLINE_S,
+          },
+        },
+      );
+      // Lease renewal runs from the start and stops last: it keeps the claims alive while the
+      // shutdown drain lets calls finish.
+      executor.leaseLoop.start();
       return {
-        loops: workers.map((w) => w.loop),
+        loops: executor.claimLoops,
         ready: () => pingMysql(pool),
         stopSteps: [
           {
-            name: 'drain in-flight calls',
-            run: async () =>
-              void (await Promise.all(workers.map((w) => w.worker.drain(config.SHUTDOWN_GRACE_MS)))),
+            name: 'finish or give back in-flight calls',
+            run: async () => {
+              const { givenBack } = await executor.drain(config.SHUTDOWN_GRACE_MS);
+              logger.info({ givenBack }, 'in-flight calls finished or given back');
+            },
           },
+          { name: 'lease renewal', run: () => executor.leaseLoop.stop() },
+          { name: 'http', run: () => call.close() },
           { name: 'mysql', run: () => pool.end() },
         ],
       };

@@ -1,52 +1,86 @@
 import { LATENCY_BUCKETS_S } from '@dsched/runtime';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
+// The executor's metrics; names and labels as in docs/metrics.md.
 export class ExecutorMetrics {
   readonly scheduleLag: Histogram<'priority'>;
   readonly inFlight: Gauge<'lane'>;
   readonly claimBatch: Histogram<'lane'>;
+  readonly claimQuery: Histogram<'lane'>;
   readonly outcomes: Counter<'outcome'>;
   readonly staleResults: Counter;
+  readonly dlqAdditions: Counter;
   readonly attemptDuration: Histogram<'lane'>;
+  readonly tenantDeferred: Counter;
+  readonly targetsRefused: Counter;
+  readonly claimsLost: Counter;
 
   constructor(registry: Registry) {
+    const registers = [registry];
     this.scheduleLag = new Histogram({
       name: 'dsched_schedule_lag_seconds',
-      help: 'Start of an attempt minus its scheduled time',
+      help: 'Start of an attempt (its claim, on the database clock) minus its scheduled time',
       labelNames: ['priority'],
       buckets: LATENCY_BUCKETS_S,
-      registers: [registry],
+      registers,
     });
     this.inFlight = new Gauge({
       name: 'dsched_executor_in_flight',
-      help: 'Calls in flight by lane',
+      help: 'Calls in flight by lane (claimed, outcome not yet written)',
       labelNames: ['lane'],
-      registers: [registry],
+      registers,
     });
     this.claimBatch = new Histogram({
       name: 'dsched_executor_claim_batch_size',
       help: 'Jobs claimed per claim query',
       labelNames: ['lane'],
       buckets: [0, 1, 2, 5, 10, 20, 50, 100, 200, 500],
-      registers: [registry],
+      registers,
+    });
+    this.claimQuery = new Histogram({
+      name: 'dsched_executor_claim_query_seconds',
+      help: 'Duration of one claim transaction',
+      labelNames: ['lane'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
     });
     this.outcomes = new Counter({
       name: 'dsched_job_outcomes_total',
       help: 'Attempt outcomes by class',
       labelNames: ['outcome'],
-      registers: [registry],
+      registers,
     });
     this.staleResults = new Counter({
       name: 'dsched_stale_results_total',
       help: 'Results dropped because their claim (attempt) was no longer current',
-      registers: [registry],
+      registers,
+    });
+    this.dlqAdditions = new Counter({
+      name: 'dsched_dlq_additions_total',
+      help: 'Jobs moved to dead',
+      registers,
     });
     this.attemptDuration = new Histogram({
       name: 'dsched_attempt_duration_seconds',
       help: 'Duration of one HTTP attempt',
       labelNames: ['lane'],
       buckets: LATENCY_BUCKETS_S,
-      registers: [registry],
+      registers,
+    });
+    this.tenantDeferred = new Counter({
+      name: 'dsched_executor_tenant_deferred_total',
+      help: 'Jobs moved back in the claim order because their tenant was at its concurrency limit',
+      registers,
+    });
+    this.targetsRefused = new Counter({
+      name: 'dsched_executor_targets_refused_total',
+      help: 'Calls refused by the SSRF guard (forbidden resolved address)',
+      registers,
+    });
+    this.claimsLost = new Counter({
+      name: 'dsched_executor_claims_lost_total',
+      help: 'Calls aborted because lease renewal found their claim lost',
+      registers,
     });
   }
 }

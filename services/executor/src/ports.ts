@@ -1,18 +1,18 @@
 import type { CallResult, Lane } from '@dsched/domain';
-import type { ClaimedJob } from '@dsched/mysql/jobs/claims';
-import type { AttemptRecord, JobTransition } from '@dsched/mysql/jobs/outcomes';
+import type { ClaimedJob, ClaimResult } from '@dsched/mysql/jobs/claims';
+import type { LeaseReport } from '@dsched/mysql/jobs/leases';
+import type { AttemptRecord, ClaimRef, JobTransition, OutcomeWrite } from '@dsched/mysql/jobs/outcomes';
 
-export type { AttemptRecord, ClaimedJob, JobTransition };
+export type { AttemptRecord, ClaimedJob, ClaimRef, ClaimResult, JobTransition, LeaseReport, OutcomeWrite };
 
 /** Claims up to `limit` due jobs of a lane for this process. */
-export type JobClaimer = (lane: Lane, limit: number) => Promise<ClaimedJob[]>;
+export type JobClaimer = (lane: Lane, limit: number) => Promise<ClaimResult>;
 
-/** Applies one attempt's outcome, fenced by its attempt; throws ClaimLostError when stale. */
-export type OutcomeRecorder = (
-  job: { id: string; attempt: number },
-  transition: JobTransition,
-  attempt: AttemptRecord,
-) => Promise<void>;
+/** Applies a batch of outcomes, each fenced by its attempt; returns the writes whose claim was lost. */
+export type OutcomeWriter = (writes: OutcomeWrite[]) => Promise<OutcomeWrite[]>;
+
+/** Renews the leases of the claims this process holds; reports the lost and the cancelled. */
+export type LeaseRenewer = (held: ClaimRef[]) => Promise<LeaseReport>;
 
 /** Makes the HTTP call of one claimed job. Never throws: failures are CallResults. */
 export type TargetCaller = (job: ClaimedJob, signal: AbortSignal) => Promise<CallResult>;

@@ -7,6 +7,8 @@ export const jobApiConfigSchema = z.object({
   ...cassandraConfigShape,
   JOB_API_PORT: env.port(8081),
   JOB_API_HOST: z.string().default('0.0.0.0'),
+  /** How far each heartbeat of an asynchronous (202) job pushes its deadline out. */
+  JOB_API_HEARTBEAT_EXTEND_S: env.positiveInt(300),
 });
 
 export type JobApiConfig = z.infer<typeof jobApiConfigSchema>;

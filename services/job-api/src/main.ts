@@ -1,11 +1,18 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
-import { getArchivedJob } from '@dsched/cassandra/job-history';
-import { getLiveJob } from '@dsched/mysql/jobs/job-records';
+import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/job-control';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import { createLogger, createRegistry, exitOnStartupError, handleShutdown } from '@dsched/runtime';
+import {
+  cassandraHistory,
+  jobLookup,
+  mysqlClock,
+  mysqlDeadLetterQueue,
+  mysqlLiveJobs,
+} from './adapters/stores.ts';
 import { buildApp } from './app.ts';
 import { type JobApiConfig, loadJobApiConfig } from './config.ts';
+import { JobApiMetrics } from './metrics.ts';
 
 async function main(config: JobApiConfig): Promise<void> {
   const logger = createLogger('job-api', config.LOG_LEVEL);
@@ -21,11 +28,20 @@ async function main(config: JobApiConfig): Promise<void> {
       await pingCassandra(cassandra);
     },
     isShuttingDown: () => shuttingDown(),
-    jobs: {
-      live: (tenantId, id) => getLiveJob(pool, tenantId, id),
-      archived: (tenantId, id) => getArchivedJob(cassandra, tenantId, id),
-    },
+    jobs: jobLookup(pool, cassandra),
     tenantByKey: (hash) => findTenantByKeyHash(pool, hash),
+    live: mysqlLiveJobs(pool),
+    history: cassandraHistory(cassandra),
+    dlq: mysqlDeadLetterQueue(pool),
+    now: mysqlClock(pool),
+    control: {
+      cancel: (tenantId, id) => cancelJob(pool, tenantId, id),
+      heartbeat: (args) => heartbeatJob(pool, args),
+      complete: (args, decide) => completeJob(pool, args, decide),
+    },
+    metrics: new JobApiMetrics(registry),
+    random: Math.random,
+    heartbeatExtendSeconds: config.JOB_API_HEARTBEAT_EXTEND_S,
   });
   shuttingDown = handleShutdown(
     logger,

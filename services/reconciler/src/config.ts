@@ -7,6 +7,18 @@ export const reconcilerConfigSchema = z.object({
   METRICS_PORT: env.port(9103),
   RECONCILER_INTERVAL_MS: env.positiveInt(2000),
   RECONCILER_BATCH_SIZE: env.positiveInt(500),
+  /** How often the ready-backlog and DLQ-size gauges are refreshed (each is one indexed count). */
+  RECONCILER_GAUGES_INTERVAL_MS: env.positiveInt(10_000),
+  /**
+   * The Kubernetes accelerator: `auto` turns it on inside a cluster (or with a kubeconfig),
+   * `on` requires it, `off` leaves the lease path alone.
+   */
+  RECONCILER_KUBERNETES: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** A kubeconfig file to use instead of the in-cluster service account. */
+  RECONCILER_KUBECONFIG: z.string().min(1).optional(),
+  /** The namespace of the executor pods (default: the reconciler's own, or `default`). */
+  RECONCILER_KUBERNETES_NAMESPACE: z.string().min(1).max(63).optional(),
+  RECONCILER_KUBERNETES_INTERVAL_MS: env.positiveInt(5000),
 });
 
 export type ReconcilerConfig = z.infer<typeof reconcilerConfigSchema>;

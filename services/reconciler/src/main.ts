@@ -1,11 +1,18 @@
-import { releaseExpiredClaims } from '@dsched/mysql/jobs/reconcile';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
+import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
+import { mysqlClaimStore } from './adapters/mysql.ts';
 import { loadReconcilerConfig, type ReconcilerConfig } from './config.ts';
-import { Reconciler } from './core/reconcile.ts';
+import { GoneExecutorSweep, Reconciler, refreshGauges } from './core/reconcile.ts';
 import { ReconcilerMetrics } from './metrics.ts';
 
 async function main(config: ReconcilerConfig): Promise<void> {
+  const kubernetes = kubernetesClient({
+    mode: config.RECONCILER_KUBERNETES,
+    kubeconfig: config.RECONCILER_KUBECONFIG,
+    namespace: config.RECONCILER_KUBERNETES_NAMESPACE,
+    env: process.env,
+  });
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await runWorker({
     service: 'reconciler',
@@ -13,20 +20,39 @@ async function main(config: ReconcilerConfig): Promise<void> {
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
     build: async ({ logger, registry }) => {
-      const reconciler = new Reconciler({
-        release: (limit) => releaseExpiredClaims(pool, limit),
-        metrics: new ReconcilerMetrics(registry),
-        batchSize: config.RECONCILER_BATCH_SIZE,
-      });
-      return {
-        loops: [
+      const store = mysqlClaimStore(pool);
+      const metrics = new ReconcilerMetrics(registry);
+      const batchSize = config.RECONCILER_BATCH_SIZE;
+      const reconciler = new Reconciler({ store, metrics, batchSize });
+      const loops = [
+        new Loop({
+          name: 'reconcile',
+          runOnce: () => reconciler.runOnce(),
+          intervalMs: config.RECONCILER_INTERVAL_MS,
+          logger,
+        }),
+        new Loop({
+          name: 'gauges',
+          runOnce: () => refreshGauges(store, metrics),
+          intervalMs: config.RECONCILER_GAUGES_INTERVAL_MS,
+          logger,
+        }),
+      ];
+      if (kubernetes) {
+        const gone = kubernetesGoneExecutors(kubernetes.api, kubernetes.namespace, logger);
+        const sweep = new GoneExecutorSweep({ store, gone, metrics, batchSize });
+        loops.push(
           new Loop({
-            name: 'reconcile',
-            runOnce: () => reconciler.runOnce(),
-            intervalMs: config.RECONCILER_INTERVAL_MS,
+            name: 'kubernetes-executors',
+            runOnce: () => sweep.runOnce(),
+            intervalMs: config.RECONCILER_KUBERNETES_INTERVAL_MS,
             logger,
           }),
-        ],
+        );
+        logger.info({ namespace: kubernetes.namespace }, 'kubernetes accelerator on');
+      }
+      return {
+        loops,
         ready: () => pingMysql(pool),
         stopSteps: [{ name: 'mysql', run: () => pool.end() }],
       };

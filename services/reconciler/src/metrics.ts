@@ -1,13 +1,40 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+
+export type ReleaseReason = 'lease_expired' | 'deadline' | 'executor_gone';
 
 export class ReconcilerMetrics {
-  readonly released: Counter;
+  readonly released: Counter<'reason'>;
+  readonly dlqAdditions: Counter;
+  readonly readyBacklog: Gauge<'lane'>;
+  readonly dlqSize: Gauge;
 
   constructor(registry: Registry) {
     this.released = new Counter({
       name: 'dsched_reconciler_released_total',
-      help: 'Jobs whose expired claim was given back (to pending or the DLQ)',
+      help: 'Claims the reconciler took back (to pending or the DLQ), by reason',
+      labelNames: ['reason'],
       registers: [registry],
     });
+    this.dlqAdditions = new Counter({
+      name: 'dsched_dlq_additions_total',
+      help: 'Jobs moved to dead',
+      registers: [registry],
+    });
+    this.readyBacklog = new Gauge({
+      name: 'dsched_ready_backlog',
+      help: 'Pending jobs already due, by lane',
+      labelNames: ['lane'],
+      registers: [registry],
+    });
+    this.dlqSize = new Gauge({
+      name: 'dsched_dlq_size',
+      help: 'Jobs in the dead-letter queue',
+      registers: [registry],
+    });
+  }
+
+  count(reason: ReleaseReason, r: { released: number; dead: number }): void {
+    this.released.inc({ reason }, r.released + r.dead);
+    this.dlqAdditions.inc(r.dead);
   }
 }

@@ -1,9 +1,12 @@
-import { baseConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
+import { baseConfigShape, cassandraConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
 import { z } from 'zod';
 
 export const taskApiConfigSchema = z.object({
   ...baseConfigShape,
   ...mysqlConfigShape,
+  // The audit reads archived jobs from history.
+  ...cassandraConfigShape,
+  HISTORY_TTL_DAYS: env.positiveInt(90),
   TASK_API_PORT: env.port(8080),
   TASK_API_HOST: z.string().default('0.0.0.0'),
   DSCHED_ADMIN_TOKEN: z

@@ -1,19 +1,19 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, testApp } from './helpers.ts';
+import { buildTestApp, TEST_ADMIN_TOKEN } from './test-app.ts';
 
+const ADMIN = TEST_ADMIN_TOKEN;
 let db: TestDatabase;
 let app: FastifyInstance;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-  app = testApp(db);
+  ({ db, app, close } = await buildTestApp(import.meta.url));
 });
 afterAll(async () => {
-  await app.close();
-  await db.close();
+  await close();
 });
 
 async function newTenant(name = 'acme') {

@@ -1,40 +1,15 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool, RowDataPacket } from '@dsched/mysql/pool';
 import { materialiseDueBatch } from '@dsched/mysql/scheduler/materialise';
-import { createLogger, createRegistry } from '@dsched/runtime';
-import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
-import {
-  mysqlClock,
-  mysqlRateLimiter,
-  mysqlTaskRepository,
-  mysqlTaskRuns,
-  mysqlTenantDirectory,
-} from '../src/adapters/mysql.ts';
-import { buildApp } from '../src/app.ts';
-
-export const ADMIN = 'admin-token-for-tests-123';
-
-export function testApp(db: TestDatabase): FastifyInstance {
-  return buildApp({
-    logger: createLogger('task-api', 'silent'),
-    registry: createRegistry('task-api'),
-    ready: async () => undefined,
-    tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
-    tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
-    runs: mysqlTaskRuns(db.pool),
-    rateLimit: mysqlRateLimiter(db.pool),
-    now: mysqlClock(db.pool),
-    adminToken: ADMIN,
-  });
-}
+import { TEST_ADMIN_TOKEN } from './test-app.ts';
 
 /** A tenant made through the admin API; returns a request helper bound to its key. */
 export async function tenantClient(app: FastifyInstance, quotas: Record<string, number> = {}) {
   const res = await app.inject({
     method: 'POST',
     url: '/v1/admin/tenants',
-    headers: { authorization: `Bearer ${ADMIN}` },
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     payload: { name: 'acme', ...quotas },
   });
   if (res.statusCode !== 201) throw new Error(res.body);

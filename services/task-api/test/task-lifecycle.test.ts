@@ -1,20 +1,20 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cronBody, jobsOf, schedulerPass, tenantClient, testApp } from './helpers.ts';
+import { cronBody, jobsOf, schedulerPass, tenantClient } from './helpers.ts';
+import { buildTestApp } from './test-app.ts';
 
 let db: TestDatabase;
 let app: FastifyInstance;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-  app = testApp(db);
+  ({ db, app, close } = await buildTestApp(import.meta.url));
 });
 afterAll(async () => {
-  await app.close();
-  await db.close();
+  await close();
 });
 
 type TaskBody = { id: string; version: number; state: string; nextFireAt: string | null; lane: string };
@@ -158,9 +158,10 @@ describe('pause, resume, delete', () => {
     expect(resumed).toMatchObject({ state: 'active', version: 3 });
     const [[clock]] = await db.pool.query<RowDataPacket[]>('SELECT NOW(3) AS now');
     expect(Date.parse(resumed.nextFireAt!)).toBeGreaterThanOrEqual((clock!.now as Date).getTime() - 1000);
-    const [skips] = await db.pool.query<RowDataPacket[]>('SELECT reason FROM task_skips WHERE task_id = ?', [
-      idToBin(task.id),
-    ]);
+    const [skips] = await db.pool.query<RowDataPacket[]>(
+      'SELECT reason FROM occurrence_skips WHERE task_id = ?',
+      [idToBin(task.id)],
+    );
     expect(skips.map((s) => s.reason)).toEqual(['paused']);
     await schedulerPass(db.pool, 2_000);
     expect((await jobsOf(db.pool, task.id)).some((j) => j.state === 'pending')).toBe(true);

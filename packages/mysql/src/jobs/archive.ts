@@ -5,19 +5,25 @@ import { type JobRecord, loadJobRecords } from './job-records.ts';
 
 const SELECT_ARCHIVABLE = loadSql(import.meta.url, './archivable-select.sql');
 const ARCHIVE_DELETE = loadSql(import.meta.url, './archive-delete.sql');
+const ARCHIVER_LAG = loadSql(import.meta.url, './archiver-lag.sql');
 
-/** Terminal jobs ready for history, with their attempts. */
+/** Terminal jobs ready for history, oldest first, with their attempts. */
 export async function selectArchivableJobs(
   pool: Pool,
   args: { limit: number; deadRetentionSeconds: number },
 ): Promise<JobRecord[]> {
   const [rows] = await pool.query<RowDataPacket[]>(SELECT_ARCHIVABLE, [
+    args.limit,
+    args.limit,
     args.deadRetentionSeconds,
     args.limit,
   ]);
+  const oldest = rows
+    .sort((a, b) => (a.finished_at as Date).getTime() - (b.finished_at as Date).getTime())
+    .slice(0, args.limit);
   return loadJobRecords(
     pool,
-    rows.map((r) => r.id as Buffer),
+    oldest.map((r) => r.id as Buffer),
   );
 }
 
@@ -32,7 +38,18 @@ export async function deleteArchivedJobs(
   if (jobs.length === 0) return 0;
   const sorted = [...jobs].sort((a, b) => (a.id < b.id ? -1 : 1));
   const [res] = await pool.query<ResultSetHeader>(ARCHIVE_DELETE, [
+    sorted.map((j) => idToBin(j.id)),
     sorted.map((j) => [idToBin(j.id), j.attempt]),
   ]);
   return res.affectedRows;
+}
+
+/** Seconds since the oldest job waiting for the archiver became archivable (0 when none waits). */
+export async function archiverLagSeconds(pool: Pool, deadRetentionSeconds: number): Promise<number> {
+  const [rows] = await pool.query<RowDataPacket[]>(ARCHIVER_LAG, [
+    deadRetentionSeconds,
+    deadRetentionSeconds,
+  ]);
+  const { oldest, now } = rows[0] as { oldest: Date; now: Date };
+  return Math.max(0, (now.getTime() - oldest.getTime()) / 1000);
 }

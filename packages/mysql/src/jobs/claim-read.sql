@@ -1,6 +1,11 @@
--- What the executor needs to make the calls of the jobs just claimed.
+-- The rows of the jobs just locked by claim-select, by primary key (a plain read: the locks are
+-- already held), with what the claim and the call need of their tenant. The tenant columns come
+-- from scalar subqueries, which never lock: a locking join would make the tenant row a hot spot,
+-- and a claimer that skipped a tenant row another claimer held would skip all its jobs.
 -- Parameters: ids (list)
 SELECT j.id, j.tenant_id, j.task_id, j.kind, j.scheduled_for, j.priority, j.lane, j.attempt,
-       j.max_attempts, j.target, j.retry, t.signing_secret
-  FROM jobs j JOIN tenants t ON t.id = j.tenant_id
- WHERE j.id IN (?) AND j.state = 'running'
+       j.max_attempts, j.target, j.retry, j.cancel_requested, NOW(3) AS db_now,
+       (SELECT t.signing_secret FROM tenants t WHERE t.id = j.tenant_id) AS signing_secret,
+       (SELECT t.max_concurrency FROM tenants t WHERE t.id = j.tenant_id) AS max_concurrency
+  FROM jobs j
+ WHERE j.id IN (?)

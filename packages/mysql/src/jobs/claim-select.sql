@@ -1,5 +1,9 @@
--- Candidate jobs of one lane in claim order. The IN list over priority turns the range into one
--- range per priority, read in index order, so no filesort runs and only returned rows are locked.
+-- Candidate jobs of one lane in claim order, locked for this claim; rows other claimers hold are
+-- skipped. Reads only columns of jobs_claim (lane, state, priority, run_at, id), so the plan is a
+-- covering range scan: one range per priority (the IN list) up to run_at <= now, read in index
+-- order, no filesort, and only the rows returned are locked. Selecting more columns here lets the
+-- optimizer switch to a ref scan on (lane, state) that walks past every not-yet-due job of a
+-- higher priority; docs/executor.md shows both plans.
 -- Parameters: lane, limit
 SELECT id
   FROM jobs

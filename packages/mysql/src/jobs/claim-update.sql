@@ -2,6 +2,6 @@
 -- Parameters: claimed_by, lease_seconds, ids (list)
 UPDATE jobs
    SET state = 'running', attempt = attempt + 1, claimed_by = ?,
-       lease_expires_at = NOW(3) + INTERVAL ? SECOND,
+       lease_expires_at = NOW(3) + INTERVAL ? SECOND, deadline_at = NULL,
        started_at = COALESCE(started_at, NOW(3)), updated_at = NOW(3)
  WHERE id IN (?) AND state = 'pending'

@@ -1,14 +1,21 @@
 import { type Lane, type Priority, priorityFromRank, type RetryPolicy, type Target } from '@dsched/domain';
-import type { Pool, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, maybeBinToId } from '../ids.ts';
 import { readJson } from '../json.ts';
-import { loadSql } from '../sql.ts';
+import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
-const CLAIM_UPDATE = loadSql(import.meta.url, './claim-update.sql');
-const CLAIM_ATTEMPTS = loadSql(import.meta.url, './claim-attempts.sql');
 const CLAIM_READ = loadSql(import.meta.url, './claim-read.sql');
+const CLAIM_SLOTS_PART = loadSql(import.meta.url, './claim-slots-part.sql')
+  .split('\n')
+  .filter((line) => !line.startsWith('--'))
+  .join('\n');
+const CLAIM_SLOTS_HOLD = loadSql(import.meta.url, './claim-slots-hold.sql');
+const CLAIM_UPDATE = loadSql(import.meta.url, './claim-update.sql');
+const CLAIM_DEFER = loadSql(import.meta.url, './claim-defer.sql');
+const CLAIM_CANCEL = loadSql(import.meta.url, './claim-cancel.sql');
+const CLAIM_ATTEMPTS = loadSql(import.meta.url, './claim-attempts.sql');
 
 export interface ClaimedJob {
   id: string;
@@ -18,46 +25,141 @@ export interface ClaimedJob {
   scheduledFor: Date;
   priority: Priority;
   lane: Lane;
+  /** The claim's fencing token: every write about this claim carries it. */
   attempt: number;
   maxAttempts: number;
   target: Target;
   retry: RetryPolicy;
   signingSecret: string;
+  /** The tenant concurrency slot this claim holds, when the tenant has a limit. */
+  tenantSlot: number | null;
+  /** The database clock at the claim, for schedule lag on the one clock. */
+  claimedAt: Date;
+}
+
+export interface ClaimResult {
+  jobs: ClaimedJob[];
+  /** Jobs of tenants at their concurrency limit, moved later by `deferMs`. */
+  deferred: number;
+  /** Jobs whose cancel was requested, cancelled instead of claimed. */
+  cancelled: number;
+}
+
+export interface ClaimArgs {
+  lane: Lane;
+  limit: number;
+  owner: string;
+  leaseSeconds: number;
+  /** How far a job of a tenant at its limit moves back in the claim order. */
+  deferMs?: number;
 }
 
 /**
- * Claims up to `limit` due jobs of a lane for `owner`: one locking select that skips rows other
- * claimers hold, one update of the whole batch, one insert of their attempt rows; committed at
- * once so the locks are short.
+ * Claims up to `limit` due jobs of a lane for `owner`, in one short transaction: one locking read
+ * of ids that skips rows other claimers hold, one read of those rows by primary key, one locking
+ * read of free concurrency slots for the limited tenants among them (only when there are any),
+ * then one statement per kind of change for the whole batch. Committed at once so the locks are
+ * short.
  */
-export async function claimDueJobs(
-  pool: Pool,
-  args: { lane: Lane; limit: number; owner: string; leaseSeconds: number },
-): Promise<ClaimedJob[]> {
-  if (args.limit <= 0) return [];
+export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResult> {
+  if (args.limit <= 0) return { jobs: [], deferred: 0, cancelled: 0 };
   return withTransaction(pool, async (conn) => {
-    const [candidates] = await conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, args.limit]);
-    if (candidates.length === 0) return [];
-    const ids = candidates.map((r) => r.id as Buffer);
-    await conn.query(CLAIM_UPDATE, [args.owner, args.leaseSeconds, ids]);
+    const [locked] = await conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, args.limit]);
+    if (locked.length === 0) return { jobs: [], deferred: 0, cancelled: 0 };
+    const [rows] = await conn.query<RowDataPacket[]>(CLAIM_READ, [locked.map((r) => r.id)]);
+    // Back into claim order (priority, then run_at): slots go, and calls start, in this order.
+    const rank = new Map(locked.map((r, i) => [hex(r.id), i]));
+    const candidates = rows.sort((a, b) => rank.get(hex(a.id))! - rank.get(hex(b.id))!);
+
+    const toCancel = candidates.filter((r) => Number(r.cancel_requested) === 1);
+    const live = candidates.filter((r) => Number(r.cancel_requested) !== 1);
+    const slots = await takeSlots(conn, live);
+
+    const limited = (r: RowDataPacket) => r.max_concurrency !== null;
+    const claimed = live.filter((r) => !limited(r) || slots.has(hex(r.id)));
+    const deferred = live.filter((r) => limited(r) && !slots.has(hex(r.id)));
+
+    if (toCancel.length > 0) await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
+    if (deferred.length > 0) {
+      await conn.query(CLAIM_DEFER, [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
+    }
+    if (claimed.length === 0) return { jobs: [], deferred: deferred.length, cancelled: toCancel.length };
+
+    const ids = claimed.map((r) => r.id as Buffer);
+    const [res] = await conn.query<ResultSetHeader>(CLAIM_UPDATE, [args.owner, args.leaseSeconds, ids]);
+    if (res.affectedRows !== ids.length) throw new Error('claim: locked rows changed under the lock');
+    if (slots.size > 0) {
+      const held = claimed
+        .filter((r) => slots.has(hex(r.id)))
+        .map((r) => [r.tenant_id, slots.get(hex(r.id)), r.id, Number(r.attempt) + 1]);
+      const hold = withRows(CLAIM_SLOTS_HOLD, ['tenant_id', 'slot', 'job_id', 'attempt'], held);
+      await conn.query(hold.sql, [...hold.params, args.leaseSeconds]);
+    }
     await conn.query(CLAIM_ATTEMPTS, [ids]);
-    const [rows] = await conn.query<RowDataPacket[]>(CLAIM_READ, [ids]);
-    // Back into claim order (priority, then run_at): the caller starts calls in this order.
-    const rank = new Map(ids.map((id, i) => [id.toString('hex'), i]));
-    rows.sort((a, b) => rank.get(a.id.toString('hex'))! - rank.get(b.id.toString('hex'))!);
-    return rows.map((r) => ({
-      id: binToId(r.id),
-      tenantId: binToId(r.tenant_id),
-      taskId: maybeBinToId(r.task_id),
-      kind: r.kind,
-      scheduledFor: r.scheduled_for,
-      priority: priorityFromRank(Number(r.priority)),
-      lane: r.lane as Lane,
-      attempt: Number(r.attempt),
-      maxAttempts: Number(r.max_attempts),
-      target: readJson<Target>(r.target),
-      retry: readJson<RetryPolicy>(r.retry),
-      signingSecret: r.signing_secret,
-    }));
+
+    const jobs = claimed.map(
+      (r): ClaimedJob => ({
+        id: binToId(r.id),
+        tenantId: binToId(r.tenant_id),
+        taskId: maybeBinToId(r.task_id),
+        kind: r.kind,
+        scheduledFor: r.scheduled_for,
+        priority: priorityFromRank(Number(r.priority)),
+        lane: r.lane as Lane,
+        attempt: Number(r.attempt) + 1,
+        maxAttempts: Number(r.max_attempts),
+        target: readJson<Target>(r.target),
+        retry: readJson<RetryPolicy>(r.retry),
+        signingSecret: r.signing_secret,
+        tenantSlot: slots.get(hex(r.id)) ?? null,
+        claimedAt: r.db_now,
+      }),
+    );
+    return { jobs, deferred: deferred.length, cancelled: toCancel.length };
   });
+}
+
+/** The claimed jobs only; see claimJobs. */
+export async function claimDueJobs(pool: Pool, args: ClaimArgs): Promise<ClaimedJob[]> {
+  return (await claimJobs(pool, args)).jobs;
+}
+
+function hex(b: Buffer): string {
+  return b.toString('hex');
+}
+
+/**
+ * Takes free slots for the candidates of limited tenants, at most one per candidate, in claim
+ * order; returns job id (hex) → slot. One statement whatever the number of tenants.
+ */
+async function takeSlots(conn: PoolConnection, rows: RowDataPacket[]): Promise<Map<string, number>> {
+  const wanted = new Map<string, RowDataPacket[]>();
+  for (const r of rows) {
+    if (r.max_concurrency === null) continue;
+    const list = wanted.get(hex(r.tenant_id)) ?? [];
+    list.push(r);
+    wanted.set(hex(r.tenant_id), list);
+  }
+  const assigned = new Map<string, number>();
+  if (wanted.size === 0) return assigned;
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  for (const jobs of wanted.values()) {
+    parts.push(CLAIM_SLOTS_PART);
+    params.push(jobs[0]!.tenant_id, Number(jobs[0]!.max_concurrency), jobs.length);
+  }
+  const [free] = await conn.query<RowDataPacket[]>(parts.join('\nUNION ALL\n'), params);
+  const byTenant = new Map<string, number[]>();
+  for (const s of free) {
+    const list = byTenant.get(hex(s.tenant_id)) ?? [];
+    list.push(Number(s.slot));
+    byTenant.set(hex(s.tenant_id), list);
+  }
+  for (const [tenant, jobs] of wanted) {
+    const slots = byTenant.get(tenant) ?? [];
+    jobs.forEach((job, i) => {
+      if (i < slots.length) assigned.set(hex(job.id), slots[i]!);
+    });
+  }
+  return assigned;
 }

@@ -1,6 +1,7 @@
 import { type AttemptView, type JobState, type JobView, priorityFromRank } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin, maybeBinToId } from '../ids.ts';
+import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 
 const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
@@ -38,6 +39,7 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
     state: r.state as JobState,
     attempt: Number(r.attempt),
     maxAttempts: Number(r.max_attempts),
+    attemptGroup: Number(r.attempt_group ?? 1),
     priority: priorityFromRank(Number(r.priority)),
     scheduledFor: (r.scheduled_for as Date).toISOString(),
     attempts,
@@ -50,10 +52,18 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
   if (finished) v.finishedAt = finished;
   if (r.last_status !== null) v.lastStatus = Number(r.last_status);
   if (r.last_error !== null) v.lastError = r.last_error;
+  if (r.state === 'running' && Number(r.cancel_requested) === 1) v.cancelRequested = true;
+  // Parked after a 202: no executor holds it; its lease is the heartbeat timeout.
+  if (r.state === 'running' && r.claimed_by === null && r.deadline_at) {
+    v.deadlineAt = iso(r.deadline_at)!;
+    if (r.lease_expires_at) v.heartbeatBy = iso(r.lease_expires_at)!;
+  }
+  if (r.progress != null) v.progress = readJson(r.progress);
+  if (r.output != null) v.output = readJson(r.output);
   return v;
 }
 
-/** Loads jobs and their attempts in two statements, whatever the number of jobs. */
+/** Loads jobs and their attempts in two statements, whatever the number of jobs, in the order given. */
 export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Promise<JobRecord[]> {
   if (ids.length === 0) return [];
   const bins = ids.map((id) => (typeof id === 'string' ? idToBin(id) : id));
@@ -67,6 +77,11 @@ export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Prom
     list.push(toAttemptView(a));
     byJob.set(key, list);
   }
+  // In the order asked for (the server returns primary-key order).
+  const rank = new Map(bins.map((b, i) => [b.toString('hex'), i]));
+  jobs.sort(
+    (a, b) => rank.get((a.id as Buffer).toString('hex'))! - rank.get((b.id as Buffer).toString('hex'))!,
+  );
   return jobs.map((r) => ({
     tenantId: binToId(r.tenant_id),
     view: toJobView(r, byJob.get((r.id as Buffer).toString('hex')) ?? []),

@@ -1,12 +1,13 @@
 import { ClaimLostError } from '@dsched/domain';
-import type { Pool, ResultSetHeader } from 'mysql2/promise';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
-import { loadSql } from '../sql.ts';
+import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 
-const FINISH_JOB = loadSql(import.meta.url, './finish-job.sql');
-const RETRY_JOB = loadSql(import.meta.url, './retry-job.sql');
-const FINISH_ATTEMPT = loadSql(import.meta.url, './finish-attempt.sql');
+const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
+const OUTCOME_APPLY = loadSql(import.meta.url, './outcome-apply.sql');
+const OUTCOME_ATTEMPTS = loadSql(import.meta.url, './outcome-attempts.sql');
+const SLOTS_RELEASE = loadSql(import.meta.url, './slots-release.sql');
 
 export interface AttemptRecord {
   status: number | null;
@@ -16,48 +17,137 @@ export interface AttemptRecord {
 }
 
 export type JobTransition =
-  | { to: 'succeeded' | 'dead' | 'failed'; lastStatus: number | null; lastError: string | null }
-  | { to: 'retry'; lastStatus: number | null; lastError: string | null; delayMs: number };
+  | {
+      to: 'succeeded' | 'dead' | 'failed' | 'cancelled';
+      lastStatus: number | null;
+      lastError: string | null;
+    }
+  | { to: 'retry'; lastStatus: number | null; lastError: string | null; delayMs: number }
+  /** Handed back unfinished (executor shutdown): pending at once; max_attempts rises by one, so it does not count. */
+  | { to: 'give_back'; lastError: string }
+  /**
+   * The target answered 202: it completes through job-api within `deadlineSeconds`, and
+   * heartbeats at least every `heartbeatSeconds` (the first within that long of now).
+   */
+  | { to: 'parked'; lastStatus: number; heartbeatSeconds: number; deadlineSeconds: number };
+
+/** The claim an outcome is about: its fence, and the tenant slot it holds if any. */
+export interface ClaimRef {
+  id: string;
+  attempt: number;
+  tenantId?: string;
+  tenantSlot?: number | null;
+}
+
+export interface OutcomeWrite {
+  job: ClaimRef;
+  transition: JobTransition;
+  attempt: AttemptRecord;
+}
+
+const MAX_ERROR = 1000;
+
+function nextState(t: JobTransition): string {
+  if (t.to === 'retry' || t.to === 'give_back') return 'pending';
+  return t.to;
+}
+
+function key(id: string | Buffer, attempt: number): string {
+  return `${typeof id === 'string' ? id.replaceAll('-', '') : id.toString('hex')}:${attempt}`;
+}
 
 /**
- * Applies the outcome of one claim, fenced by its attempt. The attempt row is closed either way
- * (the call happened); the job row changes only if the claim is still current, otherwise
- * ClaimLostError tells the caller its result was dropped.
+ * Applies a batch of outcomes in one transaction of a few statements, whatever its size: update
+ * the job rows (each fenced by its attempt), close every attempt row, free the tenant slots.
+ * Returns the writes whose claim was lost (their job rows were left alone).
+ *
+ * The common case has no stale result, so the fenced update runs first; only when it matches
+ * fewer rows than it names is the transaction rolled back and run again behind a locking read
+ * that tells the current claims from the lost ones.
  */
+export async function recordOutcomes(pool: Pool, writes: OutcomeWrite[]): Promise<OutcomeWrite[]> {
+  if (writes.length === 0) return [];
+  try {
+    return await withTransaction(pool, (conn) => applyOutcomes(conn, writes, null));
+  } catch (err) {
+    if (!(err instanceof FenceMismatch)) throw err;
+  }
+  return withTransaction(pool, async (conn) => {
+    const [current] = await conn.query<RowDataPacket[]>(OUTCOME_LOCK, [
+      writes.map((w) => [idToBin(w.job.id), w.job.attempt]),
+    ]);
+    return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))));
+  });
+}
+
+class FenceMismatch extends Error {}
+
+async function applyOutcomes(
+  conn: PoolConnection,
+  writes: OutcomeWrite[],
+  live: Set<string> | null,
+): Promise<OutcomeWrite[]> {
+  const current = live ? writes.filter((w) => live.has(key(w.job.id, w.job.attempt))) : writes;
+  if (current.length > 0) {
+    const apply = withRows(
+      OUTCOME_APPLY,
+      [
+        'id',
+        'attempt',
+        'next',
+        'last_status',
+        'last_error',
+        'delay_ms',
+        'handed_back',
+        'heartbeat_s',
+        'deadline_s',
+      ],
+      current.map(({ job, transition: t }) => [
+        idToBin(job.id),
+        job.attempt,
+        nextState(t),
+        'lastStatus' in t ? t.lastStatus : null,
+        'lastError' in t ? (t.lastError?.slice(0, MAX_ERROR) ?? null) : null,
+        t.to === 'retry' ? Math.max(0, Math.round(t.delayMs)) : 0,
+        t.to === 'give_back' ? 1 : 0,
+        t.to === 'parked' ? t.heartbeatSeconds : 0,
+        t.to === 'parked' ? t.deadlineSeconds : 0,
+      ]),
+    );
+    const [res] = await conn.query<ResultSetHeader>(apply.sql, apply.params);
+    if (res.affectedRows !== current.length) throw new FenceMismatch();
+  }
+  const attempts = withRows(
+    OUTCOME_ATTEMPTS,
+    ['job_id', 'attempt', 'status', 'error_class', 'error', 'duration_ms', 'parked'],
+    writes.map(({ job, transition, attempt }) => [
+      idToBin(job.id),
+      job.attempt,
+      attempt.status,
+      attempt.errorClass,
+      attempt.error?.slice(0, MAX_ERROR) ?? null,
+      Math.max(0, Math.round(attempt.durationMs)),
+      transition.to === 'parked' ? 1 : 0,
+    ]),
+  );
+  await conn.query(attempts.sql, attempts.params);
+  // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
+  const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);
+  if (slots.length > 0) {
+    await conn.query(SLOTS_RELEASE, [
+      slots.map((w) => [idToBin(w.job.tenantId!), w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),
+    ]);
+  }
+  return live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [];
+}
+
+/** One outcome; throws ClaimLostError when the claim is no longer current. */
 export async function recordOutcome(
   pool: Pool,
-  job: { id: string; attempt: number },
+  job: ClaimRef,
   transition: JobTransition,
   attempt: AttemptRecord,
 ): Promise<void> {
-  const id = idToBin(job.id);
-  const applied = await withTransaction(pool, async (conn) => {
-    await conn.query(FINISH_ATTEMPT, [
-      attempt.status,
-      attempt.errorClass,
-      attempt.error?.slice(0, 1000) ?? null,
-      Math.round(attempt.durationMs),
-      id,
-      job.attempt,
-    ]);
-    const lastError = transition.lastError?.slice(0, 1000) ?? null;
-    const [res] =
-      transition.to === 'retry'
-        ? await conn.query<ResultSetHeader>(RETRY_JOB, [
-            transition.lastStatus,
-            lastError,
-            Math.round(transition.delayMs),
-            id,
-            job.attempt,
-          ])
-        : await conn.query<ResultSetHeader>(FINISH_JOB, [
-            transition.to,
-            transition.lastStatus,
-            lastError,
-            id,
-            job.attempt,
-          ]);
-    return res.affectedRows === 1;
-  });
-  if (!applied) throw new ClaimLostError(job.id, job.attempt);
+  const lost = await recordOutcomes(pool, [{ job, transition, attempt }]);
+  if (lost.length > 0) throw new ClaimLostError(job.id, job.attempt);
 }

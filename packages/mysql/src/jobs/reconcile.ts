@@ -1,16 +1,103 @@
-import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 
+// The reconciler's statements. Each pass takes one batch: a locking select that skips rows
+// another replica holds (so replicas share the work instead of queueing on it), one fenced update
+// of the batch, one update closing the batch's attempt rows. Nothing loops per row.
+
 const SELECT_EXPIRED = loadSql(import.meta.url, './release-expired-select.sql');
 const RELEASE_EXPIRED = loadSql(import.meta.url, './release-expired-update.sql');
+const SELECT_PAST_DEADLINE = loadSql(import.meta.url, './deadline-select.sql');
+const FAIL_PAST_DEADLINE = loadSql(import.meta.url, './deadline-update.sql');
+const SELECT_OF_OWNERS = loadSql(import.meta.url, './owner-select.sql');
+const RELEASE_OF_OWNERS = loadSql(import.meta.url, './owner-update.sql');
+const RUNNING_OWNERS = loadSql(import.meta.url, './running-owners.sql');
+const CLOSE_ATTEMPTS = loadSql(import.meta.url, './close-abandoned-attempts.sql');
+const READY_BACKLOG = loadSql(import.meta.url, './ready-backlog.sql');
+const DLQ_SIZE = loadSql(import.meta.url, './dlq-size.sql');
 
-/** Gives back one batch of expired claims; returns how many jobs changed. */
-export async function releaseExpiredClaims(pool: Pool, limit: number): Promise<number> {
+/** What one batch did: jobs given back for another attempt, and jobs moved to the DLQ. */
+export interface ReleaseResult {
+  released: number;
+  dead: number;
+}
+
+const NONE: ReleaseResult = { released: 0, dead: 0 };
+
+async function releaseBatch(
+  conn: PoolConnection,
+  rows: RowDataPacket[],
+  update: string,
+  extra: unknown[],
+  attemptEnd: { errorClass: string; error: string },
+): Promise<ReleaseResult> {
+  if (rows.length === 0) return NONE;
+  // Primary-key order: the same lock order as every other multi-row write.
+  rows.sort((a, b) => Buffer.compare(a.id as Buffer, b.id as Buffer));
+  const ids = rows.map((r) => r.id as Buffer);
+  const pairs = rows.map((r) => [r.id, r.attempt]);
+  const [res] = await conn.query<ResultSetHeader>(update, [ids, pairs, ...extra]);
+  if (res.affectedRows === 0) return NONE;
+  await conn.query(CLOSE_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);
+  // The rows stay locked from the select to here, so the update changed exactly those rows and
+  // `spent` (read under the lock) says which of them went to the DLQ.
+  const dead = rows.filter((r) => Number(r.spent) === 1).length;
+  return { released: res.affectedRows - dead, dead };
+}
+
+/** Gives back one batch of expired claims (to pending, or to the DLQ when attempts are spent). */
+export async function releaseExpiredClaims(pool: Pool, limit: number): Promise<ReleaseResult> {
   return withTransaction(pool, async (conn) => {
     const [rows] = await conn.query<RowDataPacket[]>(SELECT_EXPIRED, [limit]);
-    if (rows.length === 0) return 0;
-    const [res] = await conn.query<ResultSetHeader>(RELEASE_EXPIRED, [rows.map((r) => [r.id, r.attempt])]);
-    return res.affectedRows;
+    return releaseBatch(conn, rows, RELEASE_EXPIRED, [], {
+      errorClass: 'lease_expired',
+      error: 'claim lease expired before the outcome was recorded',
+    });
   });
+}
+
+/** Fails one batch of asynchronous jobs past their deadline (retry after backoff, or the DLQ). */
+export async function failPastDeadline(pool: Pool, limit: number): Promise<ReleaseResult> {
+  return withTransaction(pool, async (conn) => {
+    const [rows] = await conn.query<RowDataPacket[]>(SELECT_PAST_DEADLINE, [limit]);
+    return releaseBatch(conn, rows, FAIL_PAST_DEADLINE, [], {
+      errorClass: 'deadline',
+      error: 'no completion before the deadline',
+    });
+  });
+}
+
+/** Gives back one batch of the claims held by executors that are known to be gone. */
+export async function releaseClaimsOf(pool: Pool, owners: string[], limit: number): Promise<ReleaseResult> {
+  if (owners.length === 0) return NONE;
+  return withTransaction(pool, async (conn) => {
+    const [rows] = await conn.query<RowDataPacket[]>(SELECT_OF_OWNERS, [owners, limit]);
+    return releaseBatch(conn, rows, RELEASE_OF_OWNERS, [owners], {
+      errorClass: 'executor_gone',
+      error: 'the executor holding the claim is gone',
+    });
+  });
+}
+
+/** The executors holding synchronous claims now. */
+export async function runningClaimOwners(pool: Pool, limit = 10_000): Promise<string[]> {
+  const [rows] = await pool.query<RowDataPacket[]>(RUNNING_OWNERS, [limit]);
+  return rows.map((r) => String(r.claimed_by));
+}
+
+export interface MaintenanceGauges {
+  readyBacklog: Record<string, number>;
+  dlqSize: number;
+}
+
+/** The queue's health at a glance: due pending jobs per lane and the DLQ's size. */
+export async function readMaintenanceGauges(pool: Pool): Promise<MaintenanceGauges> {
+  const [[backlog], [dlq]] = await Promise.all([
+    pool.query<RowDataPacket[]>(READY_BACKLOG),
+    pool.query<RowDataPacket[]>(DLQ_SIZE),
+  ]);
+  const readyBacklog: Record<string, number> = { critical: 0, default: 0, long: 0 };
+  for (const r of backlog) readyBacklog[String(r.lane)] = Number(r.n);
+  return { readyBacklog, dlqSize: Number(dlq[0]!.n) };
 }

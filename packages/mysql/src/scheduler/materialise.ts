@@ -7,9 +7,11 @@ import {
   type SkipReason,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { binToId } from '../ids.ts';
 import { insertJobs, type NewJob, sqlTime } from '../jobs/insert-jobs.ts';
 import { type HeldLease, partitionLeaseName } from '../leases/partition-leases.ts';
 import { loadSql } from '../sql.ts';
+import { inclusiveRange, recordOccurrenceSkips } from '../tasks/occurrence-skips.ts';
 import { scheduleFromJson } from '../tasks/task-store.ts';
 import { withTransaction } from '../transaction.ts';
 
@@ -17,7 +19,6 @@ const CHECK_LEASES = loadSql(import.meta.url, './check-leases.sql');
 const SELECT_DUE = loadSql(import.meta.url, './select-due-tasks.sql');
 const SELECT_LIVE_RUNS = loadSql(import.meta.url, './select-live-runs.sql');
 const ADVANCE_TASKS = loadSql(import.meta.url, './advance-tasks.sql');
-const INSERT_SKIPS = loadSql(import.meta.url, '../tasks/insert-skips.sql');
 
 /** Which partitions a batch may write: leased ones (fenced by token), or all (test-only). */
 export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };
@@ -111,7 +112,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
 
     const jobs: NewJob[] = [];
     const advance: [string, string | null][] = [];
-    const skips: unknown[][] = [];
+    const skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[] = [];
     for (const t of tasks) {
       const plan = planOccurrences(
         {
@@ -138,14 +139,14 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
         result.scheduledFor.push(at);
       }
       for (const s of plan.skipped) {
-        skips.push([t.id, s.from, s.to, s.reason, now]);
+        skips.push({ taskId: binToId(t.id), ...inclusiveRange(s), reason: s.reason });
         result.skipped[s.reason] = (result.skipped[s.reason] ?? 0) + 1;
       }
       advance.push([(t.id as Buffer).toString('hex'), plan.nextFireAt && sqlTime(plan.nextFireAt)]);
     }
 
     result.jobsInserted = await insertJobs(conn, jobs, now);
-    if (skips.length > 0) await conn.query(INSERT_SKIPS, [skips]);
+    await recordOccurrenceSkips(conn, skips);
     await conn.query(ADVANCE_TASKS, [JSON.stringify(advance), now]);
     return result;
   });

@@ -4,6 +4,7 @@ import { binToId, idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/insert-jobs.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { inclusiveRange, recordOccurrenceSkips } from './occurrence-skips.ts';
 import { changeableTaskValues, rowToTask, TASK_COLUMNS, taskToRow } from './task-store.ts';
 
 // Task writes of the lifecycle: create within the tenant's quota, list, and every change
@@ -16,7 +17,6 @@ const UPDATE_TASK = loadSql(import.meta.url, './update-task.sql');
 const SELECT_UNSTARTED = loadSql(import.meta.url, './select-unstarted-jobs.sql');
 const SUPERSEDE_JOBS = loadSql(import.meta.url, './supersede-jobs.sql');
 const LIST_TASKS = loadSql(import.meta.url, './list-tasks.sql');
-const INSERT_SKIPS = loadSql(import.meta.url, './insert-skips.sql');
 
 /** Inserts a task if its tenant is under maxTasks; false when the quota is used up. */
 export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: number): Promise<boolean> {
@@ -102,7 +102,7 @@ export async function changeTask(
     await applyToUnstartedJobs(conn, change);
     if (change.skipped) {
       const s = change.skipped;
-      await conn.query(INSERT_SKIPS, [[[idToBin(t.id), s.from, s.to, s.reason, t.updatedAt]]]);
+      await recordOccurrenceSkips(conn, [{ taskId: t.id, ...inclusiveRange(s), reason: s.reason }]);
     }
     if (change.releasesQuota) await conn.query(RELEASE_QUOTA, [idToBin(t.tenantId)]);
     return { task: t, changed: true };

@@ -1,7 +1,21 @@
 import type { Tenant } from '@dsched/domain';
-import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
+import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+
+const SLOTS_PROVISION = loadSql(import.meta.url, './slots-provision.sql');
+const SLOTS_TRIM = loadSql(import.meta.url, './slots-trim.sql');
+
+/**
+ * Keeps a tenant's concurrency slots (docs/tenant-concurrency.md) in step with its limit, in the
+ * transaction that sets the limit: rows 0 .. limit - 1 exist, free rows past it are gone.
+ */
+async function syncTenantSlots(conn: PoolConnection, tenantId: string, limit: number | null): Promise<void> {
+  const id = idToBin(tenantId);
+  if (limit !== null) await conn.query(SLOTS_PROVISION, [id, limit]);
+  await conn.query(SLOTS_TRIM, [id, limit ?? 0]);
+}
 
 // Tenants and their API keys. Keys are looked up by their SHA-256; a tenant is always read by id
 // or by key, never listed to another tenant.
@@ -41,6 +55,7 @@ export async function insertTenant(
       'INSERT INTO tenant_api_keys (key_hash, tenant_id, key_prefix, created_at) VALUES (?, ?, ?, ?)',
       [key.hash, idToBin(tenant.id), key.prefix, tenant.createdAt],
     );
+    if (tenant.maxConcurrency !== null) await syncTenantSlots(conn, tenant.id, tenant.maxConcurrency);
   });
 }
 
@@ -85,11 +100,15 @@ export async function updateTenant(pool: Pool, id: string, patch: QuotaPatch): P
     }
   }
   if (sets.length === 0) return (await getTenant(pool, id)) !== null;
-  const [res] = await pool.query<ResultSetHeader>(
-    `UPDATE tenants SET ${sets.join(', ')}, updated_at = NOW(3) WHERE id = ?`,
-    [...values, idToBin(id)],
-  );
-  return res.affectedRows === 1;
+  return withTransaction(pool, async (conn) => {
+    const [res] = await conn.query<ResultSetHeader>(
+      `UPDATE tenants SET ${sets.join(', ')}, updated_at = NOW(3) WHERE id = ?`,
+      [...values, idToBin(id)],
+    );
+    if (res.affectedRows !== 1) return false;
+    if (patch.maxConcurrency !== undefined) await syncTenantSlots(conn, id, patch.maxConcurrency);
+    return true;
+  });
 }
 
 /**

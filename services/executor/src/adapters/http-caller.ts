@@ -1,10 +1,20 @@
-import { type CallResult, parseRetryAfter, webhookSignature } from '@dsched/domain';
-import { Agent, errors, request } from 'undici';
+import { type CallResult, parseRetryAfter, webhookSigner } from '@dsched/domain';
+import { Agent, request } from 'undici';
 import type { ClaimedJob, TargetCaller } from '../ports.ts';
+import {
+  guardedConnector,
+  type Resolver,
+  type SocketOpener,
+  TargetRefusedError,
+} from './guarded-connector.ts';
+import type { AllowList } from './target-policy.ts';
 
 // The outgoing call (API.md "The call a target receives"): the task's method, headers and body,
-// the dsched headers, and a Standard Webhooks signature. Redirects are not followed (undici's
-// request() never follows them); the response body is read up to a cap and discarded.
+// the dsched headers, and a Standard Webhooks signature. undici keeps connections alive per
+// origin; every new connection goes through the SSRF guard. Redirects are never followed
+// (request() does not follow them; a 3xx is an outcome like any other status). The job's timeout
+// bounds the whole call, headers and body; the request body and the part of the response body
+// that is read are capped.
 
 export function encodeBody(body: unknown): { payload: string; contentType?: string } {
   if (body === undefined) return { payload: '' };
@@ -12,15 +22,51 @@ export function encodeBody(body: unknown): { payload: string; contentType?: stri
   return { payload: JSON.stringify(body), contentType: 'application/json' };
 }
 
-export function httpTargetCaller(options: {
+export interface HttpCallerOptions {
+  allow: AllowList;
+  maxRequestBytes: number;
   maxResponseBytes: number;
-  agent?: Agent;
+  connectTimeoutMs: number;
+  connectionsPerOrigin: number;
+  resolve?: Resolver;
+  open?: SocketOpener;
+  /** Wall clock for the webhook-timestamp header (the receiver's replay check compares to it). */
   now?: () => Date;
-}): TargetCaller {
-  const agent = options.agent ?? new Agent({ keepAliveTimeout: 30_000, connections: 256, pipelining: 1 });
+}
+
+export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { close(): Promise<void> } {
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    connections: options.connectionsPerOrigin,
+    pipelining: 1,
+    connect: guardedConnector({
+      allow: options.allow,
+      connectTimeoutMs: options.connectTimeoutMs,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+      ...(options.open ? { open: options.open } : {}),
+    }),
+  });
   const now = options.now ?? (() => new Date());
-  return async (job: ClaimedJob, signal: AbortSignal): Promise<CallResult> => {
+  // Signers by secret, bounded: a tenant's key is decoded once, not on every call.
+  const signers = new Map<string, ReturnType<typeof webhookSigner>>();
+  const signerFor = (secret: string) => {
+    let signer = signers.get(secret);
+    if (!signer) {
+      if (signers.size >= 10_000) signers.clear();
+      signer = webhookSigner(secret);
+      signers.set(secret, signer);
+    }
+    return signer;
+  };
+  const call = async (job: ClaimedJob, signal: AbortSignal): Promise<CallResult> => {
     const { payload, contentType } = encodeBody(job.target.body);
+    if (Buffer.byteLength(payload) > options.maxRequestBytes) {
+      return {
+        kind: 'error',
+        errorClass: 'body_too_large',
+        message: `request body over ${options.maxRequestBytes} bytes`,
+      };
+    }
     const timestampS = Math.floor(now().getTime() / 1000);
     const headers: Record<string, string> = {
       ...job.target.headers,
@@ -33,17 +79,18 @@ export function httpTargetCaller(options: {
       ...(job.taskId ? { 'dsched-task-id': job.taskId } : {}),
       'webhook-id': job.id,
       'webhook-timestamp': String(timestampS),
-      'webhook-signature': webhookSignature(job.signingSecret, job.id, timestampS, payload),
+      'webhook-signature': signerFor(job.signingSecret)(job.id, timestampS, payload),
     };
     const timeout = AbortSignal.timeout(job.target.timeoutMs);
-    const combined = AbortSignal.any([signal, timeout]);
     try {
       const res = await request(job.target.url, {
         method: job.target.method,
         headers,
         body: job.target.method === 'GET' ? null : payload,
-        signal: combined,
+        signal: AbortSignal.any([signal, timeout]),
         dispatcher: agent,
+        headersTimeout: job.target.timeoutMs,
+        bodyTimeout: job.target.timeoutMs,
       });
       await drainCapped(res.body, options.maxResponseBytes);
       const retryAfter = res.headers['retry-after'];
@@ -53,27 +100,39 @@ export function httpTargetCaller(options: {
         retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now()),
       };
     } catch (err) {
-      if (timeout.aborted)
+      if (signal.aborted) return { kind: 'error', errorClass: 'aborted', message: String(signal.reason) };
+      if (timeout.aborted) {
         return {
           kind: 'error',
           errorClass: 'timeout',
           message: `no response within ${job.target.timeoutMs} ms`,
         };
-      if (signal.aborted)
-        return { kind: 'error', errorClass: 'aborted', message: String(signal.reason ?? 'aborted') };
-      if (err instanceof errors.ResponseExceededMaxSizeError) {
-        return { kind: 'error', errorClass: 'body_too_large', message: (err as Error).message };
       }
-      return { kind: 'error', errorClass: 'network', message: (err as Error).message };
+      const refused = findRefusal(err);
+      if (refused) return { kind: 'error', errorClass: 'refused', message: refused.message };
+      return { kind: 'error', errorClass: 'network', message: describe(err) };
     }
   };
+  return Object.assign(call, { close: () => agent.close() });
+}
+
+function findRefusal(err: unknown): TargetRefusedError | undefined {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof TargetRefusedError) return e;
+  }
+  return undefined;
+}
+
+function describe(err: unknown): string {
+  const e = err as { message?: string; code?: string };
+  return [e.code, e.message].filter(Boolean).join(': ') || String(err);
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((h) => h.toLowerCase() === name);
 }
 
-/** Reads and drops the body, stopping (and destroying the stream) past the cap. */
+/** Reads and drops the body, stopping (and closing the connection) past the cap. */
 async function drainCapped(body: AsyncIterable<Buffer> & { destroy(): void }, cap: number): Promise<void> {
   let seen = 0;
   for await (const chunk of body) {

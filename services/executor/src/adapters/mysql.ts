@@ -1,13 +1,23 @@
-import { claimDueJobs } from '@dsched/mysql/jobs/claims';
-import { recordOutcome } from '@dsched/mysql/jobs/outcomes';
+import { claimJobs } from '@dsched/mysql/jobs/claims';
+import { renewLeases } from '@dsched/mysql/jobs/leases';
+import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
-import type { JobClaimer, OutcomeRecorder } from '../ports.ts';
+import type { JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
 
-export function mysqlJobClaimer(pool: Pool, options: { owner: string; leaseSeconds: number }): JobClaimer {
-  return (lane, limit) =>
-    claimDueJobs(pool, { lane, limit, owner: options.owner, leaseSeconds: options.leaseSeconds });
+export function mysqlJobClaimer(
+  pool: Pool,
+  options: { owner: string; leaseSeconds: number; deferMs: number },
+): JobClaimer {
+  return (lane, limit) => claimJobs(pool, { lane, limit, ...options });
 }
 
-export function mysqlOutcomeRecorder(pool: Pool): OutcomeRecorder {
-  return (job, transition, attempt) => recordOutcome(pool, job, transition, attempt);
+export function mysqlOutcomeWriter(pool: Pool): OutcomeWriter {
+  return (writes) => recordOutcomes(pool, writes);
+}
+
+export function mysqlLeaseRenewer(
+  pool: Pool,
+  options: { owner: string; leaseSeconds: number },
+): LeaseRenewer {
+  return (held) => renewLeases(pool, { ...options, held });
 }

@@ -1,147 +1,162 @@
-import { ClaimLostError, decideOutcome, type Lane } from '@dsched/domain';
-import type { Logger } from '@dsched/runtime';
+import type { Lane } from '@dsched/domain';
 import type { ExecutorMetrics } from '../metrics.ts';
-import type {
-  AttemptRecord,
-  ClaimedJob,
-  JobClaimer,
-  JobTransition,
-  OutcomeRecorder,
-  TargetCaller,
-} from '../ports.ts';
+import type { ClaimedJob, ClaimRef, JobClaimer, TargetCaller } from '../ports.ts';
+import type { OutcomeBatcher } from './outcome-batcher.ts';
+import { type AbortReason, type ParkTimes, settle } from './transitions.ts';
 
 export interface LaneWorkerDeps {
   claim: JobClaimer;
   call: TargetCaller;
-  record: OutcomeRecorder;
+  outcomes: OutcomeBatcher;
   metrics: ExecutorMetrics;
-  logger: Logger;
   /** Uniform in [0, 1), for backoff jitter. */
   random: () => number;
-  /** Milliseconds, for durations and lag. */
-  now: () => number;
+  /** Milliseconds on a monotonic clock, for call durations only. */
+  monotonicMs: () => number;
+  /** How long a job that answered 202 may go without a heartbeat, and in all. */
+  park: ParkTimes;
 }
 
-// One lane of an executor: claims as many jobs as it has free slots, calls each, records each
-// outcome. A lane's slots are its own, so a full `long` lane never holds back `default`.
+export interface LaneOptions {
+  lane: Lane;
+  /** Calls this lane runs at once: its slots, which no other lane can take. */
+  concurrency: number;
+  /** The most jobs one claim asks for. */
+  maxBatch: number;
+  /** Free slots at which a finished call wakes the claim loop early (1: at once). */
+  refillAt: number;
+}
+
+interface InFlight {
+  job: ClaimedJob;
+  abort: AbortController;
+  abortedBy?: AbortReason;
+  /** The call has not returned yet (after it, only the outcome write is pending). */
+  calling: boolean;
+  done: Promise<void>;
+}
+
+// One lane of an executor: claims as many jobs as it has free slots (up to a batch), calls each,
+// hands each outcome to the batcher, and frees the slot once the outcome is written. A lane's
+// slots are its own, so a `long` lane full of ten-minute calls never holds back `default`.
 export class LaneWorker {
   readonly lane: Lane;
-  readonly #concurrency: number;
+  readonly #opts: LaneOptions;
   readonly #deps: LaneWorkerDeps;
-  #inFlight = new Map<string, { job: ClaimedJob; abort: AbortController; done: Promise<void> }>();
-  #onSlotFreed: () => void = () => undefined;
-  #draining = false;
+  readonly #inFlight = new Map<string, InFlight>();
+  #onRefill: () => void = () => undefined;
 
-  constructor(lane: Lane, concurrency: number, deps: LaneWorkerDeps) {
-    this.lane = lane;
-    this.#concurrency = concurrency;
+  constructor(opts: LaneOptions, deps: LaneWorkerDeps) {
+    this.lane = opts.lane;
+    this.#opts = opts;
     this.#deps = deps;
   }
 
-  onSlotFreed(fn: () => void): void {
-    this.#onSlotFreed = fn;
+  /** Called when enough slots are free that claiming now is worth it. */
+  onRefill(fn: () => void): void {
+    this.#onRefill = fn;
   }
 
   get inFlight(): number {
     return this.#inFlight.size;
   }
 
-  /** Claims into the free slots; returns true when it filled them all (so it should poll again now). */
-  async runOnce(): Promise<boolean> {
-    const free = this.#concurrency - this.#inFlight.size;
-    if (free <= 0) return false;
-    const jobs = await this.#deps.claim(this.lane, free);
-    this.#deps.metrics.claimBatch.observe({ lane: this.lane }, jobs.length);
-    for (const job of jobs) this.#start(job);
-    return jobs.length === free;
+  get free(): number {
+    return this.#opts.concurrency - this.#inFlight.size;
   }
 
-  /** Waits for in-flight calls up to `graceMs`, then aborts the rest; returns the aborted jobs. */
-  async drain(graceMs: number): Promise<ClaimedJob[]> {
-    this.#draining = true;
+  /** Claims into the free slots; true when the claim came back full (so it should run again now). */
+  async runOnce(): Promise<boolean> {
+    const limit = Math.min(this.free, this.#opts.maxBatch);
+    if (limit <= 0) return false;
+    const { metrics } = this.#deps;
+    const end = metrics.claimQuery.startTimer({ lane: this.lane });
+    const result = await this.#deps.claim(this.lane, limit);
+    end();
+    metrics.claimBatch.observe({ lane: this.lane }, result.jobs.length);
+    if (result.deferred > 0) metrics.tenantDeferred.inc(result.deferred);
+    if (result.cancelled > 0) metrics.outcomes.inc({ outcome: 'cancelled' }, result.cancelled);
+    for (const job of result.jobs) this.#start(job);
+    return result.jobs.length === limit && this.free > 0;
+  }
+
+  /** The claims whose outcome is not written yet: their leases must be kept alive. */
+  held(): ClaimRef[] {
+    return [...this.#inFlight.values()].map(({ job }) => ({
+      id: job.id,
+      attempt: job.attempt,
+      tenantId: job.tenantId,
+      tenantSlot: job.tenantSlot,
+    }));
+  }
+
+  /** Aborts the call of one claim (cancel requested, claim lost); false when no call is running. */
+  abort(claim: ClaimRef, reason: AbortReason): boolean {
+    const entry = this.#inFlight.get(claimKey(claim));
+    if (!entry?.calling) return false;
+    entry.abortedBy ??= reason;
+    entry.abort.abort(new Error(`call aborted: ${reason}`));
+    return true;
+  }
+
+  /**
+   * Shutdown: waits for the calls in flight up to `graceMs`, then aborts the rest, which are given
+   * back (fenced, not counted as attempts). Resolves when every outcome is written.
+   */
+  async drain(graceMs: number): Promise<number> {
     const all = Promise.all([...this.#inFlight.values()].map((f) => f.done));
-    await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
     const left = [...this.#inFlight.values()];
-    for (const f of left) f.abort.abort(new Error('executor shutting down'));
+    for (const f of left) this.abort(f.job, 'shutdown');
     await Promise.all(left.map((f) => f.done));
-    return left.map((f) => f.job);
+    return left.length;
   }
 
   #start(job: ClaimedJob): void {
-    const abort = new AbortController();
-    const done = this.#execute(job, abort.signal).finally(() => {
-      this.#inFlight.delete(job.id);
-      this.#deps.metrics.inFlight.set({ lane: this.lane }, this.#inFlight.size);
-      this.#onSlotFreed();
-    });
-    this.#inFlight.set(job.id, { job, abort, done });
+    const key = claimKey(job);
+    const entry: InFlight = { job, abort: new AbortController(), calling: true, done: Promise.resolve() };
+    this.#inFlight.set(key, entry);
     this.#deps.metrics.inFlight.set({ lane: this.lane }, this.#inFlight.size);
+    entry.done = this.#execute(entry).finally(() => {
+      this.#inFlight.delete(key);
+      this.#deps.metrics.inFlight.set({ lane: this.lane }, this.#inFlight.size);
+      if (this.free >= this.#opts.refillAt) this.#onRefill();
+    });
   }
 
-  async #execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+  async #execute(entry: InFlight): Promise<void> {
+    const { job } = entry;
     const { metrics } = this.#deps;
-    const startedAt = this.#deps.now();
     metrics.scheduleLag.observe(
       { priority: job.priority },
-      Math.max(0, (startedAt - job.scheduledFor.getTime()) / 1000),
+      Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000),
     );
-    const result = await this.#deps.call(job, signal);
-    const durationMs = this.#deps.now() - startedAt;
+    const startedAt = this.#deps.monotonicMs();
+    const result = await this.#deps.call(job, entry.abort.signal);
+    entry.calling = false;
+    const durationMs = this.#deps.monotonicMs() - startedAt;
     metrics.attemptDuration.observe({ lane: this.lane }, durationMs / 1000);
-    if (signal.aborted && this.#draining) {
-      // Shutdown gave up on this call: hand the job back for another executor, fenced as usual.
-      await this.#record(
-        job,
-        { to: 'retry', lastStatus: null, lastError: 'given back at executor shutdown', delayMs: 0 },
-        {
-          status: null,
-          errorClass: 'aborted',
-          error: 'executor shutting down',
-          durationMs,
-        },
-      );
-      return;
-    }
-    const outcome = decideOutcome(result, job, this.#deps.random());
-    const status = result.kind === 'response' ? result.status : null;
-    const error =
-      result.kind === 'error' ? result.message : outcome.type === 'succeeded' ? null : `HTTP ${status}`;
-    let transition: JobTransition;
-    switch (outcome.type) {
-      case 'succeeded':
-      case 'accepted': // asynchronous completion (202) is parked by the executor issue; until then 2xx is done
-        transition = { to: 'succeeded', lastStatus: status, lastError: null };
-        break;
-      case 'retry':
-        transition = { to: 'retry', lastStatus: status, lastError: outcome.reason, delayMs: outcome.afterMs };
-        break;
-      case 'dead':
-        transition = { to: 'dead', lastStatus: status, lastError: outcome.reason };
-        break;
-    }
-    metrics.outcomes.inc({ outcome: outcome.type });
-    await this.#record(job, transition, {
-      status,
-      errorClass:
-        result.kind === 'error' ? result.errorClass : status !== null && status >= 300 ? 'http_status' : null,
-      error,
+    if (result.kind === 'error' && result.errorClass === 'refused') metrics.targetsRefused.inc();
+    const settled = settle(job, result, {
       durationMs,
+      random: this.#deps.random(),
+      park: this.#deps.park,
+      abortedBy: entry.abortedBy,
     });
+    const written = await this.#deps.outcomes.submit({
+      job,
+      transition: settled.transition,
+      attempt: settled.attempt,
+    });
+    if (written === 'stale') metrics.staleResults.inc();
+    if (written !== 'applied') return;
+    metrics.outcomes.inc({ outcome: settled.outcome });
+    if (settled.outcome === 'dead') metrics.dlqAdditions.inc();
   }
+}
 
-  async #record(job: ClaimedJob, transition: JobTransition, attempt: AttemptRecord): Promise<void> {
-    const { metrics, logger } = this.#deps;
-    try {
-      await this.#deps.record(job, transition, attempt);
-    } catch (err) {
-      if (err instanceof ClaimLostError) {
-        metrics.staleResults.inc();
-        logger.warn({ jobId: job.id, attempt: job.attempt }, 'result dropped: claim lost');
-        return;
-      }
-      // The outcome could not be written (database down): the claim lease expires and the
-      // reconciler gives the job back, so it is delivered again rather than lost.
-      logger.error({ err, jobId: job.id }, 'could not record outcome');
-    }
-  }
+export function claimKey(c: { id: string; attempt: number }): string {
+  return `${c.id}:${c.attempt}`;
 }

@@ -1,4 +1,11 @@
-import { newApiKey, newId, newSigningSecret, notFound, type Tenant } from '@dsched/domain';
+import {
+  MAX_TENANT_CONCURRENCY,
+  newApiKey,
+  newId,
+  newSigningSecret,
+  notFound,
+  type Tenant,
+} from '@dsched/domain';
 import { z } from 'zod';
 import type { DatabaseClock, TenantDirectory } from '../ports.ts';
 
@@ -6,7 +13,7 @@ const quota = z.number().int().min(1).max(1_000_000_000).nullable().optional();
 
 export const createTenantSchema = z.object({
   name: z.string().min(1).max(200),
-  maxConcurrency: quota,
+  maxConcurrency: z.number().int().min(1).max(MAX_TENANT_CONCURRENCY).nullable().optional(),
   maxTasks: quota,
   rateLimitPerSecond: quota,
 });

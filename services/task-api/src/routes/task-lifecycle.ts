@@ -1,4 +1,5 @@
 import {
+  idParamsSchema,
   invalidArgument,
   listTasksQuerySchema,
   PATCHABLE_TASK_FIELDS,
@@ -6,13 +7,84 @@ import {
   type Task,
   taskView,
 } from '@dsched/domain';
+import { defineRoute, STANDARD_ERRORS } from '@dsched/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { editTask, listTaskPage, pause, remove, resume } from '../core/task-lifecycle.ts';
 import type { RateLimiter, TaskRepository, TenantDirectory } from '../ports.ts';
 import { parseBody, parseId } from './parse.ts';
+import { taskSchema } from './route-docs.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
 // GET /v1/tasks, PATCH and DELETE /v1/tasks/{id}, POST /v1/tasks/{id}/pause and /resume.
+
+export const RATE_LIMITED = {
+  description: 'resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1)',
+};
+const STALE_VERSION = { description: 'failed_precondition: If-Match names another version than the task’s' };
+const tenantErrors = { 401: STANDARD_ERRORS[401], 404: STANDARD_ERRORS[404], 429: RATE_LIMITED };
+
+// OpenAPI entries of the routes below, naming the schemas their handlers parse with.
+export const taskLifecycleRouteDocs = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/tasks',
+    summary: 'The tenant’s tasks, oldest first, paged',
+    tags: ['tasks'],
+    auth: 'tenant',
+    query: listTasksQuerySchema,
+    responses: {
+      200: {
+        description: 'a page of tasks; nextPageToken while more remain',
+        schema: z.object({ tasks: z.array(taskSchema), nextPageToken: z.string().optional() }),
+      },
+      400: STANDARD_ERRORS[400],
+      401: STANDARD_ERRORS[401],
+      429: RATE_LIMITED,
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/tasks/{id}',
+    summary: 'Edit a task (a given field replaces the whole field); bumps its version',
+    description:
+      'A schedule edit cancels the old schedule’s jobs that were materialised but not started; a ' +
+      'target, retry, priority or lane edit replaces them for the same occurrences. Honours If-Match.',
+    tags: ['tasks'],
+    auth: 'tenant',
+    params: idParamsSchema,
+    body: patchTaskSchema,
+    responses: {
+      200: { description: 'the task', schema: taskSchema },
+      400: STANDARD_ERRORS[400],
+      ...tenantErrors,
+      412: STALE_VERSION,
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/tasks/{id}',
+    summary: 'Delete a task; its jobs not yet started are cancelled',
+    tags: ['tasks'],
+    auth: 'tenant',
+    params: idParamsSchema,
+    responses: { 204: { description: 'deleted' }, ...tenantErrors, 412: STALE_VERSION },
+  }),
+  ...(['pause', 'resume'] as const).map((action) =>
+    defineRoute({
+      method: 'post',
+      path: `/v1/tasks/{id}/${action}`,
+      summary:
+        action === 'pause'
+          ? 'Pause a task: nothing fires, jobs materialised ahead are cancelled'
+          : 'Resume a task from now; occurrences due while paused are skipped',
+      tags: ['tasks'],
+      auth: 'tenant',
+      params: idParamsSchema,
+      responses: { 200: { description: 'the task', schema: taskSchema }, ...tenantErrors },
+    }),
+  ),
+];
 
 /** `If-Match: "3"` (the ETag of a task is its version): the change applies only at that version. */
 function expectedVersion(request: FastifyRequest): number | undefined {

@@ -1,0 +1,230 @@
+// pnpm bench history [--jobs N] [--archive N] [--rounds N]
+//
+// Archiver throughput and history query latency at 1M archived jobs for one tenant.
+// 1. Prepares (once; kept for later runs) N archived jobs of one tenant, written straight to
+//    history with bounded concurrency: 20 tasks, spread over the last 7 days.
+// 2. Archiver throughput: M finished jobs put in MySQL, moved by the archiver's own core and
+//    adapters (history write, then MySQL delete), timed; median over the rounds.
+// 3. Query latency through a real job-api process: a task's runs (a page of 50 over one day,
+//    then the next page by token) and one-job lookups of archived jobs (MySQL miss, then history).
+// Uses DATABASE_URL / CASSANDRA_KEYSPACE when set, else dsched_bench_history for both.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createCassandraClient } from '@dsched/cassandra/client';
+import { writeJobHistory } from '@dsched/cassandra/job-history';
+import { type JobView, newId } from '@dsched/domain';
+import { createPool } from '@dsched/mysql/pool';
+import { createRegistry } from '@dsched/runtime';
+import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/jobs';
+import { startService } from '@dsched/testkit/services';
+import { cassandraHistoryWriter, mysqlFinishedJobSource } from '../services/archiver/src/adapters/stores.ts';
+import { Archiver } from '../services/archiver/src/core/archive.ts';
+import { ArchiverMetrics } from '../services/archiver/src/metrics.ts';
+import { ensureStack, machine, median, percentile } from './_stack.ts';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const JOBS = arg('jobs', 1_000_000);
+const ARCHIVE = arg('archive', 20_000);
+const ROUNDS = arg('rounds', 3);
+const QUERIES = arg('queries', 300);
+const TASKS = 20;
+const SPAN_MS = 7 * 86_400_000;
+const env = {
+  DATABASE_URL: process.env.DATABASE_URL ?? 'mysql://dsched:dsched@127.0.0.1:3306/dsched_bench_history',
+  CASSANDRA_KEYSPACE: process.env.CASSANDRA_KEYSPACE ?? 'dsched_bench_history',
+};
+const STATE_FILE = new URL(`../.stack/bench-history-${env.CASSANDRA_KEYSPACE}.json`, import.meta.url);
+
+interface Dataset {
+  jobs: number;
+  tenantId: string;
+  apiKey: string;
+  taskIds: string[];
+  end: number;
+  sampleIds: string[];
+}
+
+const log = (msg: string) => process.stderr.write(`bench history: ${msg}\n`);
+await ensureStack(env);
+const pool = createPool(env.DATABASE_URL, { connectionLimit: 8 });
+const cassandra = createCassandraClient({
+  contactPoints: ['127.0.0.1:9042'],
+  localDataCenter: 'datacenter1',
+  keyspace: env.CASSANDRA_KEYSPACE,
+});
+
+function doc(id: string, taskId: string, at: number, dead: boolean): JobView {
+  const scheduledFor = new Date(at).toISOString();
+  const finishedAt = new Date(at + 140).toISOString();
+  return {
+    id,
+    taskId,
+    kind: 'scheduled',
+    state: dead ? 'dead' : 'succeeded',
+    attempt: dead ? 3 : 1,
+    maxAttempts: 3,
+    attemptGroup: 1,
+    priority: 'normal',
+    scheduledFor,
+    startedAt: new Date(at + 20).toISOString(),
+    finishedAt,
+    lastStatus: dead ? 503 : 200,
+    ...(dead ? { lastError: 'HTTP 503 (attempt cap 3 reached)' } : {}),
+    attempts: [
+      {
+        attempt: 1,
+        startedAt: scheduledFor,
+        finishedAt,
+        status: dead ? 503 : 200,
+        durationMs: 120,
+        executor: 'executor-7f9c-0',
+      },
+    ],
+  };
+}
+
+/** N archived jobs of one tenant, written to history in bounded batches (reused when present). */
+async function prepare(): Promise<Dataset> {
+  if (existsSync(STATE_FILE)) {
+    const state = JSON.parse(readFileSync(STATE_FILE, 'utf8')) as Dataset;
+    if (state.jobs === JOBS) return state;
+  }
+  const tenant = await createTenantWithKey(pool, 'bench-history');
+  const taskIds: string[] = [];
+  for (let t = 0; t < TASKS; t++) taskIds.push((await createTask(pool, cronTask(tenant.id))).id);
+  const end = Date.now() - 3_600_000;
+  const step = SPAN_MS / JOBS;
+  const sampleIds: string[] = [];
+  const started = performance.now();
+  const BATCH = 2000;
+  for (let i = 0; i < JOBS; i += BATCH) {
+    const records = [];
+    for (let j = i; j < Math.min(JOBS, i + BATCH); j++) {
+      const at = Math.floor(end - SPAN_MS + j * step);
+      const id = newId(at);
+      if (j % Math.max(1, Math.floor(JOBS / 1000)) === 0) sampleIds.push(id);
+      records.push({ tenantId: tenant.id, view: doc(id, taskIds[j % TASKS]!, at, j % 97 === 0) });
+    }
+    await writeJobHistory(cassandra, records, { ttlSeconds: 30 * 86_400, concurrency: 128 });
+    if ((i / BATCH) % 50 === 0) {
+      const rate = (i + BATCH) / ((performance.now() - started) / 1000);
+      log(`prepared ${i + BATCH} of ${JOBS} (${Math.round(rate)} jobs/s)`);
+    }
+  }
+  const state: Dataset = { jobs: JOBS, tenantId: tenant.id, apiKey: tenant.apiKey, taskIds, end, sampleIds };
+  mkdirSync(new URL('../.stack/', import.meta.url), { recursive: true });
+  writeFileSync(STATE_FILE, JSON.stringify(state));
+  return state;
+}
+
+/** Moves ARCHIVE finished jobs with the archiver's core and adapters; returns jobs per second. */
+async function archiveRound(): Promise<number> {
+  const tenant = await createTenantWithKey(pool, 'bench-archive');
+  const task = await createTask(pool, cronTask(tenant.id));
+  const now = Date.now();
+  await insertJobs(
+    pool,
+    Array.from({ length: ARCHIVE }, (_, i) => ({
+      tenantId: tenant.id,
+      taskId: task.id,
+      scheduledFor: new Date(now - 3_600_000 + i * 10),
+      state: 'succeeded' as const,
+    })),
+  );
+  const archiver = new Archiver({
+    source: mysqlFinishedJobSource(pool, { deadRetentionSeconds: 7 * 86_400 }),
+    write: cassandraHistoryWriter(cassandra, { ttlSeconds: 86_400, concurrency: 64 }),
+    metrics: new ArchiverMetrics(createRegistry('bench')),
+    batchSize: 500,
+  });
+  const t0 = performance.now();
+  for (let guard = 0; guard < ARCHIVE; guard++) if (!(await archiver.runOnce())) break;
+  return ARCHIVE / ((performance.now() - t0) / 1000);
+}
+
+async function timed(fn: () => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+const data = await prepare();
+log(`dataset: ${data.jobs} archived jobs of tenant ${data.tenantId}, ${data.taskIds.length} tasks`);
+const jobApi = await startService('job-api', { ...env, LOG_LEVEL: 'warn' });
+const get = async (path: string) => {
+  const res = await fetch(`${jobApi.url}${path}`, { headers: { authorization: `Bearer ${data.apiKey}` } });
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<{ runs?: { id: string }[]; nextPageToken?: string }>;
+};
+
+const rounds: { archived: number; runsP50: number; runsP99: number; lookupP50: number; rows: number }[] = [];
+let rng = 42;
+const random = () => {
+  rng = (rng * 1_103_515_245 + 12_345) % 2 ** 31;
+  return rng / 2 ** 31;
+};
+try {
+  for (let r = 0; r < ROUNDS; r++) {
+    const archived = await archiveRound();
+    const runs: number[] = [];
+    const lookups: number[] = [];
+    let rows = 0;
+    for (let q = 0; q < QUERIES + 20; q++) {
+      const task = data.taskIds[Math.floor(random() * data.taskIds.length)]!;
+      const to = Math.floor(data.end - random() * (SPAN_MS - 86_400_000));
+      const base = `/v1/tasks/${task}/runs?from=${new Date(to - 86_400_000).toISOString()}&to=${new Date(to).toISOString()}&limit=50`;
+      let token: string | undefined;
+      const first = await timed(async () => {
+        const page = await get(base);
+        rows += page.runs?.length ?? 0;
+        token = page.nextPageToken;
+      });
+      const second = await timed(async () => {
+        if (token) rows += (await get(`${base}&pageToken=${token}`)).runs?.length ?? 0;
+      });
+      const id = data.sampleIds[Math.floor(random() * data.sampleIds.length)]!;
+      const lookup = await timed(async () => void (await get(`/v1/jobs/${id}`)));
+      if (q < 20) continue; // warm-up
+      runs.push(first, second);
+      lookups.push(lookup);
+    }
+    runs.sort((a, b) => a - b);
+    lookups.sort((a, b) => a - b);
+    rounds.push({
+      archived,
+      runsP50: percentile(runs, 50),
+      runsP99: percentile(runs, 99),
+      lookupP50: percentile(lookups, 50),
+      rows,
+    });
+    log(`round ${r + 1}: ${JSON.stringify(rounds.at(-1))}`);
+  }
+} finally {
+  await jobApi.stop();
+  await pool.end();
+  await cassandra.shutdown();
+}
+
+const metrics = {
+  archived_per_s: Math.round(median(rounds.map((r) => r.archived))),
+  runs_page_ms_p50: Number(median(rounds.map((r) => r.runsP50)).toFixed(2)),
+  runs_page_ms_p99: Number(median(rounds.map((r) => r.runsP99)).toFixed(2)),
+  job_lookup_ms_p50: Number(median(rounds.map((r) => r.lookupP50)).toFixed(2)),
+};
+console.log(`history benchmark — ${machine()}`);
+console.log(
+  `dataset: ${data.jobs.toLocaleString('en')} archived jobs, one tenant, ${TASKS} tasks over 7 days`,
+);
+console.log(
+  `rounds: ${ROUNDS}; per round ${ARCHIVE.toLocaleString('en')} jobs archived, ${QUERIES} x (2 runs pages + 1 lookup)`,
+);
+console.log('');
+console.log('| metric                         | median of rounds |');
+console.log('|--------------------------------|------------------|');
+console.log(`| archiver, jobs/s (MySQL+Cass.) | ${String(metrics.archived_per_s).padStart(16)} |`);
+console.log(`| runs page (50), p50 ms         | ${String(metrics.runs_page_ms_p50).padStart(16)} |`);
+console.log(`| runs page (50), p99 ms         | ${String(metrics.runs_page_ms_p99).padStart(16)} |`);
+console.log(`| job lookup (archived), p50 ms  | ${String(metrics.job_lookup_ms_p50).padStart(16)} |`);
+console.log(JSON.stringify({ bench: 'history', metrics }));

@@ -1,0 +1,180 @@
+import { type AuditedJob, type Cursor, type JobState, type JobView, MIN_ID } from '@dsched/domain';
+import cassandra from 'cassandra-driver';
+import { tenantBucket } from './job-history.ts';
+
+const { Uuid, LocalDate } = cassandra.types;
+
+// Newest-first slices of history for job-api's lists and the audit. Each list walks its
+// partitions (days of a task, buckets of a tenant) from the cursor backwards, a few partitions at
+// a time, each read bounded by the cursor and `from` on the clustering key (scheduled_for, id),
+// and stops as soon as it holds one item more than the page.
+
+export interface Slice {
+  items: JobView[];
+  more: boolean;
+}
+
+const PARTITIONS_IN_FLIGHT = 4;
+
+const RUNS_PAGE =
+  'SELECT doc FROM runs_by_task WHERE tenant_id = ? AND task_id = ? AND day = ? AND (scheduled_for, id) >= (?, ?) AND (scheduled_for, id) < (?, ?) LIMIT ?';
+const TENANT_PAGE =
+  'SELECT id FROM tenant_jobs WHERE tenant_id = ? AND bucket = ? AND (scheduled_for, id) >= (?, ?) AND (scheduled_for, id) < (?, ?) LIMIT ?';
+const TENANT_STATE_PAGE =
+  'SELECT id FROM tenant_jobs_by_state WHERE tenant_id = ? AND state = ? AND bucket = ? AND (scheduled_for, id) >= (?, ?) AND (scheduled_for, id) < (?, ?) LIMIT ?';
+const BUCKETS = 'SELECT bucket FROM tenant_buckets WHERE tenant_id = ? AND bucket >= ? AND bucket <= ?';
+const DOC_BY_ID = 'SELECT tenant_id, doc FROM jobs_by_id WHERE id = ?';
+const AUDIT_RUNS =
+  'SELECT id, scheduled_for, state, kind FROM runs_by_task WHERE tenant_id = ? AND task_id = ? AND day = ? AND scheduled_for >= ? AND scheduled_for < ?';
+
+const MIN_UUID = Uuid.fromString(MIN_ID);
+
+/** Reads partitions in order, a few at a time, until `want` rows are collected. */
+async function collect<P, R>(
+  partitions: P[],
+  want: number,
+  read: (p: P, remaining: number) => Promise<R[]>,
+): Promise<{ rows: R[]; exhausted: boolean }> {
+  const rows: R[] = [];
+  for (let i = 0; i < partitions.length; i += PARTITIONS_IN_FLIGHT) {
+    const window = partitions.slice(i, i + PARTITIONS_IN_FLIGHT);
+    const results = await Promise.all(window.map((p) => read(p, want - rows.length)));
+    for (const r of results) {
+      rows.push(...r);
+      if (rows.length >= want) return { rows: rows.slice(0, want), exhausted: false };
+    }
+  }
+  return { rows, exhausted: true };
+}
+
+/** UTC days from the cursor's day back to `from`'s day, newest first. */
+function daysBack(from: Date, cursor: Cursor): cassandra.types.LocalDate[] {
+  const out: cassandra.types.LocalDate[] = [];
+  const first = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
+  for (let d = cursor.at.getTime(); d >= first; d -= 86_400_000) {
+    out.push(LocalDate.fromDate(new Date(d)));
+    if (out.length > 400) break; // ranges are capped at 366 days
+  }
+  return out;
+}
+
+function bounds(from: Date, cursor: Cursor): unknown[] {
+  return [from, MIN_UUID, cursor.at, Uuid.fromString(cursor.id)];
+}
+
+export async function archivedTaskRuns(
+  client: cassandra.Client,
+  q: { tenantId: string; taskId: string; from: Date; cursor: Cursor; limit: number },
+): Promise<Slice> {
+  const tenant = Uuid.fromString(q.tenantId);
+  const task = Uuid.fromString(q.taskId);
+  const { rows, exhausted } = await collect(
+    daysBack(q.from, q.cursor),
+    q.limit + 1,
+    async (day, remaining) => {
+      const rs = await client.execute(
+        RUNS_PAGE,
+        [tenant, task, day, ...bounds(q.from, q.cursor), remaining],
+        {
+          prepare: true,
+        },
+      );
+      return rs.rows.map((r) => JSON.parse(r.get('doc')) as JobView);
+    },
+  );
+  return { items: rows.slice(0, q.limit), more: !exhausted || rows.length > q.limit };
+}
+
+async function tenantBuckets(
+  client: cassandra.Client,
+  tenant: cassandra.types.Uuid,
+  from: Date,
+  cursor: Cursor,
+) {
+  const out: Date[] = [];
+  const rs = await client.execute(BUCKETS, [tenant, tenantBucket(from), tenantBucket(cursor.at)], {
+    prepare: true,
+    fetchSize: 5000,
+  });
+  for await (const row of rs) out.push(row.get('bucket') as Date);
+  return out;
+}
+
+/** Documents of the given ids, in the given order; ids without a document are dropped. */
+export async function archivedDocs(
+  client: cassandra.Client,
+  tenantId: string,
+  ids: string[],
+): Promise<JobView[]> {
+  const docs = await Promise.all(
+    ids.map(async (id) => {
+      const row = (await client.execute(DOC_BY_ID, [Uuid.fromString(id)], { prepare: true })).first();
+      if (!row || row.get('tenant_id')?.toString() !== tenantId) return null;
+      return JSON.parse(row.get('doc')) as JobView;
+    }),
+  );
+  return docs.filter((d): d is JobView => d !== null);
+}
+
+export async function archivedTenantJobs(
+  client: cassandra.Client,
+  q: { tenantId: string; state?: JobState | undefined; from: Date; cursor: Cursor; limit: number },
+): Promise<Slice> {
+  const tenant = Uuid.fromString(q.tenantId);
+  const buckets = await tenantBuckets(client, tenant, q.from, q.cursor);
+  const { rows, exhausted } = await collect(buckets, q.limit + 1, async (bucket, remaining) => {
+    const rs =
+      q.state === undefined
+        ? await client.execute(TENANT_PAGE, [tenant, bucket, ...bounds(q.from, q.cursor), remaining], {
+            prepare: true,
+          })
+        : await client.execute(
+            TENANT_STATE_PAGE,
+            [tenant, q.state, bucket, ...bounds(q.from, q.cursor), remaining],
+            { prepare: true },
+          );
+    return rs.rows.map((r) => r.get('id').toString() as string);
+  });
+  const ids = rows.slice(0, q.limit);
+  let items = await archivedDocs(client, q.tenantId, ids);
+  // A job archived dead, then redriven and archived again, leaves a stale index row of its old
+  // state: the document (rewritten at every archive) has the final word.
+  if (q.state !== undefined) items = items.filter((d) => d.state === q.state);
+  return { items, more: !exhausted || rows.length > q.limit };
+}
+
+/** A task's archived scheduled and backfill jobs in [from, to), for the audit. */
+export async function archivedOccurrenceJobs(
+  client: cassandra.Client,
+  q: { tenantId: string; taskId: string; from: Date; to: Date },
+): Promise<AuditedJob[]> {
+  const tenant = Uuid.fromString(q.tenantId);
+  const task = Uuid.fromString(q.taskId);
+  const days = daysBack(q.from, { at: new Date(q.to.getTime() - 1), id: MIN_ID });
+  const out: AuditedJob[] = [];
+  for (let i = 0; i < days.length; i += PARTITIONS_IN_FLIGHT) {
+    const results = await Promise.all(
+      days.slice(i, i + PARTITIONS_IN_FLIGHT).map(async (day) => {
+        const jobs: AuditedJob[] = [];
+        const rs = await client.execute(AUDIT_RUNS, [tenant, task, day, q.from, q.to], {
+          prepare: true,
+          fetchSize: 5000,
+        });
+        for await (const r of rs) {
+          // Only rows written before runs_by_task had `kind` (migration 0002) lack it; the
+          // archiver of that time wrote scheduled jobs only.
+          const kind = (r.get('kind') as string | null) ?? 'scheduled';
+          jobs.push({
+            id: r.get('id').toString(),
+            scheduledFor: r.get('scheduled_for') as Date,
+            state: r.get('state') as JobState,
+            kind,
+          });
+        }
+        return jobs;
+      }),
+    );
+    for (const r of results) out.push(...r);
+  }
+  return out;
+}

@@ -1,0 +1,6 @@
+-- Closes the attempt rows of claims the reconciler took back, so history shows how each ended.
+-- Parameters: error_class, error, job_ids (list), rows ((job_id, attempt) list)
+UPDATE job_attempts
+   SET finished_at = NOW(3), error_class = ?, error = ?,
+       duration_ms = TIMESTAMPDIFF(MICROSECOND, started_at, NOW(3)) DIV 1000
+ WHERE job_id IN (?) AND (job_id, attempt) IN (?) AND finished_at IS NULL

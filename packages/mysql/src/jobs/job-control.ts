@@ -1,0 +1,155 @@
+import type { JobState, RetryPolicy } from '@dsched/domain';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { binToId, idToBin } from '../ids.ts';
+import { readJson } from '../json.ts';
+import { loadSql } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+
+// job-api's writes on a job: cancel, and the heartbeat and completion of an asynchronous (202)
+// job. Each locks the one row, lets the caller decide on what it read, and applies the decision
+// with an update fenced by the attempt it read (docs/async-completion.md).
+
+const CONTROL_LOCK = loadSql(import.meta.url, './control-lock.sql');
+const CANCEL_NOW = loadSql(import.meta.url, './control-cancel-now.sql');
+const CANCEL_REQUEST = loadSql(import.meta.url, './control-cancel-request.sql');
+const HEARTBEAT = loadSql(import.meta.url, './control-heartbeat.sql');
+const COMPLETE = loadSql(import.meta.url, './control-complete.sql');
+const RETRY = loadSql(import.meta.url, './control-retry.sql');
+const ATTEMPT_CLOSE = loadSql(import.meta.url, './control-attempt-close.sql');
+
+/** What job-api's decisions read of a locked job. */
+export interface LockedJob {
+  state: JobState;
+  attempt: number;
+  maxAttempts: number;
+  retry: RetryPolicy;
+  /** An executor holds a claim on it (its call is in flight). */
+  claimed: boolean;
+  /** Parked: running, no executor call, waiting for complete before deadlineAt. */
+  parked: boolean;
+  cancelRequested: boolean;
+  deadlineAt: Date | null;
+  /** The claim lease, or for a parked job its heartbeat timeout. */
+  leaseExpiresAt: Date | null;
+}
+
+export type CancelResult = 'cancelled' | 'cancel_requested' | 'already_cancelled' | 'finished' | 'not_found';
+
+export type CompletionDecision =
+  | { to: 'succeeded' | 'dead'; output: unknown; error: string | null }
+  | { to: 'retry'; output: unknown; error: string | null; delayMs: number };
+
+export type CallbackResult<T> =
+  | { kind: 'ok'; value: T }
+  | { kind: 'not_found' }
+  | { kind: 'stale'; job: LockedJob };
+
+async function lockJob(conn: PoolConnection, tenantId: string, id: string): Promise<LockedJob | null> {
+  const [rows] = await conn.query<RowDataPacket[]>(CONTROL_LOCK, [idToBin(id)]);
+  const r = rows[0];
+  // Another tenant's job is not found, exactly as a missing one.
+  if (!r || binToId(r.tenant_id) !== tenantId) return null;
+  const claimed = r.claimed_by !== null;
+  return {
+    state: r.state as JobState,
+    attempt: Number(r.attempt),
+    maxAttempts: Number(r.max_attempts),
+    retry: readJson<RetryPolicy>(r.retry),
+    claimed,
+    parked: r.state === 'running' && !claimed,
+    cancelRequested: Number(r.cancel_requested) === 1,
+    deadlineAt: r.deadline_at,
+    leaseExpiresAt: r.lease_expires_at,
+  };
+}
+
+function fenced(res: ResultSetHeader): void {
+  // The row is locked by this transaction: a fenced update that misses it is a bug, not a race.
+  if (res.affectedRows !== 1) throw new Error('job-control: locked row did not match its fence');
+}
+
+/**
+ * Cancels a job: a pending or parked one at once, one an executor is calling by marking it (the
+ * executor aborts the call within one lease renewal and records it cancelled).
+ */
+export async function cancelJob(pool: Pool, tenantId: string, id: string): Promise<CancelResult> {
+  return withTransaction(pool, async (conn) => {
+    const job = await lockJob(conn, tenantId, id);
+    if (!job) return 'not_found';
+    if (job.state === 'cancelled') return 'already_cancelled';
+    if (job.state !== 'pending' && job.state !== 'running') return 'finished';
+    const bin = idToBin(id);
+    if (job.claimed) {
+      const [res] = await conn.query<ResultSetHeader>(CANCEL_REQUEST, [bin, job.attempt]);
+      fenced(res);
+      return 'cancel_requested';
+    }
+    const [res] = await conn.query<ResultSetHeader>(CANCEL_NOW, [bin, job.attempt, job.state]);
+    fenced(res);
+    if (job.parked) await conn.query(ATTEMPT_CLOSE, ['cancelled', 'cancelled', bin, job.attempt]);
+    return 'cancelled';
+  });
+}
+
+/** Pushes a running job's heartbeat timeout out, fenced by the attempt token the target was given. */
+export async function heartbeatJob(
+  pool: Pool,
+  args: { tenantId: string; id: string; attempt: number; extendSeconds: number; progress?: unknown },
+): Promise<CallbackResult<{ heartbeatBy: Date; deadlineAt: Date | null; cancelRequested: boolean }>> {
+  return withTransaction(pool, async (conn) => {
+    const job = await lockJob(conn, args.tenantId, args.id);
+    if (!job) return { kind: 'not_found' };
+    if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job };
+    const progress = args.progress === undefined ? null : JSON.stringify(args.progress);
+    const bin = idToBin(args.id);
+    const [res] = await conn.query<ResultSetHeader>(HEARTBEAT, [
+      args.extendSeconds,
+      progress,
+      bin,
+      job.attempt,
+    ]);
+    fenced(res);
+    const after = await lockJob(conn, args.tenantId, args.id);
+    return {
+      kind: 'ok',
+      value: {
+        heartbeatBy: after!.leaseExpiresAt!,
+        deadlineAt: after!.deadlineAt,
+        cancelRequested: job.cancelRequested,
+      },
+    };
+  });
+}
+
+/**
+ * Completes a running job with the target's report, fenced by the attempt token. `decide` turns
+ * the locked job into the transition (a failure retries while attempts remain).
+ */
+export async function completeJob(
+  pool: Pool,
+  args: { tenantId: string; id: string; attempt: number; errorClass: string | null },
+  decide: (job: LockedJob) => CompletionDecision,
+): Promise<CallbackResult<CompletionDecision>> {
+  return withTransaction(pool, async (conn) => {
+    const job = await lockJob(conn, args.tenantId, args.id);
+    if (!job) return { kind: 'not_found' };
+    if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job };
+    const decision = decide(job);
+    const bin = idToBin(args.id);
+    const output = decision.output === undefined ? null : JSON.stringify(decision.output);
+    const error = decision.error?.slice(0, 1000) ?? null;
+    const [res] =
+      decision.to === 'retry'
+        ? await conn.query<ResultSetHeader>(RETRY, [
+            output,
+            error,
+            Math.round(decision.delayMs),
+            bin,
+            job.attempt,
+          ])
+        : await conn.query<ResultSetHeader>(COMPLETE, [output, error, decision.to, bin, job.attempt]);
+    fenced(res);
+    await conn.query(ATTEMPT_CLOSE, [args.errorClass, error, bin, job.attempt]);
+    return { kind: 'ok', value: decision };
+  });
+}

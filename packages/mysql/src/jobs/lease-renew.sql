@@ -1,0 +1,6 @@
+-- Renews the claim lease of every call an executor has in flight, in one statement, fenced by
+-- (id, attempt) and owner. A job whose cancel was requested is not renewed: its call is aborted.
+-- Parameters: lease_seconds, rows ((id, attempt) list), claimed_by
+UPDATE jobs
+   SET lease_expires_at = NOW(3) + INTERVAL ? SECOND
+ WHERE (id, attempt) IN (?) AND state = 'running' AND claimed_by = ? AND cancel_requested = 0

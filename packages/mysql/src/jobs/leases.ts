@@ -1,0 +1,49 @@
+import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { idToBin } from '../ids.ts';
+import { loadSql } from '../sql.ts';
+import type { ClaimRef } from './outcomes.ts';
+
+const LEASE_RENEW = loadSql(import.meta.url, './lease-renew.sql');
+const LEASE_CHECK = loadSql(import.meta.url, './lease-check.sql');
+const SLOTS_RENEW = loadSql(import.meta.url, './slots-renew.sql');
+
+export interface LeaseReport {
+  /** Claims no longer this executor's (reclaimed, finished through job-api, cancelled). */
+  lost: ClaimRef[];
+  /** Claims still held whose cancel was requested. */
+  cancelRequested: ClaimRef[];
+}
+
+/**
+ * Renews the leases of all `held` claims of `owner` in one statement (and their tenant slots in
+ * one more). Only when fewer rows matched than were named does it read which claims were lost
+ * and which are being cancelled.
+ */
+export async function renewLeases(
+  pool: Pool,
+  args: { owner: string; leaseSeconds: number; held: ClaimRef[] },
+): Promise<LeaseReport> {
+  const { held } = args;
+  if (held.length === 0) return { lost: [], cancelRequested: [] };
+  const pairs = held.map((c) => [idToBin(c.id), c.attempt]);
+  const [res] = await pool.query<ResultSetHeader>(LEASE_RENEW, [args.leaseSeconds, pairs, args.owner]);
+  const slots = held.filter((c) => c.tenantSlot != null && c.tenantId);
+  if (slots.length > 0) {
+    await pool.query(SLOTS_RENEW, [
+      args.leaseSeconds,
+      slots.map((c) => [idToBin(c.tenantId!), c.tenantSlot, idToBin(c.id), c.attempt]),
+    ]);
+  }
+  if (res.affectedRows === held.length) return { lost: [], cancelRequested: [] };
+  const [mine] = await pool.query<RowDataPacket[]>(LEASE_CHECK, [pairs, args.owner]);
+  const stillMine = new Map(
+    mine.map((r) => [`${(r.id as Buffer).toString('hex')}:${r.attempt}`, Number(r.cancel_requested) === 1]),
+  );
+  const report: LeaseReport = { lost: [], cancelRequested: [] };
+  for (const c of held) {
+    const cancel = stillMine.get(`${c.id.replaceAll('-', '')}:${c.attempt}`);
+    if (cancel === undefined) report.lost.push(c);
+    else if (cancel) report.cancelRequested.push(c);
+  }
+  return report;
+}

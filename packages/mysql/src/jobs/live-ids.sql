@@ -1,0 +1,3 @@
+-- Which of the given jobs still have a row in MySQL (MySQL is authoritative while it has one).
+-- Parameters: ids (list)
+SELECT id FROM jobs WHERE id IN (?)

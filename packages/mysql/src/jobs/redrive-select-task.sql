@@ -1,0 +1,8 @@
+-- One batch of a task's dead jobs, locked for a bulk redrive (walks jobs_by_task).
+-- Parameters: task_id, tenant_id, limit
+SELECT id
+  FROM jobs
+ WHERE task_id = ? AND tenant_id = ? AND state = 'dead'
+ ORDER BY scheduled_for, id
+ LIMIT ?
+   FOR UPDATE SKIP LOCKED

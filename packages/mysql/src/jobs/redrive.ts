@@ -1,0 +1,66 @@
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { binToId, idToBin } from '../ids.ts';
+import { loadSql } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+
+// Redrive from the dead-letter queue: a batch of dead jobs becomes pending again, one locking
+// select and one update per batch.
+
+const SELECT_IDS = loadSql(import.meta.url, './redrive-select.sql');
+const SELECT_TASK = loadSql(import.meta.url, './redrive-select-task.sql');
+const REDRIVE = loadSql(import.meta.url, './redrive-update.sql');
+
+export const REDRIVE_BATCH = 500;
+
+async function redriveLocked(conn: PoolConnection, rows: RowDataPacket[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  await conn.query(REDRIVE, [rows.map((r) => r.id as Buffer)]);
+  return rows.map((r) => binToId(r.id));
+}
+
+/** Redrives the tenant's dead jobs among `ids` (others are left alone); returns those redriven. */
+export async function redriveJobs(
+  pool: Pool,
+  tenantId: string,
+  ids: string[],
+  options: { taskId?: string | undefined } = {},
+): Promise<string[]> {
+  const out: string[] = [];
+  const sorted = [...new Set(ids)].sort();
+  for (let i = 0; i < sorted.length; i += REDRIVE_BATCH) {
+    const batch = sorted.slice(i, i + REDRIVE_BATCH).map(idToBin);
+    out.push(
+      ...(await withTransaction(pool, async (conn) => {
+        const [rows] = await conn.query<RowDataPacket[]>(SELECT_IDS, [batch, idToBin(tenantId)]);
+        const task = options.taskId;
+        const mine = task ? rows.filter((r) => r.task_id !== null && binToId(r.task_id) === task) : rows;
+        return redriveLocked(conn, mine);
+      })),
+    );
+  }
+  return out;
+}
+
+/** Redrives a task's dead jobs in batches, at most `cap` of them; returns those redriven. */
+export async function redriveTask(
+  pool: Pool,
+  tenantId: string,
+  taskId: string,
+  cap: number,
+): Promise<string[]> {
+  const out: string[] = [];
+  while (out.length < cap) {
+    const limit = Math.min(REDRIVE_BATCH, cap - out.length);
+    const done = await withTransaction(pool, async (conn) => {
+      const [rows] = await conn.query<RowDataPacket[]>(SELECT_TASK, [
+        idToBin(taskId),
+        idToBin(tenantId),
+        limit,
+      ]);
+      return redriveLocked(conn, rows);
+    });
+    out.push(...done);
+    if (done.length < limit) break;
+  }
+  return out;
+}

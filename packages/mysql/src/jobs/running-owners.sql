@@ -1,0 +1,6 @@
+-- The executors holding claims right now (for the Kubernetes accelerator).
+-- Parameters: limit
+SELECT DISTINCT claimed_by
+  FROM jobs
+ WHERE state = 'running' AND claimed_by IS NOT NULL AND deadline_at IS NULL
+ LIMIT ?

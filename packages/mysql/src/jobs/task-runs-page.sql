@@ -1,0 +1,10 @@
+-- A task's live jobs newest first, strictly before the cursor (at, id) and not before `from`.
+-- Walks jobs_by_task (task_id, scheduled_for, id) backwards from the cursor; the tenant condition
+-- only filters (a task has one tenant) and makes another tenant's task id find nothing.
+-- Parameters: task_id, tenant_id, from, cursor_at, cursor_at, cursor_at, cursor_id, limit
+SELECT id
+  FROM jobs
+ WHERE task_id = ? AND tenant_id = ? AND scheduled_for >= ? AND scheduled_for <= ?
+   AND (scheduled_for < ? OR (scheduled_for = ? AND id < ?))
+ ORDER BY scheduled_for DESC, id DESC
+ LIMIT ?

@@ -1,0 +1,71 @@
+import type { AuditedJob, JobState, SkipRecord } from '@dsched/domain';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { binToId, idToBin } from '../ids.ts';
+import { loadSql } from '../sql.ts';
+
+// Occurrences deliberately not run, and what the audit reads about a task's occurrences.
+
+const SKIPS_IN_RANGE = loadSql(import.meta.url, './skips-in-range.sql');
+const AUDIT_JOBS = loadSql(import.meta.url, '../jobs/audit-jobs.sql');
+
+export type SkipReason = 'misfire' | 'overlap' | 'paused';
+
+/**
+ * Records that the occurrences of a task in [from, to] were skipped by policy. The scheduler calls
+ * it in the transaction that decides the skip (misfire, overlap), task-api when a pause ends; a
+ * record written twice is one row. Without a record, the audit reports such occurrences `missing`.
+ */
+export async function recordOccurrenceSkips(
+  conn: Pool | PoolConnection,
+  skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[],
+): Promise<void> {
+  if (skips.length === 0) return;
+  await conn.query(
+    'INSERT IGNORE INTO occurrence_skips (task_id, skipped_from, skipped_to, reason, created_at) VALUES ?',
+    [skips.map((s) => [idToBin(s.taskId), s.from, s.to, s.reason, new Date()])],
+  );
+}
+
+/**
+ * The planner's skipped range [from, to) (to: the next occurrence that is not skipped) as the
+ * inclusive range a skip record holds, so the occurrence at `to` is never covered by it.
+ */
+export function inclusiveRange(r: { from: Date; to: Date }): { from: Date; to: Date } {
+  return { from: r.from, to: new Date(r.to.getTime() - 1) };
+}
+
+export async function skipsInRange(
+  pool: Pool,
+  taskId: string,
+  range: { from: Date; to: Date },
+  limit = 10_000,
+): Promise<SkipRecord[]> {
+  const [rows] = await pool.query<RowDataPacket[]>(SKIPS_IN_RANGE, [
+    idToBin(taskId),
+    range.to,
+    range.from,
+    limit,
+  ]);
+  return rows.map((r) => ({ from: r.skipped_from, to: r.skipped_to, reason: r.reason }));
+}
+
+/** A task's live scheduled and backfill jobs in [from, to). */
+export async function liveOccurrenceJobs(
+  pool: Pool,
+  taskId: string,
+  range: { from: Date; to: Date },
+  limit = 50_000,
+): Promise<AuditedJob[]> {
+  const [rows] = await pool.query<RowDataPacket[]>(AUDIT_JOBS, [
+    idToBin(taskId),
+    range.from,
+    range.to,
+    limit,
+  ]);
+  return rows.map((r) => ({
+    id: binToId(r.id),
+    scheduledFor: r.scheduled_for,
+    state: r.state as JobState,
+    kind: r.kind,
+  }));
+}

@@ -1,0 +1,159 @@
+import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { claimJobs } from '../src/jobs/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { loadSql } from '../src/sql.ts';
+import { updateTenant } from '../src/tenants/tenant-store.ts';
+
+// Claims on real MariaDB: the plan of the claim query, tenant concurrency slots taken inside the
+// claim, deferral of a saturated tenant's jobs, and cancels that never fire.
+
+let db: TestDatabase;
+const target = { url: 'http://127.0.0.1:9/' };
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+});
+afterAll(async () => {
+  await db.close();
+});
+beforeEach(() => clearJobs(db.pool));
+
+async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
+  const [r] = await db.pool.query<RowDataPacket[]>(sql, params);
+  return r;
+}
+
+const claim = (owner: string, limit: number) =>
+  claimJobs(db.pool, { lane: 'default', limit, owner, leaseSeconds: 60, deferMs: 30_000 });
+
+describe('the claim query', () => {
+  it('is a range scan of jobs_claim in ORDER BY order: no filesort, nothing not yet due walked', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 50);
+    // Not yet due, at a higher priority: a (lane, state) ref scan would walk all of these.
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
+    await db.pool.query('ANALYZE TABLE jobs');
+    const select = loadSql(new URL('../src/jobs/', import.meta.url).href, './claim-select.sql');
+    const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${select}`, ['default', 10]);
+    const json = String(plan[0]!.EXPLAIN);
+    const table = JSON.parse(json).query_block.nested_loop[0].table;
+    expect(table).toMatchObject({
+      key: 'jobs_claim',
+      access_type: 'range',
+      used_key_parts: ['lane', 'state', 'priority', 'run_at'],
+      using_index: true,
+    });
+    expect(json).not.toMatch(/filesort/i);
+  });
+});
+
+describe('the claim and the tenants table', () => {
+  it('reads the tenant without locking it: a tenant row held elsewhere does not hide its jobs', async () => {
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 3 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const holder = await db.pool.getConnection();
+    try {
+      await holder.beginTransaction();
+      await holder.query('SELECT id FROM tenants WHERE id = ? FOR UPDATE', [idToBin(tenant.id)]);
+      const result = await claim('a', 10);
+      expect(result.jobs).toHaveLength(2);
+      expect(result.jobs[0]!.signingSecret).toBe(tenant.signingSecret);
+    } finally {
+      await holder.rollback();
+      holder.release();
+    }
+  });
+});
+
+describe('tenant concurrency in the claim', () => {
+  it('claims a limited tenant’s jobs only into free slots and defers the rest past other tenants', async () => {
+    const limited = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 2 });
+    const open = await createTenantWithKey(db.pool);
+    const limitedJobs = await insertDueJobs(db.pool, { tenantId: limited.id, target }, 5);
+    const openJobs = await insertDueJobs(db.pool, { tenantId: open.id, target }, 3);
+
+    const first = await claim('a', 10);
+    const claimedIds = first.jobs.map((j) => j.id);
+    expect(claimedIds.filter((id) => limitedJobs.includes(id))).toHaveLength(2);
+    expect(claimedIds.filter((id) => openJobs.includes(id)).sort()).toEqual([...openJobs].sort());
+    expect(first.deferred).toBe(3);
+    expect(first.jobs.filter((j) => j.tenantId === limited.id).map((j) => j.tenantSlot)).toEqual([0, 1]);
+    expect(first.jobs.filter((j) => j.tenantId === open.id).every((j) => j.tenantSlot === null)).toBe(true);
+
+    // The deferred jobs moved later, so the next claim does not find them; the slots are held.
+    expect((await claim('b', 10)).jobs).toHaveLength(0);
+    const held = await rows(
+      'SELECT COUNT(*) AS n FROM tenant_slots WHERE tenant_id = ? AND job_id IS NOT NULL',
+      [idToBin(limited.id)],
+    );
+    expect(Number(held[0]!.n)).toBe(2);
+  });
+
+  it('never hands out more slots than the limit to many concurrent claimers', async () => {
+    const limited = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 3 });
+    await insertDueJobs(db.pool, { tenantId: limited.id, target }, 40);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => claim(`e${i}`, 5)));
+    const claimed = results.flatMap((r) => r.jobs);
+    expect(claimed).toHaveLength(3);
+    expect(new Set(claimed.map((j) => j.tenantSlot))).toEqual(new Set([0, 1, 2]));
+    const running = await rows("SELECT COUNT(*) AS n FROM jobs WHERE state = 'running'");
+    expect(Number(running[0]!.n)).toBe(3);
+  });
+
+  it('frees a slot when its outcome is written, and when its holder’s lease runs out', async () => {
+    const limited = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 1 });
+    await insertDueJobs(db.pool, { tenantId: limited.id, target }, 3);
+    const [first] = (await claim('a', 5)).jobs;
+    await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+    expect((await claim('b', 5)).jobs).toHaveLength(0);
+
+    await recordOutcomes(db.pool, [
+      {
+        job: first!,
+        transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 3 },
+      },
+    ]);
+    await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+    const [second] = (await claim('b', 5)).jobs;
+    expect(second?.tenantSlot).toBe(0);
+
+    // Its executor dies: the slot's lease runs out with the claim's, and the slot is free again.
+    await db.pool.query('UPDATE tenant_slots SET expires_at = NOW(3) - INTERVAL 1 SECOND');
+    await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+    const [third] = (await claim('c', 5)).jobs;
+    expect(third?.tenantSlot).toBe(0);
+  });
+
+  it('follows a changed limit: more slots when raised, none past it when lowered', async () => {
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 1 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 6);
+    await updateTenant(db.pool, tenant.id, { maxConcurrency: 4 });
+    expect((await claim('a', 10)).jobs).toHaveLength(4);
+    await db.pool.query("UPDATE jobs SET state = 'succeeded' WHERE state = 'running'");
+    await db.pool.query('UPDATE tenant_slots SET job_id = NULL, attempt = NULL, expires_at = NULL');
+    await updateTenant(db.pool, tenant.id, { maxConcurrency: 1 });
+    const slots = await rows('SELECT slot FROM tenant_slots WHERE tenant_id = ?', [idToBin(tenant.id)]);
+    expect(slots.map((s) => Number(s.slot))).toEqual([0]);
+    await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+    expect((await claim('b', 10)).jobs).toHaveLength(1);
+  });
+});
+
+describe('cancelled jobs in the claim', () => {
+  it('cancels a pending job whose cancel was requested instead of claiming it', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    const [cancelled, normal] = await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    await db.pool.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled!)]);
+    const result = await claim('a', 10);
+    expect(result.jobs.map((j) => j.id)).toEqual([normal]);
+    expect(result.cancelled).toBe(1);
+    const [row] = await rows('SELECT state, attempt FROM jobs WHERE id = ?', [idToBin(cancelled!)]);
+    expect(row).toMatchObject({ state: 'cancelled', attempt: 0 });
+  });
+});

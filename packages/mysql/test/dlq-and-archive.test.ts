@@ -1,0 +1,160 @@
+import { firstCursor, newId } from '@dsched/domain';
+import { createTenantWithKey, insertJobs } from '@dsched/testkit/jobs';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { archiverLagSeconds, deleteArchivedJobs, selectArchivableJobs } from '../src/jobs/archive.ts';
+import { liveJobIds, liveTaskRuns, liveTenantJobs } from '../src/jobs/job-lists.ts';
+import { getLiveJob } from '../src/jobs/job-records.ts';
+import { redriveJobs, redriveTask } from '../src/jobs/redrive.ts';
+
+let db: TestDatabase;
+let tenantId: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+  tenantId = (await createTenantWithKey(db.pool)).id;
+});
+afterAll(async () => {
+  await db.close();
+});
+beforeEach(async () => {
+  await db.pool.query('DELETE FROM job_attempts');
+  await db.pool.query('DELETE FROM jobs');
+});
+
+const ago = (s: number) => new Date(Date.now() - s * 1000);
+
+describe('archivable jobs', () => {
+  it('are the oldest finished first; dead ones only after the DLQ retention', async () => {
+    const [old, recent, deadOld, deadNew, running] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(500), state: 'succeeded', finishedAt: ago(400) },
+      { tenantId, taskId: null, scheduledFor: ago(500), state: 'cancelled', finishedAt: ago(10) },
+      { tenantId, taskId: null, scheduledFor: ago(500), state: 'dead', finishedAt: ago(300) },
+      { tenantId, taskId: null, scheduledFor: ago(500), state: 'dead', finishedAt: ago(5) },
+      { tenantId, taskId: null, scheduledFor: ago(500), state: 'running', leaseExpiresAt: ago(-60) },
+    ]);
+    const picked = await selectArchivableJobs(db.pool, { limit: 10, deadRetentionSeconds: 60 });
+    expect(picked.map((r) => r.view.id)).toEqual([old, deadOld, recent]);
+    expect(picked.map((r) => r.view.id)).not.toContain(deadNew);
+    expect(picked.map((r) => r.view.id)).not.toContain(running);
+    expect(await selectArchivableJobs(db.pool, { limit: 1, deadRetentionSeconds: 60 })).toHaveLength(1);
+    // The dead job waiting since its retention ran out (300 - 60 s ago) is not the oldest: the
+    // succeeded one finished 400 s ago.
+    const lag = await archiverLagSeconds(db.pool, 60);
+    expect(lag).toBeGreaterThan(390);
+    expect(lag).toBeLessThan(460);
+  });
+
+  it('report no lag when nothing waits', async () => {
+    expect(await archiverLagSeconds(db.pool, 60)).toBe(0);
+  });
+
+  it('are deleted only at the attempt that was archived, with their attempt rows', async () => {
+    const [id] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(50), state: 'dead', attempt: 3 },
+    ]);
+    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 2 }])).toBe(0);
+    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }])).toBe(4); // job + 3 attempts
+  });
+});
+
+describe('redrive', () => {
+  it('makes a dead job pending again as a new attempt group with the same id and a fresh budget', async () => {
+    const [dead, done] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(50), state: 'dead', attempt: 3, maxAttempts: 3 },
+      { tenantId, taskId: null, scheduledFor: ago(50), state: 'succeeded' },
+    ]);
+    expect(await redriveJobs(db.pool, tenantId, [dead!, done!])).toEqual([dead]);
+    const view = await getLiveJob(db.pool, tenantId, dead!);
+    expect(view).toMatchObject({ id: dead, state: 'pending', attempt: 3, maxAttempts: 6, attemptGroup: 2 });
+    expect(view!.finishedAt).toBeUndefined();
+    expect(view!.attempts).toHaveLength(3); // the first group's attempts stay in the document
+    // A redriven job is no longer dead: a second redrive changes nothing.
+    expect(await redriveJobs(db.pool, tenantId, [dead!])).toEqual([]);
+  });
+
+  it('never touches another tenant’s jobs', async () => {
+    const [dead] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(50), state: 'dead' },
+    ]);
+    expect(await redriveJobs(db.pool, newId(), [dead!])).toEqual([]);
+    expect(await redriveTask(db.pool, newId(), newId(), 100)).toEqual([]);
+  });
+
+  it('redrives a task’s dead jobs in batches up to the cap, or only the given ids of that task', async () => {
+    const taskId = newId();
+    const ids = await insertJobs(
+      db.pool,
+      Array.from({ length: 12 }, (_, i) => ({
+        tenantId,
+        taskId,
+        scheduledFor: ago(100 - i),
+        state: 'dead' as const,
+      })),
+    );
+    const [otherTask] = await insertJobs(db.pool, [
+      { tenantId, taskId: newId(), scheduledFor: ago(5), state: 'dead' },
+    ]);
+    expect(await redriveJobs(db.pool, tenantId, [ids[0]!, otherTask!], { taskId })).toEqual([ids[0]]);
+    expect(await redriveTask(db.pool, tenantId, taskId, 7)).toHaveLength(7);
+    expect(await redriveTask(db.pool, tenantId, taskId, 100)).toHaveLength(4);
+  });
+});
+
+describe('live lists', () => {
+  it('page a task’s runs and a tenant’s jobs newest first from a cursor', async () => {
+    const taskId = newId();
+    const ids = await insertJobs(
+      db.pool,
+      Array.from({ length: 5 }, (_, i) => ({
+        tenantId,
+        taskId,
+        scheduledFor: new Date(Date.UTC(2026, 0, 1, i)),
+        state: 'succeeded' as const,
+      })),
+    );
+    const cursor = firstCursor(new Date(Date.UTC(2026, 0, 1, 4)));
+    const runs = await liveTaskRuns(db.pool, {
+      tenantId,
+      taskId,
+      from: new Date(Date.UTC(2026, 0, 1, 1)),
+      cursor,
+      limit: 2,
+    });
+    expect(runs.items.map((j) => j.id)).toEqual([ids[3], ids[2]]);
+    expect(runs.more).toBe(true);
+    const jobs = await liveTenantJobs(db.pool, {
+      tenantId,
+      state: 'succeeded',
+      from: new Date(0),
+      cursor,
+      limit: 10,
+    });
+    expect(jobs.items.map((j) => j.id)).toEqual([ids[3], ids[2], ids[1], ids[0]]);
+    expect(jobs.more).toBe(false);
+    expect(
+      await liveTaskRuns(db.pool, { tenantId: newId(), taskId, from: new Date(0), cursor, limit: 10 }),
+    ).toEqual({
+      items: [],
+      more: false,
+    });
+    expect(await liveJobIds(db.pool, [ids[0]!, newId()])).toEqual(new Set([ids[0]]));
+  });
+
+  it('use their indexes in order, without a filesort', async () => {
+    const plan = async (sql: string, params: unknown[]) => {
+      const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${sql}`, params);
+      return rows[0]!;
+    };
+    const c = [new Date(), new Date(), new Date(), idToBin(newId())];
+    const runs = await plan(
+      `SELECT id FROM jobs WHERE task_id = ? AND tenant_id = ? AND scheduled_for >= ? AND scheduled_for <= ?
+         AND (scheduled_for < ? OR (scheduled_for = ? AND id < ?)) ORDER BY scheduled_for DESC, id DESC LIMIT 10`,
+      [idToBin(newId()), idToBin(tenantId), new Date(0), ...c],
+    );
+    expect(runs.key).toBe('jobs_by_task');
+    expect(String(runs.Extra)).not.toMatch(/filesort/);
+  });
+});

@@ -1,0 +1,17 @@
+import { isId, notFound } from '@dsched/domain';
+import type { z } from 'zod';
+import { zodToDschedError } from './http-errors.ts';
+
+/** Validates a body or a query string with its zod schema: a 400 names each bad field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw zodToDschedError(result.error);
+  return result.data;
+}
+
+/** A path id that is not even an id cannot name a resource: 404, as for any unknown id. */
+export function pathId(params: unknown, what: string): string {
+  const id = (params as { id?: string }).id ?? '';
+  if (!isId(id)) throw notFound(what);
+  return id;
+}

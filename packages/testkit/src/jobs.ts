@@ -1,0 +1,159 @@
+import { newApiKey, newId, newSigningSecret, type Task, type Tenant } from '@dsched/domain';
+import { idToBin } from '@dsched/mysql/ids';
+import type { Pool } from '@dsched/mysql/pool';
+import { insertTask } from '@dsched/mysql/tasks/task-store';
+import { insertTenant } from '@dsched/mysql/tenants/tenant-store';
+
+// Rows for tests and benchmarks that need many jobs in a given state, written straight into
+// MySQL in multi-row statements (bounded chunks), as the executor would have left them.
+
+const CHUNK = 1000;
+
+export async function createTenantWithKey(
+  pool: Pool,
+  name = 'acme',
+  options: { maxConcurrency?: number | null } = {},
+): Promise<Tenant & { apiKey: string }> {
+  const key = newApiKey();
+  const tenant: Tenant = {
+    id: newId(),
+    name,
+    signingSecret: newSigningSecret(),
+    maxTasks: null,
+    maxConcurrency: options.maxConcurrency ?? null,
+    rateLimitPerSecond: null,
+    createdAt: new Date(),
+  };
+  await insertTenant(pool, tenant, { hash: key.hash, prefix: key.prefix });
+  return { ...tenant, apiKey: key.key };
+}
+
+export function cronTask(tenantId: string, overrides: Partial<Task> = {}): Task {
+  const now = new Date();
+  return {
+    id: newId(),
+    tenantId,
+    name: 'every-minute',
+    schedule: {
+      type: 'cron',
+      expression: '* * * * *',
+      timezone: 'UTC',
+      dst: { repeated: 'first', skipped: 'shift' },
+    },
+    target: { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, timeoutMs: 5000 },
+    priority: 'normal',
+    lane: 'default',
+    retry: { maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 1000, rules: [] },
+    misfirePolicy: 'fire_once',
+    overlapPolicy: 'allow',
+    metadata: null,
+    state: 'active',
+    nextFireAt: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+}
+
+export async function createTask(pool: Pool, task: Task): Promise<Task> {
+  await insertTask(pool, task, 0);
+  return task;
+}
+
+export interface JobRowSpec {
+  tenantId: string;
+  taskId: string | null;
+  scheduledFor: Date;
+  state: 'pending' | 'running' | 'succeeded' | 'dead' | 'cancelled';
+  attempt?: number;
+  maxAttempts?: number;
+  kind?: 'scheduled' | 'trigger' | 'backfill';
+  claimedBy?: string;
+  leaseExpiresAt?: Date | null;
+  deadlineAt?: Date | null;
+  finishedAt?: Date | null;
+  lastStatus?: number | null;
+  targetUrl?: string;
+}
+
+/** Inserts jobs (and one attempt row per attempt made); returns their ids in the given order. */
+export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<string[]> {
+  const ids = specs.map(() => newId());
+  const retry = JSON.stringify({ maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 1000, rules: [] });
+  const target = (url = 'http://127.0.0.1:9/') =>
+    JSON.stringify({ url, method: 'POST', headers: {}, timeoutMs: 120_000 });
+  for (let i = 0; i < specs.length; i += CHUNK) {
+    const jobs: unknown[][] = [];
+    const attempts: unknown[][] = [];
+    specs.slice(i, i + CHUNK).forEach((s, j) => {
+      const id = idToBin(ids[i + j]!);
+      const kind = s.kind ?? 'scheduled';
+      const attempt = s.attempt ?? (s.state === 'pending' ? 0 : 1);
+      const terminal = s.state === 'succeeded' || s.state === 'dead' || s.state === 'cancelled';
+      const started = new Date(s.scheduledFor.getTime() + 5);
+      const finished =
+        s.finishedAt !== undefined ? s.finishedAt : terminal ? new Date(started.getTime() + 20) : null;
+      jobs.push([
+        id,
+        idToBin(s.tenantId),
+        s.taskId ? idToBin(s.taskId) : null,
+        kind === 'scheduled' ? s.scheduledFor.toISOString() : `${kind}:${ids[i + j]}`,
+        kind,
+        s.scheduledFor,
+        2,
+        'default',
+        s.state,
+        attempt,
+        s.maxAttempts ?? 3,
+        s.scheduledFor,
+        s.state === 'running' ? (s.claimedBy ?? 'executor-test') : null,
+        s.leaseExpiresAt ?? null,
+        s.deadlineAt ?? null,
+        target(s.targetUrl),
+        retry,
+        s.lastStatus !== undefined
+          ? s.lastStatus
+          : s.state === 'succeeded'
+            ? 200
+            : s.state === 'dead'
+              ? 500
+              : null,
+        s.state === 'dead' ? 'HTTP 500' : null,
+        attempt > 0 ? started : null,
+        finished,
+        s.scheduledFor,
+        s.scheduledFor,
+      ]);
+      for (let a = 1; a <= attempt; a++) {
+        const last = a === attempt;
+        const open = last && !terminal;
+        attempts.push([
+          id,
+          a,
+          s.claimedBy ?? 'executor-test',
+          started,
+          open ? null : (finished ?? started),
+          open ? null : last && s.state === 'succeeded' ? 200 : 500,
+          open ? null : last && s.state === 'succeeded' ? null : 'http_status',
+          open ? null : last && s.state === 'succeeded' ? null : 'HTTP 500',
+          open ? null : 20,
+        ]);
+      }
+    });
+    await pool.query(
+      `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, attempt,
+         max_attempts, run_at, claimed_by, lease_expires_at, deadline_at, target, retry, last_status, last_error,
+         started_at, finished_at, created_at, updated_at) VALUES ?`,
+      [jobs],
+    );
+    if (attempts.length > 0) {
+      await pool.query(
+        `INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, status, error_class, error,
+           duration_ms) VALUES ?`,
+        [attempts],
+      );
+    }
+  }
+  return ids;
+}

@@ -1,0 +1,96 @@
+import type { Lane } from '@dsched/domain';
+import { type Logger, Loop } from '@dsched/runtime';
+import type { ExecutorMetrics } from '../metrics.ts';
+import type { JobClaimer, LeaseRenewer, OutcomeWriter, TargetCaller } from '../ports.ts';
+import { LaneWorker } from './lane-worker.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
+import { OutcomeBatcher } from './outcome-batcher.ts';
+import type { ParkTimes } from './transitions.ts';
+
+export interface ExecutorDeps {
+  claim: JobClaimer;
+  call: TargetCaller;
+  writeOutcomes: OutcomeWriter;
+  renew: LeaseRenewer;
+  metrics: ExecutorMetrics;
+  logger: Logger;
+  random: () => number;
+  monotonicMs: () => number;
+}
+
+export interface LaneSettings {
+  lane: Lane;
+  concurrency: number;
+  pollMs: number;
+}
+
+export interface ExecutorSettings {
+  lanes: LaneSettings[];
+  maxClaimBatch: number;
+  outcomeBatch: number;
+  leaseSeconds: number;
+  /** How long a job that answered 202 may go without a heartbeat, and in all. */
+  park: ParkTimes;
+}
+
+export interface Executor {
+  lanes: LaneWorker[];
+  /** One claim loop per lane: stopped first at shutdown, so nothing new is claimed. */
+  claimLoops: Loop[];
+  /** Lease renewal (and cancel delivery): runs until the drain has written every outcome. */
+  leaseLoop: Loop;
+  /** Finishes or gives back everything in flight, and writes every outcome. */
+  drain(graceMs: number): Promise<{ givenBack: number }>;
+}
+
+// The executor assembled: a worker and a claim loop per lane, one outcome batcher and one lease
+// keeper for them all (docs/executor.md).
+export function buildExecutor(deps: ExecutorDeps, settings: ExecutorSettings): Executor {
+  const outcomes = new OutcomeBatcher({
+    write: deps.writeOutcomes,
+    maxBatch: settings.outcomeBatch,
+    retryMs: 1000,
+    giveUpAfterMs: settings.leaseSeconds * 1000,
+    now: deps.monotonicMs,
+    logger: deps.logger,
+  });
+  const lanes: LaneWorker[] = [];
+  const claimLoops: Loop[] = [];
+  for (const { lane, concurrency, pollMs } of settings.lanes) {
+    if (concurrency <= 0) continue;
+    // Critical jobs are claimed the moment a slot frees; the other lanes wait for a quarter of a
+    // batch of free slots (or the poll), so a busy lane claims in batches rather than one by one.
+    const refillAt =
+      lane === 'critical' ? 1 : Math.max(1, Math.floor(Math.min(concurrency, settings.maxClaimBatch) / 4));
+    const worker = new LaneWorker(
+      { lane, concurrency, maxBatch: settings.maxClaimBatch, refillAt },
+      { ...deps, outcomes, park: settings.park },
+    );
+    const loop = new Loop({
+      name: `claim-${lane}`,
+      runOnce: () => worker.runOnce(),
+      intervalMs: pollMs,
+      logger: deps.logger,
+    });
+    worker.onRefill(() => loop.wake());
+    lanes.push(worker);
+    claimLoops.push(loop);
+  }
+  const keeper = new LeaseKeeper(deps.renew, lanes, deps.metrics, deps.logger);
+  const leaseLoop = new Loop({
+    name: 'lease-renewal',
+    runOnce: () => keeper.runOnce(),
+    intervalMs: Math.floor((settings.leaseSeconds * 1000) / 3),
+    logger: deps.logger,
+  });
+  return {
+    lanes,
+    claimLoops,
+    leaseLoop,
+    async drain(graceMs) {
+      const counts = await Promise.all(lanes.map((l) => l.drain(graceMs)));
+      await outcomes.flush();
+      return { givenBack: counts.reduce((a, b) => a + b, 0) };
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import {
+  failPastDeadline,
+  readMaintenanceGauges,
+  releaseClaimsOf,
+  releaseExpiredClaims,
+  runningClaimOwners,
+} from '@dsched/mysql/jobs/reconcile';
+import type { Pool } from '@dsched/mysql/pool';
+import type { ClaimStore } from '../ports.ts';
+
+export function mysqlClaimStore(pool: Pool): ClaimStore {
+  return {
+    releaseExpired: (limit) => releaseExpiredClaims(pool, limit),
+    failPastDeadline: (limit) => failPastDeadline(pool, limit),
+    releaseClaimsOf: (owners, limit) => releaseClaimsOf(pool, owners, limit),
+    runningOwners: () => runningClaimOwners(pool),
+    gauges: () => readMaintenanceGauges(pool),
+  };
+}

@@ -1,0 +1,120 @@
+import { createTaskSchema, idParamsSchema } from '@dsched/domain';
+import { defineRoute, STANDARD_ERRORS } from '@dsched/runtime';
+import { z } from 'zod';
+import { createTenantSchema, patchTenantSchema } from '../core/tenants.ts';
+
+// OpenAPI entries of the routes in tasks.ts and admin.ts, naming the zod schemas those handlers
+// validate with. A new route adds its entry beside its handler and one line in app.ts.
+
+export const taskSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    schedule: z.record(z.string(), z.unknown()),
+    target: z.record(z.string(), z.unknown()),
+    priority: z.string(),
+    lane: z.string(),
+    retry: z.record(z.string(), z.unknown()),
+    misfirePolicy: z.string(),
+    overlapPolicy: z.string(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    state: z.enum(['active', 'paused']),
+    nextFireAt: z.string().nullable(),
+    version: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Task' });
+
+const tenantSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    maxConcurrency: z.number().int().nullable(),
+    maxTasks: z.number().int().nullable(),
+    rateLimitPerSecond: z.number().int().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Tenant' });
+
+export const taskRouteDocs = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/tasks',
+    summary: 'Create a task: a once or cron schedule and an HTTP target',
+    tags: ['tasks'],
+    auth: 'tenant',
+    body: createTaskSchema,
+    responses: {
+      201: { description: 'the task', schema: taskSchema },
+      400: STANDARD_ERRORS[400],
+      401: STANDARD_ERRORS[401],
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/tasks/{id}',
+    summary: 'One task',
+    tags: ['tasks'],
+    auth: 'tenant',
+    params: idParamsSchema,
+    responses: {
+      200: { description: 'the task', schema: taskSchema },
+      401: STANDARD_ERRORS[401],
+      404: STANDARD_ERRORS[404],
+    },
+  }),
+];
+
+export const adminRouteDocs = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/admin/tenants',
+    summary: 'Create a tenant; its API key and signing secret are shown once',
+    tags: ['admin'],
+    auth: 'admin',
+    body: createTenantSchema,
+    responses: {
+      201: {
+        description: 'the tenant with apiKey and signingSecret',
+        schema: z.object({ ...tenantSchema.shape, apiKey: z.string(), signingSecret: z.string() }),
+      },
+      400: STANDARD_ERRORS[400],
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/admin/tenants/{id}',
+    summary: 'One tenant',
+    tags: ['admin'],
+    auth: 'admin',
+    params: idParamsSchema,
+    responses: { 200: { description: 'the tenant', schema: tenantSchema }, 404: STANDARD_ERRORS[404] },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/admin/tenants/{id}',
+    summary: 'Change a tenant’s name or quotas',
+    tags: ['admin'],
+    auth: 'admin',
+    params: idParamsSchema,
+    body: patchTenantSchema,
+    responses: {
+      200: { description: 'the tenant', schema: tenantSchema },
+      400: STANDARD_ERRORS[400],
+      404: STANDARD_ERRORS[404],
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/admin/tenants/{id}/keys',
+    summary: 'Rotate a tenant’s API key (the old one works for KEY_ROTATION_GRACE_S)',
+    tags: ['admin'],
+    auth: 'admin',
+    params: idParamsSchema,
+    responses: {
+      201: { description: 'the new key', schema: z.object({ id: z.string(), apiKey: z.string() }) },
+      404: STANDARD_ERRORS[404],
+    },
+  }),
+];

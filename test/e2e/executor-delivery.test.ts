@@ -1,0 +1,92 @@
+import { releaseExpiredClaims } from '@dsched/mysql/jobs/reconcile';
+import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
+import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
+import { type RunningService, startService } from '@dsched/testkit/services';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { attemptRows, jobRow, metricReaches, startExecutor, waitForState } from './executor-kit.ts';
+
+// At-least-once under lost claims, with executors as real processes, real MariaDB and a real
+// target on loopback: the attempt fences a late result, and a killed executor's call is
+// delivered again with the same Idempotency-Key.
+
+let db: TestDatabase;
+let target: ScriptedTarget;
+const services: RunningService[] = [];
+
+beforeAll(async () => {
+  [db, target] = await Promise.all([createTestDatabase(import.meta.url), startScriptedTarget()]);
+});
+afterAll(async () => {
+  await Promise.all(services.map((s) => s.stop('SIGKILL')));
+  await target?.close();
+  await db?.close();
+});
+
+it('keeps the second claimant’s outcome when the first reports after its claim was taken over, and counts the stale write', async () => {
+  const tenant = await createTenantWithKey(db.pool);
+  const firstAnswer = gate<number>();
+  target.setHandler(async (call) =>
+    call.attempt === 1 ? { status: await firstAnswer.promise } : { status: 200 },
+  );
+  // A holds one call at a time, so once it holds the first call it cannot take the job back itself.
+  const a = await startExecutor(db, { EXECUTOR_DEFAULT_CONCURRENCY: '1', EXECUTOR_LEASE_S: '60' }, 'exec-a');
+  services.push(a);
+  const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/fence` } });
+  await target.until(() => target.calls.length === 1, 30_000, 'first call');
+
+  // A cannot renew (as if partitioned from MySQL): its lease runs out and the reconciler's
+  // statement gives the job back; B claims it as attempt 2 and the target answers 200.
+  await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+  expect(await releaseExpiredClaims(db.pool, 10)).toMatchObject({ released: 1 });
+  const b = await startExecutor(db, {}, 'exec-b');
+  services.push(b);
+  await waitForState(db, [id!], 'succeeded');
+
+  // Now A's call returns, late, with a 500: the fence drops it.
+  firstAnswer.open(500);
+  await target.until(() => target.calls.length === 2);
+  await metricReaches(a, 'dsched_stale_results_total', 1);
+  expect(await jobRow(db, id!)).toMatchObject({ state: 'succeeded', attempt: 2, last_status: 200 });
+  const attempts = await attemptRows(db, id!);
+  // The reconciler closed A's attempt when it took the claim back; A's late 500 changes nothing.
+  expect(attempts.map((r) => [r.attempt, r.executor, r.status, r.error_class])).toEqual([
+    [1, 'exec-a', null, 'lease_expired'],
+    [2, 'exec-b', 200, null],
+  ]);
+  await Promise.all([a.stop(), b.stop()]);
+});
+
+it('delivers again, with the same Idempotency-Key, a call whose executor was killed before recording it', async () => {
+  const tenant = await createTenantWithKey(db.pool);
+  let first: RunningService | undefined;
+  target.setHandler((call, gone) => {
+    if (call.attempt === 1) {
+      // The target has the call; its executor dies before the answer (and so the outcome).
+      first!.process.kill('SIGKILL');
+      return new Promise((resolve) => gone.addEventListener('abort', () => resolve({ status: 200 })));
+    }
+    return { status: 200 };
+  });
+  first = await startExecutor(db, { EXECUTOR_LEASE_S: '3' }, 'exec-killed');
+  services.push(first);
+  const reconciler = await startService('reconciler', {
+    DATABASE_URL: db.url,
+    RECONCILER_INTERVAL_MS: '200',
+  });
+  services.push(reconciler);
+  const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/pay` } });
+  expect(await first.exited).toBe('SIGKILL');
+
+  services.push(await startExecutor(db, { EXECUTOR_LEASE_S: '3' }, 'exec-second'));
+  await waitForState(db, [id!], 'succeeded');
+  const calls = target.calls.filter((c) => c.path === '/pay');
+  expect(calls.map((c) => [c.idempotencyKey, c.attempt])).toEqual([
+    [id, 1],
+    [id, 2],
+  ]);
+  // An idempotent endpoint applied the effect once: the first delivery of the key won.
+  expect([...target.effects.values()].filter((c) => c.path === '/pay')).toHaveLength(1);
+  expect(await jobRow(db, id!)).toMatchObject({ state: 'succeeded', attempt: 2 });
+});
