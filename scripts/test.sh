@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on this machine: installs what is missing (Node 24, pnpm, the
-# workspace's dependencies, MariaDB, Cassandra, the deploy checks' tools), starts the local stack,
-# then lints, type-checks and runs every test against the real MariaDB and Cassandra.
+# workspace's dependencies, MariaDB, Cassandra, libfaketime, the deploy checks' tools), starts the
+# local stack, then lints, type-checks and runs every test against the real MariaDB and Cassandra.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/lib/node.sh"
+. "$ROOT/scripts/lib/apt.sh"
 cd "$ROOT"
 dsched_bootstrap "$ROOT"
+dsched_ensure_faketime
 "$ROOT/scripts/stack" up
 # helm, kustomize, promtool, kubernetes-validate and the Compose schema for test/deploy (cached).
 "$ROOT/scripts/deploy-tools" ensure

@@ -1,17 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+import { portOpen } from '@dsched/testkit/ports';
 
 /** Brings the local stack up when the tests find it down (scripts/stack up is idempotent). */
 export default async function setup(): Promise<void> {

@@ -88,8 +88,8 @@ CREATE TABLE `tasks` (
   `created_at` datetime(3) NOT NULL,
   `updated_at` datetime(3) NOT NULL,
   PRIMARY KEY (`id`),
-  KEY `tasks_due` (`partition`,`state`,`next_fire_at`),
-  KEY `tasks_by_tenant` (`tenant_id`,`id`)
+  KEY `tasks_by_tenant` (`tenant_id`,`id`),
+  KEY `tasks_due` (`state`,`priority`,`partition`,`next_fire_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tenants` (
@@ -101,6 +101,7 @@ CREATE TABLE `tenants` (
   `rate_limit_per_second` int(10) unsigned DEFAULT NULL,
   `created_at` datetime(3) NOT NULL,
   `updated_at` datetime(3) NOT NULL,
+  `task_count` int(10) unsigned NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
@@ -112,6 +113,13 @@ CREATE TABLE `tenant_api_keys` (
   `expires_at` datetime(3) DEFAULT NULL,
   PRIMARY KEY (`key_hash`),
   KEY `tenant_api_keys_by_tenant` (`tenant_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `tenant_rate_buckets` (
+  `tenant_id` binary(16) NOT NULL,
+  `tokens` double NOT NULL,
+  `refilled_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`tenant_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tenant_slots` (

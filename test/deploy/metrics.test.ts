@@ -28,11 +28,7 @@ const SERVICES: ServiceName[] = ['task-api', 'scheduler', 'executor', 'reconcile
  * them. Each must be in the catalogue, and a service that starts exporting one must leave this
  * list, so it only shrinks and every name ends up checked against a live scrape.
  */
-const AWAITING_EXPORT: Record<string, ServiceName[]> = {
-  dsched_scheduler_partitions_held: ['scheduler'],
-  dsched_scheduler_lease_renew_failures_total: ['scheduler'],
-  dsched_scheduler_lag_seconds: ['scheduler'],
-};
+const AWAITING_EXPORT: Record<string, ServiceName[]> = {};
 
 /** Labels the scrape adds (Prometheus, the operator) or that every dsched metric carries. */
 const TARGET_LABELS = new Set(['service', 'instance', 'job', 'pod', 'namespace', 'le']);

@@ -68,8 +68,11 @@ const STATUS_OF_STATE: Record<JobState, AuditStatus> = {
   failed: 'dead',
 };
 
-// A scheduled job speaks for its occurrence before a backfill of the same time does.
+// A scheduled job speaks for its occurrence before a backfill of the same time does, and any job
+// that was not cancelled before one that was: a task edit or pause cancels its unstarted jobs
+// (moving them off their key, `superseded:...`), and the same instant may then run as a new job.
 const KIND_RANK: Record<string, number> = { scheduled: 0, backfill: 1 };
+const rankOf = (job: AuditedJob) => KIND_RANK[job.kind]! + (job.state === 'cancelled' ? 10 : 0);
 
 /**
  * Classifies each occurrence. Without a job, an occurrence is `skipped` when a skip record covers
@@ -89,7 +92,7 @@ export function auditOccurrences(input: {
     if (rank === undefined) continue;
     const t = job.scheduledFor.getTime();
     const seen = byTime.get(t);
-    if (!seen || rank < KIND_RANK[seen.kind]!) byTime.set(t, job);
+    if (!seen || rankOf(job) < rankOf(seen)) byTime.set(t, job);
   }
   return input.occurrences.map((at) => {
     const t = at.getTime();

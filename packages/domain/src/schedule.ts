@@ -1,17 +1,26 @@
-import { CronExpressionParser } from 'cron-parser';
+import { type CompiledCron, CRON_HORIZON_YEARS, compileCron, nextLocalMatch } from './cron.ts';
 import { invalidArgument } from './errors.ts';
-import type { Schedule } from './model.ts';
+import type { DstPolicy, Schedule } from './model.ts';
+import { isKnownTimeZone, zoneOffsets } from './time-zone.ts';
 
-// Next-fire computation. Pure: every function takes the instant to compute from.
+// Next-fire computation, daylight saving included (DESIGN.md "Cron", docs/scheduling.md). Pure:
+// every function takes the instant to compute from.
+//
+// A cron expression names wall-clock times. Most map to one instant; around a transition a wall
+// time occurs twice (fall back) or never (spring forward). A fixed-time schedule (`30 2 * * *`)
+// follows its DST policy there: in an overlap it fires on the `first`, the `last` or `both` of
+// the two instants; in a gap it is `shift`ed to the first instant after the gap or `skip`ped.
+// An interval-like schedule (every hour of the day matches, e.g. `*/15 * * * *`) follows
+// elapsed time instead: it fires at every instant whose wall clock matches, so in an overlap it
+// fires in both passes and in a gap the missing wall times simply do not occur.
 
-export function isKnownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** Larger than any daylight-saving shift in the tz database (the largest is two hours). */
+const SHIFT_WINDOW_MS = 3 * HOUR_MS;
+const HORIZON_MS = (CRON_HORIZON_YEARS + 1) * 366 * DAY_MS;
+
+export const DEFAULT_DST_POLICY: DstPolicy = { repeated: 'first', skipped: 'shift' };
 
 /**
  * Checks a cron schedule and throws invalid_argument naming the field: a malformed expression,
@@ -22,30 +31,73 @@ export function validateCron(expression: string, timezone: string, fieldPrefix =
     throw invalidArgument(`${fieldPrefix}.timezone`, `unknown IANA time zone "${timezone}"`);
   }
   const fields = expression.trim().split(/\s+/);
-  if (fields.length !== 5 && fields.length !== 6) {
+  const predefined = fields.length === 1 && fields[0]!.startsWith('@');
+  if (!predefined && fields.length !== 5 && fields.length !== 6) {
     throw invalidArgument(`${fieldPrefix}.expression`, 'expected five fields, or six with seconds first');
   }
-  let next: Date | null;
+  let next: number | null;
   try {
-    next = nextCronFire(expression, timezone, new Date(0));
+    next = nextLocalMatch(compileCron(expression.trim()), Date.UTC(2000, 0, 1));
   } catch (err) {
     throw invalidArgument(`${fieldPrefix}.expression`, (err as Error).message);
   }
   if (next === null) throw invalidArgument(`${fieldPrefix}.expression`, 'the expression never fires');
 }
 
-export function nextCronFire(expression: string, timezone: string, after: Date): Date | null {
-  const interval = CronExpressionParser.parse(expression, {
-    currentDate: after,
-    tz: timezone,
-    strict: false,
-  });
-  try {
-    return interval.next().toDate();
-  } catch (err) {
-    if (/out of the time span|loop limit/i.test((err as Error).message)) return null;
-    throw err;
+/** Whether a wall time that occurs twice fires at this instant (the earlier or later of the two). */
+function admitsRepeated(policy: DstPolicy, instant: number, local: number, zone: string): boolean {
+  if (policy.repeated === 'both') return true;
+  const instants = zoneOffsets(zone).instantsOf(local);
+  if (instants.length < 2) return true;
+  return policy.repeated === 'first' ? instant === instants[0] : instant === instants[instants.length - 1];
+}
+
+/**
+ * The first fire time of a cron schedule strictly after the instant `after` (ms), or null when
+ * it has none within the search horizon.
+ */
+export function nextCronFireMs(
+  expression: string,
+  timezone: string,
+  dst: DstPolicy,
+  after: number,
+): number | null {
+  const c: CompiledCron = compileCron(expression);
+  const zone = zoneOffsets(timezone);
+  const fixedTime = !c.everyHour;
+  const limit = after + HORIZON_MS;
+  let cur = after;
+  // Walk segments of constant offset: `offset` is in force from just after `cur` until the next
+  // transition after `segmentStart`. Each step returns or moves forward.
+  let offset = zone.offsetAt(cur);
+  let segmentStart = cur;
+  while (cur < limit) {
+    const local = nextLocalMatch(c, cur + offset);
+    if (local === null) return null;
+    const candidate = local - offset;
+    const spanDays = Math.ceil((candidate - segmentStart) / DAY_MS) + 1;
+    const transition = zone.nextTransitionAfter(segmentStart, spanDays);
+    if (transition === null || transition > candidate) {
+      // The candidate lies in this segment.
+      const nearShift =
+        zone.offsetAt(candidate - SHIFT_WINDOW_MS) !== offset ||
+        zone.offsetAt(candidate + SHIFT_WINDOW_MS) !== offset;
+      if (!fixedTime || !nearShift || admitsRepeated(dst, candidate, local, timezone)) return candidate;
+      cur = candidate;
+      continue;
+    }
+    // No fire of this segment comes before the transition. In a spring-forward gap a fixed-time
+    // schedule whose wall time falls inside the gap fires at the transition (policy `shift`).
+    const next = zone.offsetAt(transition);
+    if (fixedTime && next > offset && dst.skipped === 'shift') {
+      const inGap = nextLocalMatch(c, transition + offset - 1000);
+      if (inGap !== null && inGap < transition + next) return transition;
+    }
+    cur = Math.max(cur, transition - 1);
+    offset = next;
+    segmentStart = transition;
   }
+  return null;
 }
 
 /**
@@ -54,11 +106,54 @@ export function nextCronFire(expression: string, timezone: string, after: Date):
  */
 export function nextFireAfter(schedule: Schedule, after: Date): Date | null {
   if (schedule.type === 'once') return schedule.at.getTime() > after.getTime() ? schedule.at : null;
-  return nextCronFire(schedule.expression, schedule.timezone, after);
+  const next = nextCronFireMs(schedule.expression, schedule.timezone, schedule.dst, after.getTime());
+  return next === null ? null : new Date(next);
 }
 
-/** The fire time a new (or resumed) task starts from. */
+/** The fire time a new (or edited) task starts from: the first at or after `now`. */
 export function firstFireAt(schedule: Schedule, now: Date): Date | null {
   if (schedule.type === 'once') return schedule.at;
-  return nextCronFire(schedule.expression, schedule.timezone, new Date(now.getTime() - 1));
+  return nextFireAfter(schedule, new Date(now.getTime() - 1));
+}
+
+/** Fire times in [from, to), at most `cap` of them; `more` says whether the range held more. */
+export function fireTimesBetween(
+  schedule: Schedule,
+  from: Date,
+  to: Date,
+  cap: number,
+): { times: Date[]; more: boolean } {
+  const times: Date[] = [];
+  let t = nextFireAfter(schedule, new Date(from.getTime() - 1));
+  while (t !== null && t.getTime() < to.getTime()) {
+    if (times.length === cap) return { times, more: true };
+    times.push(t);
+    t = nextFireAfter(schedule, t);
+  }
+  return { times, more: false };
+}
+
+/**
+ * The last fire time in [from, before), or null. Searches backwards from `before` in growing
+ * windows, so a task that missed a year of a once-a-second schedule costs a few steps, not
+ * thirty million.
+ */
+export function lastFireBefore(schedule: Schedule, from: Date, before: Date): Date | null {
+  const end = before.getTime();
+  const start = from.getTime();
+  if (start >= end) return null;
+  for (let window = 1000; ; window *= 8) {
+    const lo = Math.max(start, end - window);
+    let t = nextFireAfter(schedule, new Date(lo - 1));
+    if (t !== null && t.getTime() < end) {
+      let last = t;
+      for (let steps = 0; steps < 100_000; steps++) {
+        t = nextFireAfter(schedule, last);
+        if (t === null || t.getTime() >= end) break;
+        last = t;
+      }
+      return last;
+    }
+    if (lo === start) return null;
+  }
 }

@@ -67,38 +67,54 @@ export const retrySchema = z.object({
   rules: z.array(retryRuleSchema).max(20).default([]),
 });
 
+export const taskNameSchema = z.string().min(1).max(200);
+export const prioritySchema = z.enum(PRIORITIES);
+export const laneSchema = z.enum(LANES);
+export const misfirePolicySchema = z.enum(['fire_once', 'fire_all', 'skip']);
+export const overlapPolicySchema = z.enum(['allow', 'forbid']);
+export const metadataSchema = z.record(z.string(), z.unknown());
+
+// The critical lane's slots are reserved for critical jobs (docs/executor.md#lanes).
+export const CRITICAL_LANE_ISSUE = 'only critical-priority tasks run in the critical lane';
+
+export function criticalLaneAllowed(priority: string, lane: string | undefined): boolean {
+  return lane !== 'critical' || priority === 'critical';
+}
+
+/** Adds an issue naming the field when a cron schedule is malformed, impossible or zone-less. */
+export function refineCronSchedule(
+  schedule: z.infer<typeof scheduleSchema> | undefined,
+  ctx: z.RefinementCtx,
+): void {
+  if (schedule?.type !== 'cron') return;
+  try {
+    validateCron(schedule.expression, schedule.timezone);
+  } catch (err) {
+    const detail = (err as { details?: { field: string; issue: string }[] }).details?.[0];
+    ctx.addIssue({
+      code: 'custom',
+      path: (detail?.field ?? 'schedule.expression').split('.'),
+      message: detail?.issue ?? String(err),
+    });
+  }
+}
+
 export const createTaskSchema = z
   .object({
-    name: z.string().min(1).max(200),
+    name: taskNameSchema,
     schedule: scheduleSchema,
     target: targetSchema,
-    priority: z.enum(PRIORITIES).default('normal'),
-    lane: z.enum(LANES).optional(),
+    priority: prioritySchema.default('normal'),
+    lane: laneSchema.optional(),
     retry: retrySchema.default({ maxAttempts: 5, initialBackoffMs: 1000, maxBackoffMs: 300_000, rules: [] }),
-    misfirePolicy: z.enum(['fire_once', 'fire_all', 'skip']).default('fire_once'),
-    overlapPolicy: z.enum(['allow', 'forbid']).default('allow'),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    misfirePolicy: misfirePolicySchema.default('fire_once'),
+    overlapPolicy: overlapPolicySchema.default('allow'),
+    metadata: metadataSchema.optional(),
   })
   .superRefine((task, ctx) => {
-    if (task.schedule.type === 'cron') {
-      try {
-        validateCron(task.schedule.expression, task.schedule.timezone);
-      } catch (err) {
-        const detail = (err as { details?: { field: string; issue: string }[] }).details?.[0];
-        ctx.addIssue({
-          code: 'custom',
-          path: (detail?.field ?? 'schedule.expression').split('.'),
-          message: detail?.issue ?? String(err),
-        });
-      }
-    }
-    // The critical lane's slots are reserved for critical jobs (docs/executor.md#lanes).
-    if (task.lane === 'critical' && task.priority !== 'critical') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['lane'],
-        message: 'only critical-priority tasks run in the critical lane',
-      });
+    refineCronSchedule(task.schedule, ctx);
+    if (!criticalLaneAllowed(task.priority, task.lane)) {
+      ctx.addIssue({ code: 'custom', path: ['lane'], message: CRITICAL_LANE_ISSUE });
     }
   });
 
@@ -123,14 +139,18 @@ export function toSchedule(s: CreateTaskRequest['schedule']): Schedule {
     : { type: 'cron', expression: s.expression.trim(), timezone: s.timezone, dst: s.dst };
 }
 
-export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
-  const target: Target = {
-    url: req.target.url,
-    method: req.target.method,
-    headers: req.target.headers,
-    timeoutMs: req.target.timeoutMs,
-    ...(req.target.body !== undefined ? { body: req.target.body } : {}),
+export function toTarget(t: CreateTaskRequest['target']): Target {
+  return {
+    url: t.url,
+    method: t.method,
+    headers: t.headers,
+    timeoutMs: t.timeoutMs,
+    ...(t.body !== undefined ? { body: t.body } : {}),
   };
+}
+
+export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
+  const target = toTarget(req.target);
   return {
     name: req.name,
     schedule: toSchedule(req.schedule),

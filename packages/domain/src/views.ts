@@ -63,7 +63,8 @@ export function taskView(t: Task): Record<string, unknown> {
     overlapPolicy: t.overlapPolicy,
     ...(t.metadata ? { metadata: t.metadata } : {}),
     state: t.state,
-    nextFireAt: t.nextFireAt ? iso(t.nextFireAt) : null,
+    // A paused task fires nothing until resumed, whatever its stored next fire time.
+    nextFireAt: t.nextFireAt && t.state === 'active' ? iso(t.nextFireAt) : null,
     version: t.version,
     createdAt: iso(t.createdAt),
     updatedAt: iso(t.updatedAt),

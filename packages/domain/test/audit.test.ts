@@ -44,4 +44,21 @@ describe('classifying occurrences', () => {
       ['pending', null], // the scheduler has not reached it yet
     ]);
   });
+
+  it('lets the job that ran speak for an instant over one an edit cancelled', () => {
+    const jobs = [
+      { id: 'old', scheduledFor: at(1), state: 'cancelled' as const, kind: 'scheduled' },
+      { id: 'new', scheduledFor: at(1), state: 'succeeded' as const, kind: 'scheduled' },
+    ];
+    for (const order of [jobs, [...jobs].reverse()]) {
+      const [entry] = auditOccurrences({
+        occurrences: [at(1)],
+        jobs: order,
+        skips: [],
+        nextFireAt: at(2),
+        now: at(2),
+      });
+      expect(entry).toMatchObject({ status: 'succeeded', jobId: 'new' });
+    }
+  });
 });

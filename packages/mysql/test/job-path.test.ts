@@ -4,13 +4,20 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimDueJobs } from '../src/jobs/claims.ts';
-import { materialiseDueBatch } from '../src/jobs/materialise.ts';
 import { recordOutcome } from '../src/jobs/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
+import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { archiveRowsFor } from './archive-helpers.ts';
 import { addTask, insertPendingJobs, makeTenant, onceTask } from './fixtures.ts';
 
 let db: TestDatabase;
+const UNLEASED_PARTITION_0 = {
+  scope: { unleased: [0] },
+  lookaheadMs: 0,
+  limit: 100,
+  maxJobs: 1000,
+  plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+};
 
 beforeAll(async () => {
   db = await createTestDatabase(import.meta.url);
@@ -114,11 +121,11 @@ describe('materialisation', () => {
     const tenant = await makeTenant(db.pool);
     const at = new Date(Date.now() - 5_000);
     const task = await addTask(db.pool, onceTask(tenant.id, at));
-    const first = await materialiseDueBatch(db.pool, { partitions: [0], dueBefore: new Date(), limit: 100 });
-    expect(first).toEqual({ dueTasks: 1, jobsInserted: 1 });
+    const first = await materialiseDueBatch(db.pool, UNLEASED_PARTITION_0);
+    expect(first).toMatchObject({ dueTasks: 1, jobsInserted: 1, lostPartitions: [] });
     // Put the task back as if a second scheduler had read it before the first committed.
     await db.pool.query('UPDATE tasks SET next_fire_at = ? WHERE id = ?', [at, idToBin(task.id)]);
-    const second = await materialiseDueBatch(db.pool, { partitions: [0], dueBefore: new Date(), limit: 100 });
+    const second = await materialiseDueBatch(db.pool, UNLEASED_PARTITION_0);
     expect(second.dueTasks).toBe(1);
     expect(second.jobsInserted).toBe(0);
     const [rows] = await db.pool.query<RowDataPacket[]>('SELECT occurrence FROM jobs WHERE task_id = ?', [

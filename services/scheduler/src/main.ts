@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
-import { mysqlDueMaterialiser } from './adapters/mysql.ts';
+import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
+import { mysqlDueMaterialiser, mysqlPartitionLeases } from './adapters/mysql.ts';
 import { loadSchedulerConfig, type SchedulerConfig } from './config.ts';
+import { PartitionLeaseKeeper } from './core/partition-leases.ts';
 import { SchedulerTick } from './core/tick.ts';
 import { SchedulerMetrics } from './metrics.ts';
+import type { PartitionScope } from './ports.ts';
 
 async function main(config: SchedulerConfig): Promise<void> {
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
@@ -13,25 +16,81 @@ async function main(config: SchedulerConfig): Promise<void> {
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
     build: async ({ logger, registry }) => {
-      const all = Array.from({ length: config.SCHEDULER_PARTITIONS }, (_, i) => i);
-      const tick = new SchedulerTick({
-        materialise: mysqlDueMaterialiser(pool),
-        metrics: new SchedulerMetrics(registry),
-        partitions: () => all,
-        lookaheadS: config.SCHEDULER_LOOKAHEAD_S,
-        batchSize: config.SCHEDULER_BATCH_SIZE,
+      const metrics = new SchedulerMetrics(registry);
+      // One holder id per process start, so a restarted replica never mistakes old leases for its own.
+      const holder = `${instanceId('scheduler', config.INSTANCE_ID)}#${randomBytes(4).toString('hex')}`;
+      const keeper = new PartitionLeaseKeeper({
+        store: mysqlPartitionLeases(pool),
+        metrics,
+        holder,
+        partitions: config.SCHEDULER_PARTITIONS,
+        ttlMs: config.SCHEDULER_LEASE_TTL_MS,
       });
-      return {
-        loops: [
+      const leased = config.SCHEDULER_LEASES === 'on';
+      const all = Array.from({ length: config.SCHEDULER_PARTITIONS }, (_, i) => i);
+      const scope = (): PartitionScope => (leased ? { holder, held: keeper.held() } : { unleased: all });
+      if (leased) await keeper.start();
+      else
+        logger.warn('SCHEDULER_LEASES=off: test-only mode, every partition is materialised without a lease');
+      const tick = new SchedulerTick({
+        materialise: mysqlDueMaterialiser(pool, {
+          lookaheadMs: config.SCHEDULER_LOOKAHEAD_S * 1000,
+          batchSize: config.SCHEDULER_BATCH_SIZE,
+          maxJobsPerBatch: config.SCHEDULER_MAX_JOBS_PER_BATCH,
+          plan: {
+            misfireThresholdMs: config.SCHEDULER_MISFIRE_THRESHOLD_S * 1000,
+            maxCatchUp: config.SCHEDULER_MISFIRE_MAX_CATCHUP,
+            maxPerPass: config.SCHEDULER_MAX_OCCURRENCES_PER_TASK,
+          },
+        }),
+        scope,
+        onLost: (partitions) => {
+          logger.warn({ partitions }, 'partition leases lost: no longer materialising them');
+          keeper.lost(partitions);
+        },
+        metrics,
+        maxBatchesPerTick: config.SCHEDULER_MAX_BATCHES_PER_TICK,
+      });
+      const loops = [
+        new Loop({
+          name: 'tick',
+          runOnce: () => tick.runOnce(),
+          intervalMs: config.SCHEDULER_TICK_MS,
+          logger,
+        }),
+      ];
+      let unwatch: () => void = () => undefined;
+      if (leased) {
+        loops.push(
           new Loop({
-            name: 'tick',
-            runOnce: () => tick.runOnce(),
-            intervalMs: config.SCHEDULER_TICK_MS,
+            name: 'leases',
+            runOnce: () => keeper.runOnce(),
+            intervalMs: config.SCHEDULER_LEASE_CHECK_MS,
             logger,
           }),
-        ],
+        );
+        unwatch = keeper.watch(() => {
+          logger.fatal({ ttlMs: config.SCHEDULER_LEASE_TTL_MS }, 'no lease renewal for a whole TTL: exiting');
+          process.exit(70);
+        });
+      }
+      logger.info(
+        { holder, partitions: config.SCHEDULER_PARTITIONS, leases: config.SCHEDULER_LEASES },
+        'scheduler',
+      );
+      return {
+        loops,
         ready: () => pingMysql(pool),
-        stopSteps: [{ name: 'mysql', run: () => pool.end() }],
+        stopSteps: [
+          {
+            name: 'leases',
+            run: async () => {
+              unwatch();
+              if (leased) await keeper.stop();
+            },
+          },
+          { name: 'mysql', run: () => pool.end() },
+        ],
       };
     },
   });

@@ -1,6 +1,43 @@
-/** Materialises one capped batch of due occurrences for the given partitions. */
-export type DueMaterialiser = (args: {
-  partitions: number[];
-  lookaheadS: number;
-  limit: number;
-}) => Promise<{ dueTasks: number; jobsInserted: number }>;
+import type { SkipReason } from '@dsched/domain';
+
+// What the scheduler's core needs from the outside, named for its use.
+
+/** A partition lease as this replica holds it; the token fences every write made under it. */
+export interface HeldLease {
+  partition: number;
+  token: string;
+}
+
+/** The partitions a batch may write: leased ones (checked in the batch's transaction), or all. */
+export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };
+
+export interface BatchResult {
+  /** The database clock the batch decided with (invariant 1). */
+  now: Date;
+  dueTasks: number;
+  jobsInserted: number;
+  scheduledFor: Date[];
+  skipped: Partial<Record<SkipReason, number>>;
+  /** Partitions whose lease was gone when the batch checked it: nothing was written for them. */
+  lostPartitions: number[];
+  /** A cap cut the batch short: more may be due. */
+  full: boolean;
+}
+
+/** Materialises one capped batch of due occurrences in one transaction. */
+export type DueMaterialiser = (scope: PartitionScope) => Promise<BatchResult>;
+
+/** Partition leases and group membership; expiry is decided by the database clock. */
+export interface PartitionLeaseStore {
+  ensure(partitions: number): Promise<void>;
+  /** Refreshes this replica's membership row. */
+  heartbeat(holder: string, ttlMs: number): Promise<void>;
+  /** How many replicas are live. */
+  members(): Promise<number>;
+  /** Returns the leases still held after renewing. */
+  renew(holder: string, held: HeldLease[], ttlMs: number): Promise<HeldLease[]>;
+  acquire(holder: string, want: number, partitions: number, ttlMs: number): Promise<HeldLease[]>;
+  release(holder: string, held: HeldLease[]): Promise<void>;
+  leave(holder: string): Promise<void>;
+  forgetDeadMembers(): Promise<void>;
+}

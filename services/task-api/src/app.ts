@@ -11,10 +11,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { AuditSources } from './core/audit.ts';
-import type { DatabaseClock, TaskRepository, TenantDirectory } from './ports.ts';
+import type { DatabaseClock, RateLimiter, TaskRepository, TaskRuns, TenantDirectory } from './ports.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { auditRoute, registerAuditRoutes } from './routes/audit.ts';
 import { adminRouteDocs, taskRouteDocs } from './routes/route-docs.ts';
+import { registerTaskLifecycleRoutes, taskLifecycleRouteDocs } from './routes/task-lifecycle.ts';
+import { registerTaskRunRoutes, taskRunRouteDocs } from './routes/task-runs.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
 
 export interface TaskApiDeps {
@@ -24,6 +26,8 @@ export interface TaskApiDeps {
   isShuttingDown?: () => boolean;
   tenants: TenantDirectory;
   tasks: TaskRepository;
+  runs: TaskRuns;
+  rateLimit: RateLimiter;
   now: DatabaseClock;
   adminToken: string;
   audit: AuditSources;
@@ -41,6 +45,10 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   openapi.add(adminRouteDocs);
   registerTaskRoutes(app, deps);
   openapi.add(taskRouteDocs);
+  registerTaskLifecycleRoutes(app, deps);
+  openapi.add(taskLifecycleRouteDocs);
+  registerTaskRunRoutes(app, deps);
+  openapi.add(taskRunRouteDocs);
   registerAuditRoutes(app, deps);
   openapi.add(auditRoute);
   serveOpenApi(app, openapi);

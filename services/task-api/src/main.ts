@@ -2,7 +2,13 @@ import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cass
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { createLogger, createRegistry, exitOnStartupError, handleShutdown } from '@dsched/runtime';
 import { auditSources } from './adapters/audit.ts';
-import { mysqlClock, mysqlTaskRepository, mysqlTenantDirectory } from './adapters/mysql.ts';
+import {
+  mysqlClock,
+  mysqlRateLimiter,
+  mysqlTaskRepository,
+  mysqlTaskRuns,
+  mysqlTenantDirectory,
+} from './adapters/mysql.ts';
 import { buildApp } from './app.ts';
 import { loadTaskApiConfig, type TaskApiConfig } from './config.ts';
 import { TaskApiMetrics } from './metrics.ts';
@@ -24,6 +30,8 @@ async function main(config: TaskApiConfig): Promise<void> {
     isShuttingDown: () => shuttingDown(),
     tenants: mysqlTenantDirectory(pool, { rotationGraceS: config.KEY_ROTATION_GRACE_S }),
     tasks: mysqlTaskRepository(pool, { partitions: config.SCHEDULER_PARTITIONS }),
+    runs: mysqlTaskRuns(pool),
+    rateLimit: mysqlRateLimiter(pool),
     now: mysqlClock(pool),
     adminToken: config.DSCHED_ADMIN_TOKEN,
     audit: auditSources(pool, cassandra, {

@@ -1,4 +1,4 @@
-import type { Task, Tenant } from '@dsched/domain';
+import type { Schedule, Task, TaskChange, Tenant } from '@dsched/domain';
 import type { QuotaPatch } from '@dsched/mysql/tenants/tenant-store';
 
 // What the core of task-api needs from the outside, named for its use.
@@ -12,9 +12,41 @@ export interface TenantDirectory {
 }
 
 export interface TaskRepository {
-  insert(task: Task): Promise<void>;
+  /** Stores a new task; false when the tenant's maxTasks is reached (checked atomically). */
+  insert(task: Task): Promise<boolean>;
   get(tenantId: string, id: string): Promise<Task | null>;
+  /** A page of the tenant's live tasks in id order, after `afterId`. */
+  list(
+    tenantId: string,
+    page: { limit: number; afterId?: string; state?: 'active' | 'paused' },
+  ): Promise<Task[]>;
+  /**
+   * Runs `decide` on the task under its row lock with the database clock and applies the change it
+   * returns (null: none). Null when the task is not found.
+   */
+  change(
+    tenantId: string,
+    id: string,
+    decide: (task: Task, now: Date) => TaskChange | null,
+  ): Promise<{ task: Task; changed: boolean } | null>;
 }
+
+/** Runs asked for explicitly; null when the task is not found. */
+export interface TaskRuns {
+  trigger(
+    tenantId: string,
+    taskId: string,
+    discriminator: string | null,
+  ): Promise<{ jobId: string; created: boolean } | null>;
+  backfill(
+    tenantId: string,
+    taskId: string,
+    plan: (schedule: Schedule, now: Date) => Date[],
+  ): Promise<{ count: number; created: number } | null>;
+}
+
+/** Takes one request's token from the tenant's bucket, shared by every replica; false over the limit. */
+export type RateLimiter = (tenantId: string, perSecond: number) => Promise<boolean>;
 
 /** The database clock (invariant 1). */
 export type DatabaseClock = () => Promise<Date>;

@@ -4,7 +4,13 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { auditSources } from '../src/adapters/audit.ts';
-import { mysqlClock, mysqlTaskRepository, mysqlTenantDirectory } from '../src/adapters/mysql.ts';
+import {
+  mysqlClock,
+  mysqlRateLimiter,
+  mysqlTaskRepository,
+  mysqlTaskRuns,
+  mysqlTenantDirectory,
+} from '../src/adapters/mysql.ts';
 import { buildApp } from '../src/app.ts';
 import { TaskApiMetrics } from '../src/metrics.ts';
 
@@ -23,6 +29,8 @@ export async function buildTestApp(fileUrl: string, options: { historyRetentionD
     ready: async () => undefined,
     tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
     tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
+    runs: mysqlTaskRuns(db.pool),
+    rateLimit: mysqlRateLimiter(db.pool),
     now: mysqlClock(db.pool),
     adminToken: TEST_ADMIN_TOKEN,
     audit: auditSources(db.pool, ks.client, {

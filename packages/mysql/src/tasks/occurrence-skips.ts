@@ -26,6 +26,14 @@ export async function recordOccurrenceSkips(
   );
 }
 
+/**
+ * The planner's skipped range [from, to) (to: the next occurrence that is not skipped) as the
+ * inclusive range a skip record holds, so the occurrence at `to` is never covered by it.
+ */
+export function inclusiveRange(r: { from: Date; to: Date }): { from: Date; to: Date } {
+  return { from: r.from, to: new Date(r.to.getTime() - 1) };
+}
+
 export async function skipsInRange(
   pool: Pool,
   taskId: string,

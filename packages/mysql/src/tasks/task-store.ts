@@ -52,10 +52,9 @@ export function rowToTask(r: RowDataPacket): Task {
   };
 }
 
-export function taskToRow(t: Task, partition: number): unknown[] {
+/** The columns a task change may write, name through next_fire_at, in TASK_COLUMNS order. */
+export function changeableTaskValues(t: Task): unknown[] {
   return [
-    idToBin(t.id),
-    idToBin(t.tenantId),
     t.name,
     scheduleToJson(t.schedule),
     writeJson(t.target),
@@ -67,6 +66,14 @@ export function taskToRow(t: Task, partition: number): unknown[] {
     t.metadata === null ? null : writeJson(t.metadata),
     t.state,
     t.nextFireAt,
+  ];
+}
+
+export function taskToRow(t: Task, partition: number): unknown[] {
+  return [
+    idToBin(t.id),
+    idToBin(t.tenantId),
+    ...changeableTaskValues(t),
     partition,
     t.version,
     t.createdAt,

@@ -1,15 +1,42 @@
-import { materialiseDueBatch } from '@dsched/mysql/jobs/materialise';
-import { databaseNow, type Pool } from '@dsched/mysql/pool';
-import type { DueMaterialiser } from '../ports.ts';
+import type { PlanLimits } from '@dsched/domain';
+import {
+  acquirePartitionLeases,
+  countMembers,
+  ensurePartitionLeases,
+  forgetDeadMembers,
+  heartbeatMember,
+  leaveGroup,
+  releasePartitionLeases,
+  renewPartitionLeases,
+} from '@dsched/mysql/leases/partition-leases';
+import type { Pool } from '@dsched/mysql/pool';
+import { materialiseDueBatch } from '@dsched/mysql/scheduler/materialise';
+import type { DueMaterialiser, PartitionLeaseStore } from '../ports.ts';
 
-/** Reads `now` from MySQL for every batch (invariant 1), never from the host clock. */
-export function mysqlDueMaterialiser(pool: Pool): DueMaterialiser {
-  return async ({ partitions, lookaheadS, limit }) => {
-    const now = await databaseNow(pool);
-    return materialiseDueBatch(pool, {
-      partitions,
-      dueBefore: new Date(now.getTime() + lookaheadS * 1000),
-      limit,
+export function mysqlDueMaterialiser(
+  pool: Pool,
+  options: { lookaheadMs: number; batchSize: number; maxJobsPerBatch: number; plan: PlanLimits },
+): DueMaterialiser {
+  return (scope) =>
+    materialiseDueBatch(pool, {
+      scope,
+      lookaheadMs: options.lookaheadMs,
+      limit: options.batchSize,
+      maxJobs: options.maxJobsPerBatch,
+      plan: options.plan,
     });
+}
+
+export function mysqlPartitionLeases(pool: Pool): PartitionLeaseStore {
+  return {
+    ensure: (partitions) => ensurePartitionLeases(pool, partitions),
+    heartbeat: (holder, ttlMs) => heartbeatMember(pool, holder, ttlMs),
+    members: () => countMembers(pool),
+    renew: (holder, held, ttlMs) => renewPartitionLeases(pool, holder, held, ttlMs),
+    acquire: (holder, want, partitions, ttlMs) =>
+      acquirePartitionLeases(pool, holder, want, partitions, ttlMs),
+    release: (holder, held) => releasePartitionLeases(pool, holder, held),
+    leave: (holder) => leaveGroup(pool, holder),
+    forgetDeadMembers: () => forgetDeadMembers(pool),
   };
 }

@@ -1,48 +1,55 @@
 import type { SchedulerMetrics } from '../metrics.ts';
-import type { DueMaterialiser } from '../ports.ts';
+import type { DueMaterialiser, PartitionScope } from '../ports.ts';
 
-// One scheduler pass: materialise due occurrences batch by batch until a short batch.
+// One scheduler pass: materialise due occurrences batch by batch, each batch its own short
+// transaction that reads `now` from MySQL and checks the leases, until a batch comes back short
+// (a large due set drains within the tick) or the per-tick cap of batches is reached.
 export class SchedulerTick {
   readonly #materialise: DueMaterialiser;
+  readonly #scope: () => PartitionScope;
+  readonly #onLost: (partitions: number[]) => void;
   readonly #metrics: SchedulerMetrics;
-  readonly #opts: { partitions: () => number[]; lookaheadS: number; batchSize: number; maxBatches: number };
+  readonly #maxBatches: number;
 
   constructor(deps: {
     materialise: DueMaterialiser;
+    /** The partitions to work on now (the lease keeper's, or all when leases are off). */
+    scope: () => PartitionScope;
+    /** Partitions a batch found no longer leased. */
+    onLost: (partitions: number[]) => void;
     metrics: SchedulerMetrics;
-    partitions: () => number[];
-    lookaheadS: number;
-    batchSize: number;
-    maxBatchesPerTick?: number;
+    maxBatchesPerTick: number;
   }) {
     this.#materialise = deps.materialise;
+    this.#scope = deps.scope;
+    this.#onLost = deps.onLost;
     this.#metrics = deps.metrics;
-    this.#opts = {
-      partitions: deps.partitions,
-      lookaheadS: deps.lookaheadS,
-      batchSize: deps.batchSize,
-      maxBatches: deps.maxBatchesPerTick ?? 100,
-    };
+    this.#maxBatches = deps.maxBatchesPerTick;
   }
 
-  /** Returns false: the next tick waits for the interval (batches already drain within a tick). */
+  /** True when the batch cap stopped a tick that still had due work: the loop runs again at once. */
   async runOnce(): Promise<boolean> {
-    const partitions = this.#opts.partitions();
-    if (partitions.length === 0) return false;
     const stop = this.#metrics.tickDuration.startTimer();
     let due = 0;
-    for (let i = 0; i < this.#opts.maxBatches; i++) {
-      const r = await this.#materialise({
-        partitions,
-        lookaheadS: this.#opts.lookaheadS,
-        limit: this.#opts.batchSize,
-      });
-      due += r.dueTasks;
-      this.#metrics.jobsMaterialised.inc(r.jobsInserted);
-      if (r.dueTasks < this.#opts.batchSize) break;
+    let more = false;
+    try {
+      for (let i = 0; i < this.#maxBatches; i++) {
+        const scope = this.#scope();
+        if ('held' in scope && scope.held.length === 0) break;
+        const r = await this.#materialise(scope);
+        due += r.dueTasks;
+        this.#metrics.jobsMaterialised.inc(r.jobsInserted);
+        const now = r.now.getTime();
+        for (const at of r.scheduledFor) this.#metrics.lag.observe(Math.max(0, (now - at.getTime()) / 1000));
+        this.#metrics.recordSkips(r.skipped);
+        if (r.lostPartitions.length > 0) this.#onLost(r.lostPartitions);
+        more = r.full;
+        if (!r.full && r.lostPartitions.length === 0) break;
+      }
+      return more;
+    } finally {
+      this.#metrics.dueTasks.set(due);
+      stop();
     }
-    this.#metrics.dueSetSize.set(due);
-    stop();
-    return false;
   }
 }

@@ -1,7 +1,10 @@
 import type { Tenant } from '@dsched/domain';
 import { partitionOf } from '@dsched/domain';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
-import { getTask, insertTask } from '@dsched/mysql/tasks/task-store';
+import { changeTask, insertTaskWithinQuota, listTasks } from '@dsched/mysql/tasks/task-changes';
+import { backfillTask, triggerTask } from '@dsched/mysql/tasks/task-runs';
+import { getTask } from '@dsched/mysql/tasks/task-store';
+import { takeRateToken } from '@dsched/mysql/tenants/rate-limit';
 import {
   findTenantByKeyHash,
   getTenant,
@@ -9,7 +12,7 @@ import {
   rotateApiKey,
   updateTenant,
 } from '@dsched/mysql/tenants/tenant-store';
-import type { DatabaseClock, TaskRepository, TenantDirectory } from '../ports.ts';
+import type { DatabaseClock, RateLimiter, TaskRepository, TaskRuns, TenantDirectory } from '../ports.ts';
 
 export function mysqlTenantDirectory(pool: Pool, options: { rotationGraceS: number }): TenantDirectory {
   return {
@@ -23,9 +26,22 @@ export function mysqlTenantDirectory(pool: Pool, options: { rotationGraceS: numb
 
 export function mysqlTaskRepository(pool: Pool, options: { partitions: number }): TaskRepository {
   return {
-    insert: (task) => insertTask(pool, task, partitionOf(task.id, options.partitions)),
+    insert: (task) => insertTaskWithinQuota(pool, task, partitionOf(task.id, options.partitions)),
     get: (tenantId, id) => getTask(pool, tenantId, id),
+    list: (tenantId, page) => listTasks(pool, tenantId, page),
+    change: (tenantId, id, decide) => changeTask(pool, tenantId, id, decide),
   };
+}
+
+export function mysqlTaskRuns(pool: Pool): TaskRuns {
+  return {
+    trigger: (tenantId, taskId, discriminator) => triggerTask(pool, tenantId, taskId, discriminator),
+    backfill: (tenantId, taskId, plan) => backfillTask(pool, tenantId, taskId, plan),
+  };
+}
+
+export function mysqlRateLimiter(pool: Pool): RateLimiter {
+  return (tenantId, perSecond) => takeRateToken(pool, tenantId, perSecond);
 }
 
 export function mysqlClock(pool: Pool): DatabaseClock {

@@ -1,5 +1,6 @@
 import {
   type CreateTaskRequest,
+  DschedError,
   firstFireAt,
   newId,
   type Task,
@@ -8,7 +9,10 @@ import {
 } from '@dsched/domain';
 import type { DatabaseClock, TaskRepository } from '../ports.ts';
 
-/** Creates an active task whose first fire time is computed against the database clock. */
+/**
+ * Creates an active task whose first fire time is computed against the database clock, within
+ * the tenant's maxTasks (counted atomically in MySQL, so it holds across API replicas).
+ */
 export async function createTask(
   deps: { tasks: TaskRepository; now: DatabaseClock },
   tenant: Tenant,
@@ -26,6 +30,14 @@ export async function createTask(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.tasks.insert(task);
+  if (!(await deps.tasks.insert(task))) {
+    // Retry-After is a polling hint here: the quota frees only when tasks are deleted.
+    throw new DschedError('resource_exhausted', `the tenant's quota of ${tenant.maxTasks} tasks is reached`, {
+      details: [
+        { field: 'maxTasks', issue: `at most ${tenant.maxTasks} tasks; delete one or raise the quota` },
+      ],
+      retryAfterS: 60,
+    });
+  }
   return task;
 }

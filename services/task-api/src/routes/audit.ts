@@ -1,14 +1,9 @@
 import { auditQuerySchema, auditResultSchema, idParamsSchema } from '@dsched/domain';
-import {
-  authenticateTenant,
-  defineRoute,
-  parseWith,
-  pathId,
-  STANDARD_ERRORS,
-  type TenantLookup,
-} from '@dsched/runtime';
+import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type AuditSources, auditTask } from '../core/audit.ts';
+import type { RateLimiter, TenantDirectory } from '../ports.ts';
+import { tenantGuard } from './tenant-guard.ts';
 
 export const auditRoute = defineRoute({
   method: 'get',
@@ -26,10 +21,12 @@ export const auditRoute = defineRoute({
 
 export function registerAuditRoutes(
   app: FastifyInstance,
-  deps: { audit: AuditSources; tenants: { findByKeyHash: TenantLookup } },
+  deps: { audit: AuditSources; tenants: TenantDirectory; rateLimit: RateLimiter },
 ): void {
+  // Like every tenant route: the API key, then the tenant's rate limit.
+  const tenantOf = tenantGuard(deps);
   app.get('/v1/tasks/:id/audit', async (request) => {
-    const tenant = await authenticateTenant(request, (hash) => deps.tenants.findByKeyHash(hash));
+    const tenant = await tenantOf(request);
     const taskId = pathId(request.params, 'task');
     return auditTask(deps.audit, tenant.id, taskId, parseWith(auditQuerySchema, request.query));
   });

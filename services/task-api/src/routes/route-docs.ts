@@ -6,7 +6,7 @@ import { createTenantSchema, patchTenantSchema } from '../core/tenants.ts';
 // OpenAPI entries of the routes in tasks.ts and admin.ts, naming the zod schemas those handlers
 // validate with. A new route adds its entry beside its handler and one line in app.ts.
 
-const taskSchema = z
+export const taskSchema = z
   .object({
     id: z.string(),
     name: z.string(),

@@ -1,0 +1,130 @@
+import { conflict, invalidArgument } from './errors.ts';
+import { laneFor, type Task } from './model.ts';
+import type { SkippedRange } from './occurrence-plan.ts';
+import { firstFireAt } from './schedule.ts';
+import type { PatchTaskRequest } from './task-requests.ts';
+import { CRITICAL_LANE_ISSUE, criticalLaneAllowed, toSchedule, toTarget } from './task-spec.ts';
+
+// What an edit, a pause, a resume or a delete does to a task and to its materialised jobs
+// (docs/task-lifecycle.md). Pure: the caller reads the task under its row lock and the database
+// clock, and writes the change in the same transaction.
+
+/**
+ * What becomes of jobs materialised but not started (pending, attempt 0) when the task changes:
+ * `cancel` them (their schedule is gone), `replace` them by jobs with the new settings for the same
+ * occurrences (the schedule is unchanged, what a job does is not), or `keep` them.
+ */
+export type UnstartedJobsAction = 'keep' | 'cancel' | 'replace';
+
+export interface TaskChange {
+  /** The task after the change; its version is one higher. */
+  task: Task;
+  unstarted: UnstartedJobsAction;
+  /** Which jobs `unstarted` applies to: the schedule's own, or every kind (delete). */
+  kinds: 'scheduled' | 'all';
+  reason: string;
+  /** Occurrences the change skips on purpose (resume: the ones due while paused). */
+  skipped: SkippedRange | null;
+  /** The task stops counting toward the tenant's maxTasks. */
+  releasesQuota: boolean;
+}
+
+function bump(task: Task, now: Date, changes: Partial<Task>): Task {
+  return { ...task, ...changes, version: task.version + 1, updatedAt: now };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Applies a PATCH; null when it changes nothing (the version stays). */
+export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskChange | null {
+  const schedule = req.schedule ? toSchedule(req.schedule) : task.schedule;
+  const target = req.target ? toTarget(req.target) : task.target;
+  const priority = req.priority ?? task.priority;
+  // The lane follows priority and timeout, as at creation, unless the patch names one.
+  const lane =
+    req.lane ??
+    (req.priority !== undefined || req.target !== undefined
+      ? laneFor(priority, target.timeoutMs)
+      : task.lane);
+  if (!criticalLaneAllowed(priority, lane)) throw invalidArgument('lane', CRITICAL_LANE_ISSUE);
+  const next: Task = {
+    ...task,
+    name: req.name ?? task.name,
+    schedule,
+    target,
+    priority,
+    lane,
+    retry: req.retry ?? task.retry,
+    misfirePolicy: req.misfirePolicy ?? task.misfirePolicy,
+    overlapPolicy: req.overlapPolicy ?? task.overlapPolicy,
+    metadata: req.metadata === undefined ? task.metadata : req.metadata,
+  };
+  const scheduleChanged = !same(schedule, task.schedule);
+  const jobsChanged = ['target', 'retry', 'priority', 'lane'].some(
+    (k) => !same(next[k as keyof Task], task[k as keyof Task]),
+  );
+  if (!scheduleChanged && !jobsChanged && same(next, task)) return null;
+  let unstarted: UnstartedJobsAction = 'keep';
+  if (scheduleChanged) {
+    // The old schedule's materialised occurrences go; the new one starts from now.
+    next.nextFireAt = firstFireAt(schedule, now);
+    unstarted = 'cancel';
+  } else if (jobsChanged) {
+    unstarted = 'replace';
+  }
+  return {
+    task: bump(next, now, {}),
+    unstarted,
+    kinds: 'scheduled',
+    reason: scheduleChanged ? 'schedule changed' : 'task changed',
+    skipped: null,
+    releasesQuota: false,
+  };
+}
+
+/** Pauses: nothing new fires, and what was materialised ahead is cancelled. Null if already paused. */
+export function pauseTask(task: Task, now: Date): TaskChange | null {
+  if (task.state === 'paused') return null;
+  return {
+    task: bump(task, now, { state: 'paused' }),
+    unstarted: 'cancel',
+    kinds: 'scheduled',
+    reason: 'task paused',
+    skipped: null,
+    releasesQuota: false,
+  };
+}
+
+/**
+ * Resumes from now: occurrences that fell due while paused are skipped (and recorded so), a
+ * `once` task that has not fired yet still fires. Null if already active.
+ */
+export function resumeTask(task: Task, now: Date): TaskChange | null {
+  if (task.state === 'active') return null;
+  if (task.state !== 'paused') throw conflict(`a ${task.state} task cannot be resumed`);
+  const resumeAt = task.schedule.type === 'once' ? task.nextFireAt : firstFireAt(task.schedule, now);
+  const skipped =
+    task.nextFireAt && resumeAt && resumeAt.getTime() > task.nextFireAt.getTime()
+      ? { from: task.nextFireAt, to: resumeAt, reason: 'paused' as const }
+      : null;
+  return {
+    task: bump(task, now, { state: 'active', nextFireAt: resumeAt }),
+    unstarted: 'keep',
+    kinds: 'scheduled',
+    reason: 'task resumed',
+    skipped,
+    releasesQuota: false,
+  };
+}
+
+/** Deletes: no occurrence fires any more, and every job not yet started is cancelled. */
+export function deleteTask(task: Task, now: Date): TaskChange {
+  return {
+    task: bump(task, now, { state: 'deleted', nextFireAt: null }),
+    unstarted: 'cancel',
+    kinds: 'all',
+    reason: 'task deleted',
+    skipped: null,
+    releasesQuota: true,
+  };
+}

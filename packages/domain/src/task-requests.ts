@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import {
+  laneSchema,
+  metadataSchema,
+  misfirePolicySchema,
+  overlapPolicySchema,
+  prioritySchema,
+  refineCronSchedule,
+  retrySchema,
+  scheduleSchema,
+  targetSchema,
+  taskNameSchema,
+} from './task-spec.ts';
+
+// Request shapes of the task lifecycle routes (PATCH, backfill, list), as zod schemas: they
+// validate requests and generate the OpenAPI document, like createTaskSchema.
+
+/**
+ * PATCH /v1/tasks/{id}: any subset of the create fields. A field given replaces the whole field
+ * (a new `target` is a whole target, with its defaults); a field absent is left alone; `metadata:
+ * null` clears it. Other fields (id, state, version, nextFireAt...) are refused by name.
+ */
+export const patchTaskSchema = z
+  .object({
+    name: taskNameSchema.optional(),
+    schedule: scheduleSchema.optional(),
+    target: targetSchema.optional(),
+    priority: prioritySchema.optional(),
+    lane: laneSchema.optional(),
+    retry: retrySchema.optional(),
+    misfirePolicy: misfirePolicySchema.optional(),
+    overlapPolicy: overlapPolicySchema.optional(),
+    metadata: metadataSchema.nullable().optional(),
+  })
+  .superRefine((patch, ctx) => refineCronSchedule(patch.schedule, ctx));
+
+export type PatchTaskRequest = z.infer<typeof patchTaskSchema>;
+
+export const PATCHABLE_TASK_FIELDS: readonly string[] = Object.keys(patchTaskSchema.shape);
+
+/** The most occurrences one backfill request may run. */
+export const MAX_BACKFILL_OCCURRENCES = 1000;
+
+const time = z.iso.datetime({ offset: true }).describe('RFC 3339 time');
+
+/** POST /v1/tasks/{id}/backfill: the schedule's occurrences in [from, to) run as backfill jobs. */
+export const backfillSchema = z
+  .object({ from: time, to: time })
+  .refine((b) => Date.parse(b.from) < Date.parse(b.to), { path: ['to'], message: 'must be after from' });
+
+export type BackfillRequest = z.infer<typeof backfillSchema>;
+
+/** GET /v1/tasks query: paged by an opaque token, optionally one state. */
+export const listTasksQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  pageToken: z.string().max(200).optional(),
+  state: z.enum(['active', 'paused']).optional(),
+});
+
+export type ListTasksQuery = z.infer<typeof listTasksQuerySchema>;

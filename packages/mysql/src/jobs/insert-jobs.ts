@@ -1,0 +1,45 @@
+import { newId } from '@dsched/domain';
+import type { PoolConnection, ResultSetHeader } from 'mysql2/promise';
+import { loadSql } from '../sql.ts';
+
+const INSERT_JOBS = loadSql(import.meta.url, './insert-jobs.sql');
+
+/**
+ * A job to materialise for a task: which occurrence, and when. What the job does is copied from
+ * the task row by the statement. The scheduler, trigger-now, backfill and task edits all insert
+ * through here, so a job is the same row whichever path made it.
+ */
+export interface NewJob {
+  taskId: Buffer;
+  occurrence: string;
+  kind: 'scheduled' | 'trigger' | 'backfill';
+  scheduledFor: Date;
+  runAt: Date;
+  /** A fixed id (trigger-now answers with it); a new UUIDv7 otherwise. */
+  id?: string;
+}
+
+/** `YYYY-MM-DD HH:MM:SS.mmm` in UTC, as a DATETIME(3) column reads it (sessions run at +00:00). */
+export function sqlTime(d: Date): string {
+  return d.toISOString().replace('T', ' ').slice(0, 23);
+}
+
+/**
+ * Inserts jobs of tasks the caller holds locked, in one statement; an existing (task_id,
+ * occurrence) is skipped. Returns the number of rows inserted.
+ */
+export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const document = JSON.stringify(
+    jobs.map((j) => [
+      (j.id ?? newId(now.getTime())).replaceAll('-', ''),
+      j.taskId.toString('hex'),
+      j.occurrence,
+      j.kind,
+      sqlTime(j.scheduledFor),
+      sqlTime(j.runAt),
+    ]),
+  );
+  const [res] = await conn.query<ResultSetHeader>(INSERT_JOBS, [now, now, document]);
+  return res.affectedRows;
+}

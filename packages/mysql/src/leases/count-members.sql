@@ -1,0 +1,5 @@
+-- Live replicas of a group.
+-- Parameters: member_prefix_pattern
+SELECT COUNT(*) AS members
+  FROM leases
+ WHERE name LIKE ? AND expires_at > NOW(3)

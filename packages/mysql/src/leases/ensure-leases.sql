@@ -1,0 +1,4 @@
+-- Creates the lease rows that do not exist yet (free: no holder, token 0, long expired).
+-- Parameters: rows (name, holder, token, expires_at)
+INSERT IGNORE INTO leases (name, holder, token, expires_at)
+VALUES ?

@@ -1,0 +1,3 @@
+-- A replica leaving on shutdown: the others count one member fewer at once and rebalance.
+-- Parameters: name, holder
+DELETE FROM leases WHERE name = ? AND holder = ?

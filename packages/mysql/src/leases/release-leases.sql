@@ -1,0 +1,6 @@
+-- Gives leases back at once (rebalancing, shutdown): expired now, so another replica takes them
+-- on its next pass instead of after a TTL. The token stays; the next holder bumps it.
+-- Parameters: (name, token) pairs (list), holder
+UPDATE leases
+   SET holder = NULL, expires_at = NOW(3)
+ WHERE (name, token) IN (?) AND holder = ?

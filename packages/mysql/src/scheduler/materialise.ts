@@ -1,0 +1,153 @@
+import {
+  type MisfirePolicy,
+  type OverlapPolicy,
+  occurrenceKey,
+  type PlanLimits,
+  planOccurrences,
+  type SkipReason,
+} from '@dsched/domain';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { binToId } from '../ids.ts';
+import { insertJobs, type NewJob, sqlTime } from '../jobs/insert-jobs.ts';
+import { type HeldLease, partitionLeaseName } from '../leases/partition-leases.ts';
+import { loadSql } from '../sql.ts';
+import { inclusiveRange, recordOccurrenceSkips } from '../tasks/occurrence-skips.ts';
+import { scheduleFromJson } from '../tasks/task-store.ts';
+import { withTransaction } from '../transaction.ts';
+
+const CHECK_LEASES = loadSql(import.meta.url, './check-leases.sql');
+const SELECT_DUE = loadSql(import.meta.url, './select-due-tasks.sql');
+const SELECT_LIVE_RUNS = loadSql(import.meta.url, './select-live-runs.sql');
+const ADVANCE_TASKS = loadSql(import.meta.url, './advance-tasks.sql');
+
+/** Which partitions a batch may write: leased ones (fenced by token), or all (test-only). */
+export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };
+
+export interface MaterialiseArgs {
+  scope: PartitionScope;
+  lookaheadMs: number;
+  /** Due tasks per batch. */
+  limit: number;
+  /** Job rows per insert statement; tasks past it wait for the next batch. */
+  maxJobs: number;
+  plan: PlanLimits;
+}
+
+export interface MaterialiseResult {
+  /** The database clock this batch decided with. */
+  now: Date;
+  dueTasks: number;
+  jobsInserted: number;
+  /** scheduled_for of every job written (the lag metric). */
+  scheduledFor: Date[];
+  skipped: Partial<Record<SkipReason, number>>;
+  /** Held partitions whose lease this replica no longer holds: nothing was written for them. */
+  lostPartitions: number[];
+  /** The batch was cut short by a cap, so more due work may remain. */
+  full: boolean;
+}
+
+/** The batch's clock and the partitions it may write (leases checked and share-locked). */
+async function clockAndPartitions(
+  conn: PoolConnection,
+  scope: PartitionScope,
+): Promise<{ now: Date; partitions: number[]; lost: number[] }> {
+  const readNow = async () => {
+    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
+    return clock!.now as Date;
+  };
+  if ('unleased' in scope) return { now: await readNow(), partitions: scope.unleased, lost: [] };
+  const [rows] = await conn.query<RowDataPacket[]>(CHECK_LEASES, [
+    scope.held.map((h) => partitionLeaseName(h.partition)),
+    scope.holder,
+  ]);
+  const tokens = new Map(rows.map((r) => [String(r.name), String(r.token)]));
+  const partitions: number[] = [];
+  const lost: number[] = [];
+  for (const h of scope.held) {
+    if (tokens.get(partitionLeaseName(h.partition)) === h.token) partitions.push(h.partition);
+    else lost.push(h.partition);
+  }
+  return { now: rows.length > 0 ? (rows[0]!.now as Date) : await readNow(), partitions, lost };
+}
+
+/**
+ * One batch of the scheduler tick, in one short transaction: check the leases (share-locked),
+ * read and lock a capped due set critical first, plan each task's occurrences in memory, then one
+ * multi-row insert of jobs, one of skipped ranges and one update advancing next_fire_at.
+ */
+export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Promise<MaterialiseResult> {
+  return withTransaction(pool, async (conn) => {
+    const { now, partitions, lost } = await clockAndPartitions(conn, args.scope);
+    const result: MaterialiseResult = {
+      now,
+      dueTasks: 0,
+      jobsInserted: 0,
+      scheduledFor: [],
+      skipped: {},
+      lostPartitions: lost,
+      full: false,
+    };
+    if (partitions.length === 0) return result;
+
+    const dueBefore = new Date(now.getTime() + args.lookaheadMs);
+    // One row past the cap says whether more is due without another transaction to find out.
+    const [read] = await conn.query<RowDataPacket[]>(SELECT_DUE, [
+      partitions,
+      dueBefore,
+      now,
+      args.limit + 1,
+    ]);
+    const tasks = read.slice(0, args.limit);
+    result.full = read.length > args.limit;
+    result.dueTasks = tasks.length;
+    if (tasks.length === 0) return result;
+
+    const forbidding = tasks.filter((t) => t.overlap_policy === 'forbid').map((t) => t.id as Buffer);
+    const live = new Set<string>();
+    if (forbidding.length > 0) {
+      const [rows] = await conn.query<RowDataPacket[]>(SELECT_LIVE_RUNS, [forbidding]);
+      for (const r of rows) live.add((r.task_id as Buffer).toString('hex'));
+    }
+
+    const jobs: NewJob[] = [];
+    const advance: [string, string | null][] = [];
+    const skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[] = [];
+    for (const t of tasks) {
+      const plan = planOccurrences(
+        {
+          schedule: scheduleFromJson(t.schedule),
+          nextFireAt: t.next_fire_at as Date,
+          misfirePolicy: t.misfire_policy as MisfirePolicy,
+          overlapPolicy: t.overlap_policy as OverlapPolicy,
+        },
+        { now, dueBefore, previousRunLive: live.has((t.id as Buffer).toString('hex')) },
+        args.plan,
+      );
+      if (advance.length > 0 && jobs.length + plan.fireTimes.length > args.maxJobs) {
+        result.full = true; // the rest of the batch stays due (and unlocked at commit)
+        break;
+      }
+      for (const at of plan.fireTimes) {
+        jobs.push({
+          taskId: t.id,
+          occurrence: occurrenceKey('scheduled', at),
+          kind: 'scheduled',
+          scheduledFor: at,
+          runAt: at,
+        });
+        result.scheduledFor.push(at);
+      }
+      for (const s of plan.skipped) {
+        skips.push({ taskId: binToId(t.id), ...inclusiveRange(s), reason: s.reason });
+        result.skipped[s.reason] = (result.skipped[s.reason] ?? 0) + 1;
+      }
+      advance.push([(t.id as Buffer).toString('hex'), plan.nextFireAt && sqlTime(plan.nextFireAt)]);
+    }
+
+    result.jobsInserted = await insertJobs(conn, jobs, now);
+    await recordOccurrenceSkips(conn, skips);
+    await conn.query(ADVANCE_TASKS, [JSON.stringify(advance), now]);
+    return result;
+  });
+}

@@ -1,0 +1,7 @@
+-- Tasks (of those given) with a run still pending or running, for overlap policy `forbid`.
+-- Forced onto jobs_occurrence (task_id, occurrence) by its task_id prefix: the state indexes
+-- would read every pending job.
+-- Parameters: task_ids (list)
+SELECT DISTINCT task_id
+  FROM jobs FORCE INDEX (jobs_occurrence)
+ WHERE task_id IN (?) AND state IN ('pending', 'running')

@@ -1,0 +1,3 @@
+-- The live job of one occurrence of a task (jobs_occurrence), e.g. a trigger asked twice.
+-- Parameters: task_id, occurrence
+SELECT id FROM jobs WHERE task_id = ? AND occurrence = ?

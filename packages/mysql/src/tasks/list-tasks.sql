@@ -1,0 +1,10 @@
+-- A page of a tenant's tasks in id order (time order: ids are UUIDv7), from a keyset cursor.
+-- Walks tasks_by_tenant (tenant_id, id). The marker after the state test is replaced by an
+-- optional "AND state = ?".
+-- Parameters: tenant_id, after_id, [state], limit
+SELECT id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy,
+       metadata, state, next_fire_at, `partition`, version, created_at, updated_at
+  FROM tasks
+ WHERE tenant_id = ? AND id > ? AND state <> 'deleted' %STATE%
+ ORDER BY id
+ LIMIT ?

@@ -1,0 +1,8 @@
+-- Jobs of a task materialised but not started (pending at attempt 0), locked. A claim in flight
+-- is waited for, then its job is running and no longer matches. Forced onto jobs_occurrence by
+-- its task_id prefix: a locking read must not wander onto the state index (every pending job).
+-- Parameters: task_id, kinds (list)
+SELECT id, occurrence, kind, scheduled_for, run_at
+  FROM jobs FORCE INDEX (jobs_occurrence)
+ WHERE task_id = ? AND kind IN (?) AND state = 'pending' AND attempt = 0
+   FOR UPDATE

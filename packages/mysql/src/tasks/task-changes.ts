@@ -1,0 +1,110 @@
+import type { Task, TaskChange } from '@dsched/domain';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { binToId, idToBin } from '../ids.ts';
+import { insertJobs } from '../jobs/insert-jobs.ts';
+import { loadSql } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+import { inclusiveRange, recordOccurrenceSkips } from './occurrence-skips.ts';
+import { changeableTaskValues, rowToTask, TASK_COLUMNS, taskToRow } from './task-store.ts';
+
+// Task writes of the lifecycle: create within the tenant's quota, list, and every change
+// (edit, pause, resume, delete) as one transaction under the task's row lock.
+
+const RESERVE_QUOTA = loadSql(import.meta.url, './reserve-task-quota.sql');
+const RELEASE_QUOTA = loadSql(import.meta.url, './release-task-quota.sql');
+const LOCK_TASK = loadSql(import.meta.url, './lock-task.sql');
+const UPDATE_TASK = loadSql(import.meta.url, './update-task.sql');
+const SELECT_UNSTARTED = loadSql(import.meta.url, './select-unstarted-jobs.sql');
+const SUPERSEDE_JOBS = loadSql(import.meta.url, './supersede-jobs.sql');
+const LIST_TASKS = loadSql(import.meta.url, './list-tasks.sql');
+
+/** Inserts a task if its tenant is under maxTasks; false when the quota is used up. */
+export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: number): Promise<boolean> {
+  return withTransaction(pool, async (conn) => {
+    const [res] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [idToBin(task.tenantId)]);
+    if (res.affectedRows !== 1) return false;
+    await conn.query(`INSERT INTO tasks (${TASK_COLUMNS}) VALUES (?)`, [taskToRow(task, partition)]);
+    return true;
+  });
+}
+
+export async function listTasks(
+  pool: Pool,
+  tenantId: string,
+  page: { limit: number; afterId?: string; state?: 'active' | 'paused' },
+): Promise<Task[]> {
+  const sql = LIST_TASKS.replace('%STATE%', page.state ? 'AND state = ?' : '');
+  const after = page.afterId ? idToBin(page.afterId) : Buffer.alloc(16);
+  const params = [idToBin(tenantId), after, ...(page.state ? [page.state] : []), page.limit];
+  const [rows] = await pool.query<RowDataPacket[]>(sql, params);
+  return rows.map(rowToTask);
+}
+
+/** Locks a tenant's live task; null when missing, deleted or another tenant's. */
+export async function lockTask(
+  conn: PoolConnection,
+  tenantId: string,
+  id: string,
+): Promise<RowDataPacket | null> {
+  const [rows] = await conn.query<RowDataPacket[]>(LOCK_TASK, [idToBin(id), idToBin(tenantId)]);
+  return rows[0] ?? null;
+}
+
+async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): Promise<void> {
+  if (change.unstarted === 'keep') return;
+  const t = change.task;
+  const kinds = change.kinds === 'all' ? ['scheduled', 'trigger', 'backfill'] : ['scheduled'];
+  const [jobs] = await conn.query<RowDataPacket[]>(SELECT_UNSTARTED, [idToBin(t.id), kinds]);
+  if (jobs.length === 0) return;
+  await conn.query(SUPERSEDE_JOBS, [t.version, change.reason, jobs.map((j) => j.id)]);
+  if (change.unstarted !== 'replace') return;
+  // The same occurrences, doing what the task does now: the insert copies from the row just updated.
+  await insertJobs(
+    conn,
+    jobs.map((j) => ({
+      taskId: idToBin(t.id),
+      occurrence: String(j.occurrence),
+      kind: j.kind,
+      scheduledFor: j.scheduled_for,
+      runAt: j.run_at,
+    })),
+    t.updatedAt,
+  );
+}
+
+/**
+ * Reads a tenant's task under its row lock with the database clock, lets `decide` work out the
+ * change (null: none), and writes it: the task (fenced by version), its unstarted jobs, the
+ * occurrences it skips, the tenant's task count. Returns null when the task is not found.
+ */
+export async function changeTask(
+  pool: Pool,
+  tenantId: string,
+  id: string,
+  decide: (task: Task, now: Date) => TaskChange | null,
+): Promise<{ task: Task; changed: boolean } | null> {
+  return withTransaction(pool, async (conn) => {
+    const row = await lockTask(conn, tenantId, id);
+    if (!row) return null;
+    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
+    const current = rowToTask(row);
+    const change = decide(current, clock!.now as Date);
+    if (!change) return { task: current, changed: false };
+    const t = change.task;
+    const [res] = await conn.query<ResultSetHeader>(UPDATE_TASK, [
+      ...changeableTaskValues(t),
+      t.version,
+      t.updatedAt,
+      idToBin(t.id),
+      current.version,
+    ]);
+    if (res.affectedRows !== 1) throw new Error(`task ${binToId(row.id)} changed under its row lock`);
+    await applyToUnstartedJobs(conn, change);
+    if (change.skipped) {
+      const s = change.skipped;
+      await recordOccurrenceSkips(conn, [{ taskId: t.id, ...inclusiveRange(s), reason: s.reason }]);
+    }
+    if (change.releasesQuota) await conn.query(RELEASE_QUOTA, [idToBin(t.tenantId)]);
+    return { task: t, changed: true };
+  });
+}

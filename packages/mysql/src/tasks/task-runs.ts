@@ -1,0 +1,83 @@
+import { newId, occurrenceKey, type Schedule } from '@dsched/domain';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { binToId, idToBin } from '../ids.ts';
+import { insertJobs } from '../jobs/insert-jobs.ts';
+import { loadSql } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+import { scheduleFromJson } from './task-store.ts';
+
+// Runs asked for explicitly: trigger-now and backfill. Each is a job row of the task with an
+// occurrence key of its own, inserted through the same statement as the scheduler's, so asking
+// twice with the same key runs once (invariant 2).
+
+const LOCK_TASK_SHARED = loadSql(import.meta.url, './lock-task-shared.sql');
+const JOB_BY_OCCURRENCE = loadSql(import.meta.url, './job-by-occurrence.sql');
+
+/** Runs `fn` with a tenant's live task share-locked and the database clock; null if not found. */
+function withTaskShared<T>(
+  pool: Pool,
+  tenantId: string,
+  taskId: string,
+  fn: (conn: PoolConnection, task: RowDataPacket, now: Date) => Promise<T>,
+): Promise<T | null> {
+  return withTransaction(pool, async (conn) => {
+    const [[task]] = await conn.query<RowDataPacket[]>(LOCK_TASK_SHARED, [
+      idToBin(taskId),
+      idToBin(tenantId),
+    ]);
+    if (!task) return null;
+    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
+    return fn(conn, task, clock!.now as Date);
+  });
+}
+
+/**
+ * A job of the task due now, keyed `trigger:<discriminator>`. Returns the job's id (the existing
+ * one when the same discriminator was used before and that job is still live), or null when
+ * the task is not found.
+ */
+export async function triggerTask(
+  pool: Pool,
+  tenantId: string,
+  taskId: string,
+  discriminator: string | null,
+): Promise<{ jobId: string; created: boolean } | null> {
+  return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
+    const jobId = newId(now.getTime());
+    const key = occurrenceKey('trigger', now, discriminator ?? jobId);
+    const job = {
+      taskId: task.id as Buffer,
+      occurrence: key,
+      kind: 'trigger' as const,
+      scheduledFor: now,
+      runAt: now,
+      id: jobId,
+    };
+    if ((await insertJobs(conn, [job], now)) === 1) return { jobId, created: true };
+    const [[existing]] = await conn.query<RowDataPacket[]>(JOB_BY_OCCURRENCE, [task.id, key]);
+    return { jobId: binToId(existing!.id), created: false };
+  });
+}
+
+/**
+ * Backfill jobs for the fire times `plan` picks (from the task's schedule and the database
+ * clock), each keyed `backfill:<time>`, due now. Null when the task is not found.
+ */
+export async function backfillTask(
+  pool: Pool,
+  tenantId: string,
+  taskId: string,
+  plan: (schedule: Schedule, now: Date) => Date[],
+): Promise<{ count: number; created: number } | null> {
+  return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
+    const times = plan(scheduleFromJson(task.schedule), now);
+    const jobs = times.map((at) => ({
+      taskId: task.id as Buffer,
+      occurrence: occurrenceKey('backfill', at),
+      kind: 'backfill' as const,
+      scheduledFor: at,
+      runAt: now,
+    }));
+    return { count: times.length, created: await insertJobs(conn, jobs, now) };
+  });
+}

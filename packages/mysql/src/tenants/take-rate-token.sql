@@ -1,0 +1,9 @@
+-- Takes one token from a tenant's bucket: capacity `rate`, refilled at `rate` tokens a second by
+-- the database clock, so every API replica shares one limit. Matches no row when less than one
+-- token is left. SET runs left to right: tokens is computed from the old refilled_at.
+-- Parameters: rate, rate, tenant_id, rate, rate
+UPDATE tenant_rate_buckets
+   SET tokens = LEAST(?, tokens + TIMESTAMPDIFF(MICROSECOND, refilled_at, NOW(3)) * ? / 1000000) - 1,
+       refilled_at = NOW(3)
+ WHERE tenant_id = ?
+   AND LEAST(?, tokens + TIMESTAMPDIFF(MICROSECOND, refilled_at, NOW(3)) * ? / 1000000) >= 1

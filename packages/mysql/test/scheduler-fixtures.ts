@@ -1,0 +1,82 @@
+import type { DstPolicy, Task } from '@dsched/domain';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { idToBin } from '../src/ids.ts';
+import type { MaterialiseArgs, PartitionScope } from '../src/scheduler/materialise.ts';
+import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
+import { insertTask } from '../src/tasks/task-store.ts';
+import { onceTask } from './fixtures.ts';
+
+export function cronTask(
+  tenantId: string,
+  expression: string,
+  nextFireAt: Date,
+  overrides: Partial<Task> & { dst?: DstPolicy; timezone?: string } = {},
+): Task {
+  const { dst, timezone, ...rest } = overrides;
+  return onceTask(tenantId, nextFireAt, {
+    name: `cron ${expression}`,
+    schedule: {
+      type: 'cron',
+      expression,
+      timezone: timezone ?? 'UTC',
+      dst: dst ?? { repeated: 'first', skipped: 'shift' },
+    },
+    ...rest,
+  });
+}
+
+export async function addTasks(pool: Pool, tasks: Task[], partition = 0): Promise<Task[]> {
+  for (const t of tasks) await insertTask(pool, t, partition);
+  return tasks;
+}
+
+export async function dbNow(pool: Pool): Promise<Date> {
+  const [[row]] = await pool.query<RowDataPacket[]>('SELECT NOW(3) AS now');
+  return row!.now as Date;
+}
+
+export const ALL_PARTITIONS: PartitionScope = { unleased: Array.from({ length: 64 }, (_, i) => i) };
+
+export function batch(overrides: Partial<MaterialiseArgs> = {}): MaterialiseArgs {
+  return {
+    scope: ALL_PARTITIONS,
+    lookaheadMs: 0,
+    limit: 100,
+    maxJobs: 1000,
+    plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    ...overrides,
+  };
+}
+
+export function materialise(pool: Pool, overrides: Partial<MaterialiseArgs> = {}) {
+  return materialiseDueBatch(pool, batch(overrides));
+}
+
+/** The scheduled_for of a task's jobs of a kind, ascending, as ISO strings. */
+export async function jobTimes(pool: Pool, taskId: string, kind = 'scheduled'): Promise<string[]> {
+  const [rows] = await pool.query<RowDataPacket[]>(
+    'SELECT scheduled_for FROM jobs WHERE task_id = ? AND kind = ? ORDER BY scheduled_for',
+    [idToBin(taskId), kind],
+  );
+  return rows.map((r) => (r.scheduled_for as Date).toISOString());
+}
+
+export async function nextFireOf(pool: Pool, taskId: string): Promise<Date | null> {
+  const [[row]] = await pool.query<RowDataPacket[]>('SELECT next_fire_at FROM tasks WHERE id = ?', [
+    idToBin(taskId),
+  ]);
+  return (row?.next_fire_at as Date | null) ?? null;
+}
+
+export async function skipsOf(pool: Pool, taskId: string) {
+  const [rows] = await pool.query<RowDataPacket[]>(
+    'SELECT skipped_from, skipped_to, reason FROM occurrence_skips WHERE task_id = ? ORDER BY skipped_from',
+    [idToBin(taskId)],
+  );
+  return rows.map((r) => ({
+    from: (r.skipped_from as Date).toISOString(),
+    // Records hold inclusive ends; shown as the half-open range the planner decided.
+    to: new Date((r.skipped_to as Date).getTime() + 1).toISOString(),
+    reason: String(r.reason),
+  }));
+}

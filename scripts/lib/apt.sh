@@ -1,0 +1,19 @@
+# Sourced by the project's scripts: installs Debian packages the tests need when they are missing
+# (CI runs on a fresh machine). Uses sudo when not root.
+dsched_as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# dsched_ensure_apt_package <package> <file it provides>
+dsched_ensure_apt_package() {
+  local pkg="$1" file="$2"
+  [ -e "$file" ] && return 0
+  echo "dsched: installing $pkg (apt)" >&2
+  dsched_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null 2>&1 || {
+    dsched_as_root apt-get update -qq >/dev/null 2>&1
+    dsched_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
+  }
+}
+
+# libfaketime, for the test that moves the scheduler host's wall clock (test/e2e/scheduler-clock).
+dsched_ensure_faketime() {
+  dsched_ensure_apt_package faketime /usr/bin/faketime
+}

@@ -1,0 +1,138 @@
+import { newId } from '@dsched/domain';
+import { idToBin } from '@dsched/mysql/ids';
+import type { RowDataPacket } from '@dsched/mysql/pool';
+import { createRegistry } from '@dsched/runtime';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mysqlDueMaterialiser, mysqlPartitionLeases } from '../src/adapters/mysql.ts';
+import { PartitionLeaseKeeper } from '../src/core/partition-leases.ts';
+import { SchedulerTick } from '../src/core/tick.ts';
+import { SchedulerMetrics } from '../src/metrics.ts';
+
+// The tick through the real adapter: a due set larger than a batch drains within one tick, and
+// a lease lost mid-tick stops that partition at once.
+
+let db: TestDatabase;
+const TENANT = newId();
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+async function count(sql: string): Promise<number> {
+  const [[row]] = await db.pool.query<RowDataPacket[]>(sql);
+  return Number(row!.n);
+}
+
+/** n active tasks due a second ago, spread over `partitions` partitions, one job each. */
+async function dueTasks(n: number, partitions: number): Promise<void> {
+  const schedule =
+    '{"type":"cron","expression":"0 0 1 1 *","timezone":"UTC","dst":{"repeated":"first","skipped":"shift"}}';
+  const target = '{"url":"http://127.0.0.1:9/","method":"POST","headers":{},"timeoutMs":1000}';
+  const retry = '{"maxAttempts":3,"initialBackoffMs":100,"maxBackoffMs":1000,"rules":[]}';
+  const due = new Date(Date.now() - 1000);
+  const rows = Array.from({ length: n }, (_, i) => [
+    idToBin(newId()),
+    idToBin(TENANT),
+    `t${i}`,
+    schedule,
+    target,
+    2,
+    'default',
+    retry,
+    'fire_once',
+    'allow',
+    'active',
+    due,
+    i % partitions,
+    due,
+    due,
+  ]);
+  await db.pool.query(
+    `INSERT INTO tasks (id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy,
+       overlap_policy, state, next_fire_at, \`partition\`, created_at, updated_at) VALUES ?`,
+    [rows],
+  );
+}
+
+function tick(
+  keeper: PartitionLeaseKeeper,
+  metrics: SchedulerMetrics,
+  batchSize: number,
+  onLost = keeper.lost.bind(keeper),
+) {
+  return new SchedulerTick({
+    materialise: mysqlDueMaterialiser(db.pool, {
+      lookaheadMs: 0,
+      batchSize,
+      maxJobsPerBatch: 5000,
+      plan: { misfireThresholdMs: 60_000, maxCatchUp: 10, maxPerPass: 10 },
+    }),
+    scope: () => ({ holder: keeper.holder, held: keeper.held() }),
+    onLost,
+    metrics,
+    maxBatchesPerTick: 100,
+  });
+}
+
+describe('scheduler tick', () => {
+  it('drains a due set of several batches within one tick and counts what it did', async () => {
+    await dueTasks(2_500, 64);
+    const metrics = new SchedulerMetrics(createRegistry('scheduler'));
+    const keeper = new PartitionLeaseKeeper({
+      store: mysqlPartitionLeases(db.pool),
+      metrics,
+      holder: 'solo',
+      partitions: 64,
+      ttlMs: 60_000,
+    });
+    await keeper.start();
+    await tick(keeper, metrics, 1_000).runOnce();
+    expect(await count('SELECT COUNT(*) AS n FROM jobs')).toBe(2_500);
+    expect((await metrics.dueTasks.get()).values[0]!.value).toBe(2_500);
+    expect((await metrics.jobsMaterialised.get()).values[0]!.value).toBe(2_500);
+    expect(
+      (await metrics.tickDuration.get()).values.find((v) => v.metricName?.endsWith('_count'))!.value,
+    ).toBe(1);
+    await keeper.stop();
+  });
+
+  it('stops materialising a partition the moment its lease is found taken', async () => {
+    await db.pool.query('DELETE FROM jobs');
+    await db.pool.query('DELETE FROM tasks');
+    await db.pool.query('DELETE FROM leases');
+    await dueTasks(200, 2);
+    const metrics = new SchedulerMetrics(createRegistry('scheduler'));
+    const keeper = new PartitionLeaseKeeper({
+      store: mysqlPartitionLeases(db.pool),
+      metrics,
+      holder: 'victim',
+      partitions: 2,
+      ttlMs: 60_000,
+    });
+    await keeper.start();
+    await db.pool.query(
+      "UPDATE leases SET holder = 'thief', token = token + 1 WHERE name = 'scheduler.partition.0001'",
+    );
+    const lost: number[] = [];
+    await tick(keeper, metrics, 50, (p) => {
+      lost.push(...p);
+      keeper.lost(p);
+    }).runOnce();
+    expect(lost).toEqual([1]);
+    expect(keeper.held().map((h) => h.partition)).toEqual([0]);
+    expect(
+      await count(
+        'SELECT COUNT(*) AS n FROM jobs j JOIN tasks t ON t.id = j.task_id WHERE t.`partition` = 1',
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        'SELECT COUNT(*) AS n FROM jobs j JOIN tasks t ON t.id = j.task_id WHERE t.`partition` = 0',
+      ),
+    ).toBe(100);
+    expect((await metrics.partitionsHeld.get()).values[0]!.value).toBe(1);
+  });
+});

@@ -1,0 +1,100 @@
+import {
+  DschedError,
+  deleteTask,
+  invalidArgument,
+  type ListTasksQuery,
+  notFound,
+  type PatchTaskRequest,
+  patchTask,
+  pauseTask,
+  resumeTask,
+  type Task,
+  type TaskChange,
+  type Tenant,
+} from '@dsched/domain';
+import type { TaskRepository } from '../ports.ts';
+
+// The task lifecycle of API.md: list, edit, pause, resume, delete. Each change runs under the
+// task's row lock with the database clock (TaskRepository.change); the decisions are the domain's.
+
+type Decide = (task: Task, now: Date) => TaskChange | null;
+
+/** Honours an If-Match version: the change applies only to the version the client saw. */
+function atVersion(expected: number | undefined, decide: Decide): Decide {
+  return (task, now) => {
+    if (expected !== undefined && task.version !== expected) {
+      throw new DschedError('failed_precondition', `task is at version ${task.version}, not ${expected}`);
+    }
+    return decide(task, now);
+  };
+}
+
+async function change(tasks: TaskRepository, tenant: Tenant, id: string, decide: Decide): Promise<Task> {
+  const result = await tasks.change(tenant.id, id, decide);
+  if (!result) throw notFound('task');
+  return result.task;
+}
+
+export function editTask(
+  tasks: TaskRepository,
+  tenant: Tenant,
+  id: string,
+  req: PatchTaskRequest,
+  expectedVersion?: number,
+): Promise<Task> {
+  return change(
+    tasks,
+    tenant,
+    id,
+    atVersion(expectedVersion, (t, now) => patchTask(t, req, now)),
+  );
+}
+
+export function pause(tasks: TaskRepository, tenant: Tenant, id: string): Promise<Task> {
+  return change(tasks, tenant, id, pauseTask);
+}
+
+export function resume(tasks: TaskRepository, tenant: Tenant, id: string): Promise<Task> {
+  return change(tasks, tenant, id, resumeTask);
+}
+
+export async function remove(tasks: TaskRepository, tenant: Tenant, id: string, expectedVersion?: number) {
+  await change(
+    tasks,
+    tenant,
+    id,
+    atVersion(expectedVersion, (t, now) => deleteTask(t, now)),
+  );
+}
+
+function encodePageToken(lastId: string): string {
+  return Buffer.from(JSON.stringify({ after: lastId })).toString('base64url');
+}
+
+function decodePageToken(token: string): string {
+  try {
+    const { after } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { after?: unknown };
+    if (typeof after === 'string' && /^[0-9a-f-]{36}$/.test(after)) return after;
+  } catch {
+    // fall through
+  }
+  throw invalidArgument('pageToken', 'not a page token this API issued');
+}
+
+/** A page of the tenant's tasks, oldest first, and the token of the next page when more remain. */
+export async function listTaskPage(
+  tasks: TaskRepository,
+  tenant: Tenant,
+  query: ListTasksQuery,
+): Promise<{ tasks: Task[]; nextPageToken?: string }> {
+  const afterId = query.pageToken ? decodePageToken(query.pageToken) : undefined;
+  const rows = await tasks.list(tenant.id, {
+    limit: query.limit + 1,
+    ...(afterId ? { afterId } : {}),
+    ...(query.state ? { state: query.state } : {}),
+  });
+  const page = rows.slice(0, query.limit);
+  return rows.length > query.limit
+    ? { tasks: page, nextPageToken: encodePageToken(page.at(-1)!.id) }
+    : { tasks: page };
+}
