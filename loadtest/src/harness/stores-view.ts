@@ -109,12 +109,20 @@ export class StoresView {
     return rows.map((r) => ({ id: binToId(r.id as Buffer), tenantId: binToId(r.tenant_id as Buffer) }));
   }
 
-  /** The current holder of each scheduler partition lease (empty before leases exist). */
+  /**
+   * Unexpired leases per holder instance (empty before leases exist). A scheduler's holder id is
+   * its INSTANCE_ID, then '#' and a per-start suffix; counted by the instance part.
+   */
   async leaseHolders(): Promise<Map<string, number>> {
     const [rows] = await this.pool.query<RowDataPacket[]>(
       'SELECT holder, COUNT(*) AS n FROM leases WHERE holder IS NOT NULL AND expires_at > NOW(3) GROUP BY holder',
     );
-    return new Map(rows.map((r) => [String(r.holder), Number(r.n)]));
+    const byInstance = new Map<string, number>();
+    for (const r of rows) {
+      const instance = String(r.holder).split('#')[0] ?? '';
+      byInstance.set(instance, (byInstance.get(instance) ?? 0) + Number(r.n));
+    }
+    return byInstance;
   }
 
   /** The oldest succeeded job still in MySQL, if any. */
