@@ -59,6 +59,12 @@ export const peakVsBullmq: Scenario = {
         'p99_ms',
       ])
         result.metrics[`bullmq_${k}`] = them[k] ?? -1;
+      // The sink's own cost in BullMQ's phase (faster, so closer to the sink's limits).
+      const sinkStats = await run.sink.stats();
+      result.metrics.bullmq_sink_us_per_call = Number(
+        ((sinkStats.cpuMs * 1000) / Math.max(1, sinkStats.calls)).toFixed(1),
+      );
+      result.metrics.bullmq_sink_elu_max = Number(sinkStats.eluMax1s.toFixed(2));
       const ratio = (a = 0, b = 0) => (b > 0 ? Number((a / b).toFixed(2)) : -1);
       result.metrics.drain_ratio = ratio(ours.drain_s, them.drain_s);
       result.metrics.p99_ratio = ratio(ours.p99_ms, them.p99_ms);
