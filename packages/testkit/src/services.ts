@@ -7,7 +7,7 @@ import { freePort } from './ports.ts';
 
 export type ServiceName = 'task-api' | 'scheduler' | 'executor' | 'reconciler' | 'archiver' | 'job-api';
 
-const PORT_VARIABLE: Record<ServiceName, string> = {
+export const PORT_VARIABLE: Record<ServiceName, string> = {
   'task-api': 'TASK_API_PORT',
   'job-api': 'JOB_API_PORT',
   scheduler: 'METRICS_PORT',

@@ -1,0 +1,84 @@
+import { runAllFaults } from './all-faults.ts';
+import { Run, type RunResult } from './harness/run.ts';
+import { printResult } from './report/console.ts';
+import { writeReport } from './report/report.ts';
+import { SCENARIOS } from './scenarios/index.ts';
+
+// pnpm loadtest <scenario> [--<knob> N]... [--env NAME=VALUE]... [--concurrency N] [--no-report]
+//                          [--store-prefix NAME] (the run's database/keyspace prefix; default dsched_lt)
+//
+// Exit code: 0 PASS, 1 FAIL (a no-loss or no-duplicate check failed), 3 INCOMPLETE (passed what it
+// could check; a feature it needs is not on this branch yet), 2 usage or harness error.
+
+function usage(): never {
+  process.stderr.write(
+    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--no-report]\n       pnpm loadtest faults [options]   (every fault scenario in turn, then a summary)\n\nscenarios:\n${SCENARIOS.map(
+      (s) =>
+        `  ${s.name.padEnd(22)} ${s.summary}${
+          s.knobs
+            ? ` (${Object.entries(s.knobs)
+                .map(([k, v]) => `--${k} ${v}`)
+                .join(' ')})`
+            : ''
+        }`,
+    ).join('\n')}\n`,
+  );
+  process.exit(2);
+}
+
+const [name, ...rest] = process.argv.slice(2);
+if (name === 'faults') await runAllFaults(rest);
+const scenario = SCENARIOS.find((s) => s.name === name);
+if (!scenario) usage();
+const knobs: Record<string, number> = {};
+const env: Record<string, string> = {};
+let concurrency = 64;
+let report = true;
+let storePrefix: string | undefined;
+for (let i = 0; i < rest.length; i++) {
+  const arg = rest[i] ?? '';
+  const value = rest[i + 1];
+  if (arg === '--no-report') report = false;
+  else if (arg === '--env' && value?.includes('=')) {
+    const at = value.indexOf('=');
+    env[value.slice(0, at)] = value.slice(at + 1);
+    i++;
+  } else if (arg === '--store-prefix' && value && /^[a-z][a-z0-9_]{0,20}$/.test(value)) {
+    storePrefix = value;
+    i++;
+  } else if (arg === '--concurrency' && value) {
+    concurrency = Number(value);
+    i++;
+  } else if (arg.startsWith('--') && value !== undefined && Number.isFinite(Number(value))) {
+    knobs[arg.slice(2)] = Number(value);
+    i++;
+  } else usage();
+}
+
+const started = Date.now();
+const log = (msg: string) =>
+  process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
+const run = new Run({
+  scenario: scenario.name,
+  knobs,
+  env,
+  concurrency,
+  log,
+  ...(storePrefix ? { storePrefix } : {}),
+});
+let result: RunResult;
+try {
+  result = run.judge(await scenario.run(run));
+} catch (err) {
+  log(`harness error: ${(err as Error).stack ?? String(err)}`);
+  log(`logs: ${run.scratch}logs/`);
+  await run.teardown();
+  process.exit(2);
+}
+await run.teardown();
+if (report) {
+  const where = await writeReport(result, scenario.summary);
+  log(`report: ${where}`);
+}
+printResult(result, (s) => process.stdout.write(`${s}\n`));
+process.exit(result.verdict === 'PASS' ? 0 : result.verdict === 'FAIL' ? 1 : 3);

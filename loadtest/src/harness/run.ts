@@ -1,0 +1,377 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import type { SinkProcess } from '../sink/client.ts';
+import { SinkProcess as Sink } from '../sink/client.ts';
+import type { SinkProfile } from '../sink/protocol.ts';
+import { type Analysis, analyze, type Check } from './analyze.ts';
+import { ApiClient, createTenant, type Tenant } from './api.ts';
+import { Fleet, type FleetSpec, type ServiceName } from './fleet.ts';
+import { type MachineState, machineState } from './machine.ts';
+import { scratchDir } from './paths.ts';
+import { adoptPidFile } from './processes.ts';
+import {
+  CASSANDRA_CONTACT,
+  ensureSharedStack,
+  freshStores,
+  OwnMariadb,
+  SHARED_MYSQL,
+  type Stores,
+  storeName,
+} from './stack.ts';
+import { StoresView } from './stores-view.ts';
+import { pollUntil, sleep } from './wait.ts';
+import {
+  expectedOccurrences,
+  type RegisteredTask,
+  type Registration,
+  registerTasks,
+  type TaskPlan,
+} from './workload.ts';
+
+// One run of one scenario: the stack, fresh stores, the sink, the services, the tenants; then
+// registration, the fault the scenario drives, the drain, and the final accounting.
+
+export const ADMIN_TOKEN = 'loadtest-admin-token-0123456789';
+
+/**
+ * Service settings of every run. Leases and intervals are shortened so that recovery paths
+ * (lease expiry, reconciler) finish within a run; the loopback allow-list lets the executor call
+ * the sink (the SSRF guard refuses loopback otherwise).
+ */
+export const SERVICE_ENV: Record<string, string> = {
+  DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
+  EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
+  EXECUTOR_LEASE_S: '15',
+  RECONCILER_INTERVAL_MS: '1000',
+  ARCHIVER_INTERVAL_MS: '500',
+};
+
+export const DEFAULT_REPLICAS: Record<ServiceName, number> = {
+  'task-api': 2,
+  'job-api': 2,
+  scheduler: 2,
+  executor: 3,
+  reconciler: 2,
+  archiver: 2,
+};
+
+export interface RunOptions {
+  scenario: string;
+  /** Scale knobs a scenario may read (tasks, minutes, ...). */
+  knobs: Record<string, number>;
+  /** Extra service environment from the command line (wins over the scenario's). */
+  env: Record<string, string>;
+  concurrency: number;
+  /** Prefix of the run's database/keyspace name. */
+  storePrefix?: string;
+  log: (msg: string) => void;
+}
+
+export interface StartSpec {
+  tenants: number;
+  quotas?: (index: number) => { maxConcurrency?: number };
+  profiles: Record<string, SinkProfile>;
+  replicas?: Partial<Record<ServiceName, number>>;
+  env?: Record<string, string>;
+  envFor?: FleetSpec['envFor'];
+  ownMariadb?: boolean;
+}
+
+export interface Sample {
+  t: number;
+  calls: number;
+  effects: number;
+  inFlight: number;
+  pending: number;
+  running: number;
+  finished: number;
+}
+
+export interface RunResult {
+  scenario: string;
+  verdict: 'PASS' | 'FAIL' | 'INCOMPLETE';
+  headline: string;
+  metrics: Record<string, number>;
+  checks: Check[];
+  analysis: Analysis;
+  samples: Sample[];
+  timeline: { t: number; what: string }[];
+  notes: string[];
+  machine: { before: MachineState; after: MachineState };
+  registration: { tasks: number; seconds: number; perSecond: number };
+  sink: { cpuMs: number; usPerCall: number; elu: number; eluMax1s: number };
+  originMs: number;
+  /** A peer system's run of the same workload, when the scenario has one. */
+  peer?: { name: string; analysis: Analysis; originMs: number };
+}
+
+export class Run {
+  readonly opts: RunOptions;
+  readonly scratch: string;
+  readonly notes: string[] = [];
+  readonly timeline: { at: number; what: string }[] = [];
+  readonly samples: Sample[] = [];
+  readonly cancelled = new Map<string, { at: number; confirmed: boolean }>();
+  readonly tasks: RegisteredTask[] = [];
+  readonly extraChecks: Check[] = [];
+  /** Checks that could not run because a feature is not on this branch yet. */
+  readonly missing: string[] = [];
+  stores!: Stores;
+  view!: StoresView;
+  sink!: SinkProcess;
+  fleet!: Fleet;
+  taskApi!: ApiClient;
+  jobApi!: ApiClient;
+  tenants: Tenant[] = [];
+  ownMariadb: OwnMariadb | undefined;
+  registration: Registration | undefined;
+  #machineBefore: MachineState = machineState();
+  #sampler: NodeJS.Timeout | undefined;
+  #windowEndMs = Number.POSITIVE_INFINITY;
+
+  constructor(opts: RunOptions) {
+    this.opts = opts;
+    this.scratch = scratchDir(opts.scenario);
+  }
+
+  log(msg: string): void {
+    this.opts.log(msg);
+  }
+
+  mark(what: string): void {
+    this.timeline.push({ at: Date.now(), what });
+    this.log(what);
+  }
+
+  knob(name: string, fallback: number): number {
+    return this.opts.knobs[name] ?? fallback;
+  }
+
+  async start(spec: StartSpec): Promise<void> {
+    rmSync(`${this.scratch}logs`, { recursive: true, force: true });
+    mkdirSync(`${this.scratch}logs`, { recursive: true });
+    adoptPidFile(`${this.scratch}pids.json`);
+    this.#machineBefore = machineState();
+    this.log('stack: shared MariaDB and Cassandra (scripts/stack up)');
+    ensureSharedStack();
+    let server = SHARED_MYSQL;
+    if (spec.ownMariadb) {
+      this.ownMariadb = await OwnMariadb.start(`${this.scratch}mariadb`, `${this.scratch}logs/mariadbd.log`);
+      server = this.ownMariadb.url;
+      this.log(`own mariadbd on 127.0.0.1:${this.ownMariadb.port} (data in ${this.ownMariadb.dir})`);
+    }
+    const name = storeName(this.opts.scenario, this.opts.storePrefix);
+    this.stores = await freshStores(server, name);
+    this.view = new StoresView(this.stores.databaseUrl, this.stores.keyspace);
+    this.log(`stores: database and keyspace ${name}, freshly migrated`);
+    this.sink = await Sink.start(`${this.scratch}logs/sink.log`);
+    this.fleet = new Fleet({
+      replicas: { ...DEFAULT_REPLICAS, ...spec.replicas },
+      env: {
+        DATABASE_URL: this.stores.databaseUrl,
+        CASSANDRA_CONTACT_POINTS: CASSANDRA_CONTACT,
+        CASSANDRA_KEYSPACE: this.stores.keyspace,
+        ...SERVICE_ENV,
+        ...spec.env,
+        ...this.opts.env,
+      },
+      ...(spec.envFor ? { envFor: spec.envFor } : {}),
+      logDir: `${this.scratch}logs/`,
+    });
+    await this.fleet.start();
+    const counts = this.fleet.instances.reduce<Record<string, number>>((m, i) => {
+      m[i.name] = (m[i.name] ?? 0) + 1;
+      return m;
+    }, {});
+    this.log(
+      `services up: ${Object.entries(counts)
+        .map(([n, c]) => `${c} ${n}`)
+        .join(', ')}`,
+    );
+    this.taskApi = new ApiClient(() => this.fleet.urls('task-api'));
+    this.jobApi = new ApiClient(() => this.fleet.urls('job-api'));
+    for (let i = 0; i < spec.tenants; i++)
+      this.tenants.push(await createTenant(this.taskApi, ADMIN_TOKEN, i, spec.quotas?.(i) ?? {}));
+    await this.sink.configure({
+      profiles: spec.profiles,
+      tenantKeys: Object.fromEntries(this.tenants.map((t) => [t.index, t.apiKey])),
+      jobApiUrls: this.fleet.urls('job-api'),
+    });
+    this.#startSampler();
+  }
+
+  /**
+   * Registers warm-up tasks due in a day (never due during the run) and returns tasks per second:
+   * a first batch warms the APIs up (JIT, pools), the second is timed.
+   */
+  async calibrate(n = 300): Promise<number> {
+    const far = Date.now() + 86_400_000;
+    const batch = (size: number, prefix: string) =>
+      registerTasks(
+        this.taskApi,
+        this.tenants,
+        Array.from({ length: size }, (_, i) => ({
+          tenant: i % this.tenants.length,
+          priority: 'normal' as const,
+          profile: 'fast',
+          schedule: { type: 'once' as const, at: far },
+        })),
+        { sinkBase: this.sink.url, concurrency: this.opts.concurrency, namePrefix: prefix },
+      );
+    await batch(200, 'warmup');
+    const reg = await batch(n, 'calibration');
+    this.log(`calibration: ${n} tasks registered at ${reg.perSecond.toFixed(0)}/s`);
+    return reg.perSecond;
+  }
+
+  async register(plans: TaskPlan[]): Promise<Registration> {
+    // The sink's counters (CPU, event-loop use) start here, not at its process start.
+    if (this.tasks.length === 0) await this.sink.reset();
+    this.mark(`registering ${plans.length} tasks (${this.opts.concurrency} requests in flight)`);
+    const reg = await registerTasks(this.taskApi, this.tenants, plans, {
+      sinkBase: this.sink.url,
+      concurrency: this.opts.concurrency,
+    });
+    this.tasks.push(...reg.tasks);
+    this.registration = reg;
+    this.mark(
+      `registered ${plans.length} tasks in ${((reg.finishedAt - reg.startedAt) / 1000).toFixed(1)} s (${reg.perSecond.toFixed(0)}/s)`,
+    );
+    return reg;
+  }
+
+  #startSampler(): void {
+    let busy = false;
+    this.#sampler = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void (async () => {
+        const t = Date.now();
+        const s = await this.sink.stats().catch(() => undefined);
+        const p = await this.view.progress(new Date(Math.min(t, this.#windowEndMs))).catch(() => undefined);
+        const by = p?.byState ?? {};
+        this.samples.push({
+          t,
+          calls: s?.calls ?? Number.NaN,
+          effects: s?.effects ?? Number.NaN,
+          inFlight: s?.inFlight ?? Number.NaN,
+          pending: p ? (by.pending ?? 0) : Number.NaN,
+          running: p ? (by.running ?? 0) : Number.NaN,
+          finished: p ? (by.succeeded ?? 0) + (by.dead ?? 0) + (by.cancelled ?? 0) : Number.NaN,
+        });
+      })().finally(() => {
+        busy = false;
+      });
+    }, 1000);
+  }
+
+  /** Waits until the sink has applied `n` effects (bounded). */
+  async waitEffects(n: number, timeoutMs: number): Promise<boolean> {
+    return pollUntil(async () => (await this.sink.stats()).effects >= n, { timeoutMs, intervalMs: 100 });
+  }
+
+  /**
+   * Waits until the window is done: the stores show nothing left to do in it (no pending or
+   * running job, no task still due) three polls running. Every effect seen at the sink is not
+   * enough: a job whose effect was applied may still be handed back and run again.
+   */
+  async drain(windowEndMs: number, timeoutMs: number): Promise<boolean> {
+    this.#windowEndMs = windowEndMs;
+    const waitForWindow = windowEndMs - Date.now();
+    if (waitForWindow > 0) await sleep(waitForWindow);
+    let quiet = 0;
+    const done = await pollUntil(
+      async () => {
+        const p = await this.view.progress(new Date(windowEndMs));
+        const live = (p.byState.pending ?? 0) + (p.byState.running ?? 0);
+        quiet = live === 0 && p.unmaterialised === 0 ? quiet + 1 : 0;
+        return quiet >= 3;
+      },
+      { timeoutMs, intervalMs: 300 },
+    );
+    this.mark(done ? 'drained' : `not drained within ${timeoutMs / 1000} s`);
+    if (!done) this.notes.push(`the window did not drain within ${timeoutMs / 1000} s`);
+    return done;
+  }
+
+  /** Waits (bounded) for the archiver to move what it will, so history is checked too. */
+  async settleArchive(timeoutMs = 30_000): Promise<void> {
+    await pollUntil(
+      async () => {
+        const p = await this.view.progress(new Date(this.#windowEndMs));
+        return (p.byState.succeeded ?? 0) + (p.byState.cancelled ?? 0) === 0;
+      },
+      { timeoutMs, intervalMs: 500 },
+    );
+  }
+
+  async finish(
+    originMs: number,
+    windowEndMs: number,
+    headline: (m: Record<string, number>) => string,
+  ): Promise<RunResult> {
+    this.#windowEndMs = windowEndMs;
+    await this.settleArchive();
+    if (this.#sampler) clearInterval(this.#sampler);
+    const stats = await this.sink.stats();
+    const records = await this.sink.records();
+    const jobs = await this.view.allJobs();
+    const expected = expectedOccurrences(this.tasks, windowEndMs);
+    const analysis = analyze({ expected, windowEndMs, records, jobs, cancelled: this.cancelled, originMs });
+    const checks = [...analysis.checks, ...this.extraChecks];
+    const metrics: Record<string, number> = {
+      ...analysis.metrics,
+      sink_us_per_call: Number(((stats.cpuMs * 1000) / Math.max(1, stats.calls)).toFixed(1)),
+      sink_elu_max: Number(stats.eluMax1s.toFixed(2)),
+      restarts: this.fleet.events.filter((e) => e.what.includes('restarted')).length,
+    };
+    for (const e of this.fleet.events) this.timeline.push({ at: e.at, what: e.what });
+    this.timeline.sort((a, b) => a.at - b.at);
+    const reg = this.registration;
+    return {
+      scenario: this.opts.scenario,
+      verdict: 'INCOMPLETE',
+      headline: headline(metrics),
+      metrics,
+      checks,
+      analysis,
+      samples: this.samples,
+      timeline: this.timeline.map((e) => ({ t: (e.at - originMs) / 1000, what: e.what })),
+      notes: this.notes,
+      machine: { before: this.#machineBefore, after: machineState() },
+      registration: {
+        tasks: reg?.tasks.length ?? 0,
+        seconds: reg ? (reg.finishedAt - reg.startedAt) / 1000 : 0,
+        perSecond: reg?.perSecond ?? 0,
+      },
+      sink: {
+        cpuMs: stats.cpuMs,
+        usPerCall: metrics.sink_us_per_call ?? 0,
+        elu: stats.elu,
+        eluMax1s: stats.eluMax1s,
+      },
+      originMs,
+    };
+  }
+
+  /**
+   * The verdict, once the scenario added its own checks: FAIL when any check failed, INCOMPLETE
+   * when everything checked passed but a feature a check needs is not on this branch yet.
+   */
+  judge(result: RunResult): RunResult {
+    for (const m of this.missing) result.notes.push(`not checked (not on this branch yet): ${m}`);
+    const failed = result.checks.some((c) => !c.ok);
+    result.verdict = failed ? 'FAIL' : this.missing.length > 0 ? 'INCOMPLETE' : 'PASS';
+    return result;
+  }
+
+  /** Stops everything this run started; safe to call twice and after a failure. */
+  async teardown(): Promise<void> {
+    if (this.#sampler) clearInterval(this.#sampler);
+    await this.fleet?.stop().catch(() => undefined);
+    await this.sink?.stop().catch(() => undefined);
+    await this.view?.close().catch(() => undefined);
+    await this.taskApi?.close().catch(() => undefined);
+    await this.jobApi?.close().catch(() => undefined);
+    await this.ownMariadb?.down('term').catch(() => undefined);
+  }
+}

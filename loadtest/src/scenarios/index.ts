@@ -1,0 +1,32 @@
+import { archiverKill } from './archiver-kill.ts';
+import { cancelStorm } from './cancel-storm.ts';
+import { executorKillScenario, smoke } from './executor-kill.ts';
+import { mariadbRestart } from './mariadb-restart.ts';
+import { peak } from './peak.ts';
+import { peakVsBullmq } from './peak-vs-bullmq.ts';
+import { clockSkew, schedulerKill, schedulerNoLeases } from './scheduler-faults.ts';
+import { steady } from './steady.ts';
+import { longShort, targetFlaky, tenantLimit } from './target-faults.ts';
+import type { Scenario } from './types.ts';
+
+export const SCENARIOS: Scenario[] = [
+  peak,
+  steady,
+  peakVsBullmq,
+  executorKillScenario,
+  mariadbRestart,
+  schedulerKill,
+  schedulerNoLeases,
+  clockSkew,
+  targetFlaky,
+  longShort,
+  cancelStorm,
+  archiverKill,
+  tenantLimit,
+  smoke,
+];
+
+/** The fault scenarios: lost = 0 and duplicate effects = 0 in each. */
+export const FAULT_SCENARIOS = SCENARIOS.filter(
+  (s) => !['peak', 'steady', 'peak-vs-bullmq', 'smoke'].includes(s.name),
+);
