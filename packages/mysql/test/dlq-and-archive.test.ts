@@ -4,7 +4,12 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { archiverLagSeconds, deleteArchivedJobs, selectArchivableJobs } from '../src/jobs/archive.ts';
+import {
+  archiverLagSeconds,
+  deleteArchivedJobs,
+  readyBacklogUpTo,
+  selectArchivableJobs,
+} from '../src/jobs/archive.ts';
 import { liveJobIds, liveTaskRuns, liveTenantJobs } from '../src/jobs/job-lists.ts';
 import { getLiveJob } from '../src/jobs/job-records.ts';
 import { redriveJobs, redriveTask } from '../src/jobs/redrive.ts';
@@ -45,6 +50,31 @@ describe('archivable jobs', () => {
     const lag = await archiverLagSeconds(db.pool, 60);
     expect(lag).toBeGreaterThan(390);
     expect(lag).toBeLessThan(460);
+  });
+
+  it('yield to a ready backlog counted up to a cap: due pending jobs only, not future or running ones', async () => {
+    await insertJobs(db.pool, [
+      ...Array.from({ length: 5 }, () => ({
+        tenantId,
+        taskId: null,
+        scheduledFor: ago(2),
+        state: 'pending' as const,
+      })),
+      ...Array.from({ length: 4 }, () => ({
+        tenantId,
+        taskId: null,
+        scheduledFor: ago(-60),
+        state: 'pending' as const,
+      })),
+      { tenantId, taskId: null, scheduledFor: ago(2), state: 'running' as const, leaseExpiresAt: ago(-60) },
+    ]);
+    expect(await readyBacklogUpTo(db.pool, 100)).toBe(5);
+    expect(await readyBacklogUpTo(db.pool, 3)).toBe(3);
+    const [plan] = await db.pool.query<RowDataPacket[]>(
+      "EXPLAIN SELECT 1 FROM jobs FORCE INDEX (jobs_claim) WHERE lane IN ('critical', 'default', 'long') AND state = 'pending' AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3) LIMIT 3",
+    );
+    expect(plan[0]).toMatchObject({ key: 'jobs_claim' });
+    expect(String(plan[0]!.Extra)).toContain('Using index');
   });
 
   it('report no lag when nothing waits', async () => {

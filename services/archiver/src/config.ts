@@ -12,6 +12,10 @@ export const archiverConfigSchema = z.object({
   /** Dead jobs stay in MySQL (the DLQ) this long before moving to history. */
   DLQ_RETENTION_S: env.nonNegativeInt(7 * 86_400),
   HISTORY_TTL_DAYS: env.positiveInt(90),
+  /** The archiver yields while at least this many pending jobs are due (0: never yields). */
+  ARCHIVER_YIELD_BACKLOG: env.nonNegativeInt(200),
+  /** The longest one yield lasts before archiving resumes regardless. */
+  ARCHIVER_MAX_YIELD_MS: env.positiveInt(120_000),
   /**
    * TEST ONLY. `after-history-write` makes the process kill itself with SIGKILL right after the
    * first batch reached Cassandra and before its MySQL delete: the crash invariant 5 must survive.

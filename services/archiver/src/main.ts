@@ -2,7 +2,7 @@ import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cass
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
 import { failpoint } from './adapters/failpoint.ts';
-import { cassandraHistoryWriter, mysqlFinishedJobSource } from './adapters/stores.ts';
+import { cassandraHistoryWriter, mysqlDeliveryBacklog, mysqlFinishedJobSource } from './adapters/stores.ts';
 import { type ArchiverConfig, loadArchiverConfig } from './config.ts';
 import { Archiver } from './core/archive.ts';
 import { ArchiverMetrics } from './metrics.ts';
@@ -25,6 +25,12 @@ async function main(config: ArchiverConfig): Promise<void> {
         metrics: new ArchiverMetrics(registry),
         batchSize: config.ARCHIVER_BATCH_SIZE,
         afterWrite: failpoint(config.ARCHIVER_FAILPOINT),
+        yieldTo: {
+          backlog: mysqlDeliveryBacklog(pool),
+          threshold: config.ARCHIVER_YIELD_BACKLOG,
+          maxYieldMs: config.ARCHIVER_MAX_YIELD_MS,
+          now: () => performance.now(),
+        },
       });
       return {
         loops: [

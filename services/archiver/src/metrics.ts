@@ -3,6 +3,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 export class ArchiverMetrics {
   readonly archived: Counter;
   readonly lag: Gauge;
+  readonly yielding: Gauge;
 
   constructor(registry: Registry) {
     this.archived = new Counter({
@@ -13,6 +14,11 @@ export class ArchiverMetrics {
     this.lag = new Gauge({
       name: 'dsched_archiver_lag_seconds',
       help: 'Age of the oldest job waiting for the archiver (since it became archivable)',
+      registers: [registry],
+    });
+    this.yielding = new Gauge({
+      name: 'dsched_archiver_yielding',
+      help: '1 while the archiver defers its work to a ready backlog of deliveries',
       registers: [registry],
     });
   }

@@ -11,6 +11,9 @@ export interface FinishedJobSource {
   lagSeconds(): Promise<number>;
 }
 
+/** Pending jobs already due, counted up to `cap`: how busy delivery is right now. */
+export type DeliveryBacklog = (cap: number) => Promise<number>;
+
 /** Writes jobs to history; idempotent, so a rewrite after a crash is harmless. */
 export type HistoryWriter = (records: JobRecord[]) => Promise<void>;
 

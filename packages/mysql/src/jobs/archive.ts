@@ -53,3 +53,11 @@ export async function archiverLagSeconds(pool: Pool, deadRetentionSeconds: numbe
   const { oldest, now } = rows[0] as { oldest: Date; now: Date };
   return Math.max(0, (now.getTime() - oldest.getTime()) / 1000);
 }
+
+const READY_BACKLOG_CAPPED = loadSql(import.meta.url, './ready-backlog-capped.sql');
+
+/** Pending jobs already due, counted up to `cap` (the cost stays bounded by the cap). */
+export async function readyBacklogUpTo(pool: Pool, cap: number): Promise<number> {
+  const [rows] = await pool.query<RowDataPacket[]>(READY_BACKLOG_CAPPED, [cap]);
+  return Number(rows[0]!.n);
+}

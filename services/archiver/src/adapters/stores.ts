@@ -1,8 +1,13 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
 import { writeJobHistory } from '@dsched/cassandra/job-history';
-import { archiverLagSeconds, deleteArchivedJobs, selectArchivableJobs } from '@dsched/mysql/jobs/archive';
+import {
+  archiverLagSeconds,
+  deleteArchivedJobs,
+  readyBacklogUpTo,
+  selectArchivableJobs,
+} from '@dsched/mysql/jobs/archive';
 import type { Pool } from '@dsched/mysql/pool';
-import type { FinishedJobSource, HistoryWriter } from '../ports.ts';
+import type { DeliveryBacklog, FinishedJobSource, HistoryWriter } from '../ports.ts';
 
 export function mysqlFinishedJobSource(
   pool: Pool,
@@ -21,4 +26,8 @@ export function cassandraHistoryWriter(
   options: { ttlSeconds: number; concurrency: number },
 ): HistoryWriter {
   return (records) => writeJobHistory(client, records, options);
+}
+
+export function mysqlDeliveryBacklog(pool: Pool): DeliveryBacklog {
+  return (cap) => readyBacklogUpTo(pool, cap);
 }

@@ -1,16 +1,33 @@
 import type { ArchiverMetrics } from '../metrics.ts';
-import type { Failpoint, FinishedJobSource, HistoryWriter } from '../ports.ts';
+import type { DeliveryBacklog, Failpoint, FinishedJobSource, HistoryWriter } from '../ports.ts';
 
 // One archiver pass (invariant 5): write to history first, delete from MySQL second. A crash
 // between the two leaves the job in both places; the next pass rewrites it (a no-op) and
 // deletes it. Nothing is deleted that was not written. Several replicas may run: they can pick
 // the same rows, which costs a rewrite and a delete that matches nothing, never a loss.
+//
+// Archiving is deferrable; delivery is not. While the queue holds a ready backlog (a 09:00 peak)
+// the archiver yields: the CPU and I/O its Cassandra writes and MySQL deletes would take go to
+// the claims and calls instead. A yield is bounded (`maxYieldMs`), so a backlog that never
+// drains cannot make the jobs table grow without end: past the bound it archives as usual.
+export interface YieldPolicy {
+  backlog: DeliveryBacklog;
+  /** Yield while at least this many pending jobs are due (0 turns yielding off). */
+  threshold: number;
+  /** The longest one yield lasts before archiving resumes regardless. */
+  maxYieldMs: number;
+  /** Monotonic milliseconds. */
+  now: () => number;
+}
+
 export class Archiver {
   readonly #source: FinishedJobSource;
   readonly #write: HistoryWriter;
   readonly #metrics: ArchiverMetrics;
   readonly #batchSize: number;
   readonly #afterWrite: Failpoint;
+  readonly #yield: YieldPolicy | undefined;
+  #yieldingSince: number | undefined;
 
   constructor(deps: {
     source: FinishedJobSource;
@@ -18,16 +35,19 @@ export class Archiver {
     metrics: ArchiverMetrics;
     batchSize: number;
     afterWrite?: Failpoint;
+    yieldTo?: YieldPolicy;
   }) {
     this.#source = deps.source;
     this.#write = deps.write;
     this.#metrics = deps.metrics;
     this.#batchSize = deps.batchSize;
     this.#afterWrite = deps.afterWrite ?? (() => undefined);
+    this.#yield = deps.yieldTo && deps.yieldTo.threshold > 0 ? deps.yieldTo : undefined;
   }
 
   /** One batch; returns true when it was full, so the loop runs again at once. */
   async runOnce(): Promise<boolean> {
+    if (await this.#shouldYield()) return false;
     const records = await this.#source.select(this.#batchSize);
     if (records.length > 0) {
       await this.#write(records);
@@ -40,5 +60,21 @@ export class Archiver {
     // backlog shows as a growing lag and the query costs nothing while draining.
     if (!full) this.#metrics.lag.set(await this.#source.lagSeconds());
     return full;
+  }
+
+  /** Whether delivery is busy and the current yield has not yet lasted its bound. */
+  async #shouldYield(): Promise<boolean> {
+    const policy = this.#yield;
+    if (!policy) return false;
+    const busy = (await policy.backlog(policy.threshold)) >= policy.threshold;
+    if (!busy) {
+      this.#yieldingSince = undefined;
+      this.#metrics.yielding.set(0);
+      return false;
+    }
+    this.#yieldingSince ??= policy.now();
+    const yielding = policy.now() - this.#yieldingSince < policy.maxYieldMs;
+    this.#metrics.yielding.set(yielding ? 1 : 0);
+    return yielding;
   }
 }
