@@ -9,12 +9,15 @@ CREATE TABLE `jobs` (
   `scheduled_for` datetime(3) NOT NULL,
   `priority` tinyint(3) unsigned NOT NULL,
   `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `claim_lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin GENERATED ALWAYS AS (case when `state` = 'pending' then `lane` end) STORED,
   `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `finished_state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin GENERATED ALWAYS AS (case when `state` in ('succeeded','dead','cancelled') then `state` end) STORED,
   `attempt` int(10) unsigned NOT NULL DEFAULT 0,
   `max_attempts` int(10) unsigned NOT NULL,
   `attempt_group` int(10) unsigned NOT NULL DEFAULT 1,
   `run_at` datetime(3) NOT NULL,
   `claimed_by` varchar(128) DEFAULT NULL,
+  `claimed_at` datetime(3) DEFAULT NULL,
   `lease_expires_at` datetime(3) DEFAULT NULL,
   `deadline_at` datetime(3) DEFAULT NULL,
   `cancel_requested` tinyint(3) unsigned NOT NULL DEFAULT 0,
@@ -30,13 +33,13 @@ CREATE TABLE `jobs` (
   `updated_at` datetime(3) NOT NULL,
   PRIMARY KEY (`id`),
   UNIQUE KEY `jobs_occurrence` (`task_id`,`occurrence`),
-  KEY `jobs_claim` (`lane`,`state`,`priority`,`run_at`),
   KEY `jobs_by_state_lease` (`state`,`lease_expires_at`),
-  KEY `jobs_by_state_finished` (`state`,`finished_at`),
-  KEY `jobs_by_tenant` (`tenant_id`,`state`,`scheduled_for`),
-  KEY `jobs_by_state_deadline` (`state`,`deadline_at`),
   KEY `jobs_by_task` (`task_id`,`scheduled_for`),
-  KEY `jobs_by_tenant_time` (`tenant_id`,`scheduled_for`)
+  KEY `jobs_by_tenant_time` (`tenant_id`,`scheduled_for`),
+  KEY `jobs_claim` (`claim_lane`,`priority`,`run_at`),
+  KEY `jobs_finished` (`finished_state`,`finished_at`),
+  KEY `jobs_deadline` (`deadline_at`),
+  KEY `jobs_by_tenant_finished` (`tenant_id`,`finished_state`,`scheduled_for`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `job_attempts` (

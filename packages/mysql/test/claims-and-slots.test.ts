@@ -35,7 +35,7 @@ describe('the claim query', () => {
   it('is a range scan of jobs_claim in ORDER BY order: no filesort, nothing not yet due walked', async () => {
     const tenant = await createTenantWithKey(db.pool);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 50);
-    // Not yet due, at a higher priority: a (lane, state) ref scan would walk all of these.
+    // Not yet due, at a higher priority: a ref scan on the lane would walk all of these.
     await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
     await db.pool.query('ANALYZE TABLE jobs');
     const select = loadSql(new URL('../src/jobs/', import.meta.url).href, './claim-select.sql');
@@ -45,10 +45,35 @@ describe('the claim query', () => {
     expect(table).toMatchObject({
       key: 'jobs_claim',
       access_type: 'range',
-      used_key_parts: ['lane', 'state', 'priority', 'run_at'],
+      used_key_parts: ['claim_lane', 'priority', 'run_at'],
       using_index: true,
     });
     expect(json).not.toMatch(/filesort/i);
+  });
+
+  it('resumes after its cursor: the rest of that priority, then the lower ones, never what is before it', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    const p2: string[] = [];
+    for (const runInS of [-6, -5, -4, -3]) {
+      p2.push(...(await insertDueJobs(db.pool, { tenantId: tenant.id, target, runInS }, 2)).sort());
+    }
+    const p3 = await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 3, runInS: -10 }, 2);
+
+    const first = await claim('a', 3);
+    expect(first.jobs.map((j) => j.id)).toEqual(p2.slice(0, 3));
+    expect(first.locked).toBe(3);
+    // Between the claims: a job of a higher priority becomes due; a resumed claim does not see it.
+    const [urgent] = await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 1 }, 1);
+    const resumed = await claimJobs(db.pool, {
+      lane: 'default',
+      limit: 20,
+      owner: 'a',
+      leaseSeconds: 60,
+      after: first.cursor,
+    });
+    expect(resumed.jobs.map((j) => j.id)).toEqual([...p2.slice(3), ...p3.sort()]);
+    // From the head again, the job that arrived behind the cursor is taken.
+    expect((await claim('a', 20)).jobs.map((j) => j.id)).toEqual([urgent]);
   });
 });
 

@@ -71,7 +71,7 @@ describe('archivable jobs', () => {
     expect(await readyBacklogUpTo(db.pool, 100)).toBe(5);
     expect(await readyBacklogUpTo(db.pool, 3)).toBe(3);
     const [plan] = await db.pool.query<RowDataPacket[]>(
-      "EXPLAIN SELECT 1 FROM jobs FORCE INDEX (jobs_claim) WHERE lane IN ('critical', 'default', 'long') AND state = 'pending' AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3) LIMIT 3",
+      "EXPLAIN SELECT 1 FROM jobs FORCE INDEX (jobs_claim) WHERE claim_lane IN ('critical', 'default', 'long') AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3) LIMIT 3",
     );
     expect(plan[0]).toMatchObject({ key: 'jobs_claim' });
     expect(String(plan[0]!.Extra)).toContain('Using index');

@@ -4,6 +4,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimDueJobs } from '../src/jobs/claims.ts';
+import { loadJobRecords } from '../src/jobs/job-records.ts';
 import { recordOutcome } from '../src/jobs/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
@@ -58,8 +59,16 @@ describe('claims', () => {
       "SELECT COUNT(*) AS n FROM jobs WHERE state = 'running' AND attempt = 1",
     );
     expect(Number(rows[0]!.n)).toBe(200);
-    const [attempts] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM job_attempts');
-    expect(Number(attempts[0]!.n)).toBe(200);
+    // Each claim opened exactly one attempt, held by its claimer (the attempt row is written when
+    // it ends; until then the job row is the open attempt).
+    const owners = new Map(results.flatMap((mine, i) => mine.map((id) => [id, `exec-${i}`] as const)));
+    const records = await loadJobRecords(db.pool, ids);
+    expect(records).toHaveLength(200);
+    for (const { view } of records) {
+      expect(view.attempts).toEqual([
+        { attempt: 1, startedAt: expect.any(String), executor: owners.get(view.id) },
+      ]);
+    }
   });
 
   it('claims critical before normal and never a job that is not yet due', async () => {

@@ -222,7 +222,7 @@ describe('query plans', () => {
 
   it.each([
     ['release-expired-select.sql', [10], 'jobs_by_state_lease'],
-    ['deadline-select.sql', [10], 'jobs_by_state_deadline'],
+    ['deadline-select.sql', [10], 'jobs_deadline'],
   ])('%s walks %s without a filesort', async (file, params, index) => {
     const [plan] = await explain(file as string, params as unknown[]);
     expect(plan!.key).toBe(index);

@@ -25,7 +25,12 @@ async function main(config: ExecutorConfig): Promise<void> {
       });
       const executor = buildExecutor(
         {
-          claim: mysqlJobClaimer(pool, { owner, leaseSeconds, deferMs: config.EXECUTOR_TENANT_DEFER_MS }),
+          claim: mysqlJobClaimer(pool, {
+            owner,
+            leaseSeconds,
+            deferMs: config.EXECUTOR_TENANT_DEFER_MS,
+            monotonicMs: () => performance.now(),
+          }),
           call,
           writeOutcomes: mysqlOutcomeWriter(pool),
           renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),

@@ -1,13 +1,13 @@
 -- Candidate jobs of one lane in claim order, locked for this claim; rows other claimers hold are
--- skipped. Reads only columns of jobs_claim (lane, state, priority, run_at, id), so the plan is a
+-- skipped. Reads only columns of jobs_claim (claim_lane, priority, run_at, id), so the plan is a
 -- covering range scan: one range per priority (the IN list) up to run_at <= now, read in index
 -- order, no filesort, and only the rows returned are locked. Selecting more columns here lets the
--- optimizer switch to a ref scan on (lane, state) that walks past every not-yet-due job of a
--- higher priority; docs/executor.md shows both plans.
+-- optimizer switch to a ref scan on claim_lane that walks past every not-yet-due job of a higher
+-- priority; docs/executor.md shows both plans. priority and run_at are the claim's cursor.
 -- Parameters: lane, limit
-SELECT id
+SELECT id, priority, run_at
   FROM jobs
- WHERE lane = ? AND state = 'pending' AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3)
+ WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3)
  ORDER BY priority, run_at, id
  LIMIT ?
    FOR UPDATE SKIP LOCKED

@@ -1,7 +1,8 @@
 -- Claims the selected jobs: the attempt increment is the new fencing token (invariant 3).
--- Parameters: claimed_by, lease_seconds, ids (list)
+-- claimed_at is the start of the attempt the claim opens (its attempt row is written when it ends).
+-- Parameters: claimed_by, claimed_at, lease_seconds, ids (list)
 UPDATE jobs
-   SET state = 'running', attempt = attempt + 1, claimed_by = ?,
+   SET state = 'running', attempt = attempt + 1, claimed_by = ?, claimed_at = ?,
        lease_expires_at = NOW(3) + INTERVAL ? SECOND, deadline_at = NULL,
        started_at = COALESCE(started_at, NOW(3)), updated_at = NOW(3)
  WHERE id IN (?) AND state = 'pending'

@@ -6,6 +6,7 @@ import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
+const CLAIM_SELECT_AFTER = loadSql(import.meta.url, './claim-select-after.sql');
 const CLAIM_READ = loadSql(import.meta.url, './claim-read.sql');
 const CLAIM_SLOTS_PART = loadSql(import.meta.url, './claim-slots-part.sql')
   .split('\n')
@@ -15,7 +16,6 @@ const CLAIM_SLOTS_HOLD = loadSql(import.meta.url, './claim-slots-hold.sql');
 const CLAIM_UPDATE = loadSql(import.meta.url, './claim-update.sql');
 const CLAIM_DEFER = loadSql(import.meta.url, './claim-defer.sql');
 const CLAIM_CANCEL = loadSql(import.meta.url, './claim-cancel.sql');
-const CLAIM_ATTEMPTS = loadSql(import.meta.url, './claim-attempts.sql');
 
 export interface ClaimedJob {
   id: string;
@@ -33,12 +33,25 @@ export interface ClaimedJob {
   signingSecret: string;
   /** The tenant concurrency slot this claim holds, when the tenant has a limit. */
   tenantSlot: number | null;
-  /** The database clock at the claim, for schedule lag on the one clock. */
+  /** The database clock at the claim (the attempt's start), for schedule lag on the one clock. */
   claimedAt: Date;
+  /** The executor that holds the claim. */
+  owner: string;
+}
+
+/** Where a claim stopped in its lane's claim order: the last job it locked. */
+export interface ClaimCursor {
+  priority: number;
+  runAt: Date;
+  id: Buffer;
 }
 
 export interface ClaimResult {
   jobs: ClaimedJob[];
+  /** Jobs the locking read took (claimed, deferred or cancelled): `limit` means there may be more. */
+  locked: number;
+  /** The last job the locking read took, to resume after (see claim-select-after.sql). */
+  cursor: ClaimCursor | null;
   /** Jobs of tenants at their concurrency limit, moved later by `deferMs`. */
   deferred: number;
   /** Jobs whose cancel was requested, cancelled instead of claimed. */
@@ -52,6 +65,28 @@ export interface ClaimArgs {
   leaseSeconds: number;
   /** How far a job of a tenant at its limit moves back in the claim order. */
   deferMs?: number;
+  /** Resume after this position instead of reading the lane's due range from its head. */
+  after?: ClaimCursor | null;
+}
+
+const NOTHING: ClaimResult = { jobs: [], locked: 0, cursor: null, deferred: 0, cancelled: 0 };
+const PRIORITY_RANKS = [0, 1, 2, 3];
+
+function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[RowDataPacket[], unknown]> {
+  const a = args.after;
+  if (!a) return conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, args.limit]);
+  const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
+  return conn.query<RowDataPacket[]>(CLAIM_SELECT_AFTER, [
+    args.lane,
+    a.priority,
+    a.runAt,
+    a.priority,
+    a.runAt,
+    a.id,
+    // IN () is not SQL: -1 is no priority.
+    lower.length > 0 ? lower : [-1],
+    args.limit,
+  ]);
 }
 
 /**
@@ -62,10 +97,15 @@ export interface ClaimArgs {
  * short.
  */
 export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResult> {
-  if (args.limit <= 0) return { jobs: [], deferred: 0, cancelled: 0 };
+  if (args.limit <= 0) return NOTHING;
   return withTransaction(pool, async (conn) => {
-    const [locked] = await conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, args.limit]);
-    if (locked.length === 0) return { jobs: [], deferred: 0, cancelled: 0 };
+    const [locked] = await lockDue(conn, args);
+    if (locked.length === 0) return NOTHING;
+    const last = locked[locked.length - 1]!;
+    const position = {
+      locked: locked.length,
+      cursor: { priority: Number(last.priority), runAt: last.run_at as Date, id: last.id as Buffer },
+    };
     const [rows] = await conn.query<RowDataPacket[]>(CLAIM_READ, [locked.map((r) => r.id)]);
     // Back into claim order (priority, then run_at): slots go, and calls start, in this order.
     const rank = new Map(locked.map((r, i) => [hex(r.id), i]));
@@ -83,10 +123,18 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     if (deferred.length > 0) {
       await conn.query(CLAIM_DEFER, [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
     }
-    if (claimed.length === 0) return { jobs: [], deferred: deferred.length, cancelled: toCancel.length };
+    if (claimed.length === 0) {
+      return { jobs: [], ...position, deferred: deferred.length, cancelled: toCancel.length };
+    }
 
     const ids = claimed.map((r) => r.id as Buffer);
-    const [res] = await conn.query<ResultSetHeader>(CLAIM_UPDATE, [args.owner, args.leaseSeconds, ids]);
+    const claimedAt = claimed[0]!.db_now as Date;
+    const [res] = await conn.query<ResultSetHeader>(CLAIM_UPDATE, [
+      args.owner,
+      claimedAt,
+      args.leaseSeconds,
+      ids,
+    ]);
     if (res.affectedRows !== ids.length) throw new Error('claim: locked rows changed under the lock');
     if (slots.size > 0) {
       const held = claimed
@@ -95,7 +143,6 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
       const hold = withRows(CLAIM_SLOTS_HOLD, ['tenant_id', 'slot', 'job_id', 'attempt'], held);
       await conn.query(hold.sql, [...hold.params, args.leaseSeconds]);
     }
-    await conn.query(CLAIM_ATTEMPTS, [ids]);
 
     const jobs = claimed.map(
       (r): ClaimedJob => ({
@@ -112,10 +159,11 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         retry: readJson<RetryPolicy>(r.retry),
         signingSecret: r.signing_secret,
         tenantSlot: slots.get(hex(r.id)) ?? null,
-        claimedAt: r.db_now,
+        claimedAt,
+        owner: args.owner,
       }),
     );
-    return { jobs, deferred: deferred.length, cancelled: toCancel.length };
+    return { jobs, ...position, deferred: deferred.length, cancelled: toCancel.length };
   });
 }
 

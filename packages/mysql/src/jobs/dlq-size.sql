@@ -1,3 +1,3 @@
--- Jobs in the dead-letter queue (walks jobs_by_state_finished).
+-- Jobs in the dead-letter queue (a covering range of jobs_finished).
 -- Parameters: none
-SELECT COUNT(*) AS n FROM jobs WHERE state = 'dead'
+SELECT COUNT(*) AS n FROM jobs WHERE finished_state = 'dead'

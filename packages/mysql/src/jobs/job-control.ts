@@ -84,9 +84,9 @@ export async function cancelJob(pool: Pool, tenantId: string, id: string): Promi
       fenced(res);
       return 'cancel_requested';
     }
+    if (job.parked) await conn.query(ATTEMPT_CLOSE, ['cancelled', 'cancelled', bin, job.attempt]);
     const [res] = await conn.query<ResultSetHeader>(CANCEL_NOW, [bin, job.attempt, job.state]);
     fenced(res);
-    if (job.parked) await conn.query(ATTEMPT_CLOSE, ['cancelled', 'cancelled', bin, job.attempt]);
     return 'cancelled';
   });
 }
@@ -138,6 +138,8 @@ export async function completeJob(
     const bin = idToBin(args.id);
     const output = decision.output === undefined ? null : JSON.stringify(decision.output);
     const error = decision.error?.slice(0, 1000) ?? null;
+    // The attempt row first: it is made from the claim when the executor has not written it yet.
+    await conn.query(ATTEMPT_CLOSE, [args.errorClass, error, bin, job.attempt]);
     const [res] =
       decision.to === 'retry'
         ? await conn.query<ResultSetHeader>(RETRY, [
@@ -149,7 +151,6 @@ export async function completeJob(
           ])
         : await conn.query<ResultSetHeader>(COMPLETE, [output, error, decision.to, bin, job.attempt]);
     fenced(res);
-    await conn.query(ATTEMPT_CLOSE, [args.errorClass, error, bin, job.attempt]);
     return { kind: 'ok', value: decision };
   });
 }

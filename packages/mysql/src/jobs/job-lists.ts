@@ -1,4 +1,4 @@
-import type { Cursor, JobState, JobView } from '@dsched/domain';
+import { type Cursor, type JobState, type JobView, TERMINAL_JOB_STATES } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
@@ -8,7 +8,8 @@ import { loadJobRecords } from './job-records.ts';
 
 const TASK_RUNS = loadSql(import.meta.url, './task-runs-page.sql');
 const TENANT_JOBS = loadSql(import.meta.url, './tenant-jobs-page.sql');
-const TENANT_JOBS_BY_STATE = loadSql(import.meta.url, './tenant-jobs-by-state-page.sql');
+const TENANT_JOBS_FINISHED = loadSql(import.meta.url, './tenant-jobs-finished-page.sql');
+const TENANT_JOBS_LIVE = loadSql(import.meta.url, './tenant-jobs-live-page.sql');
 const LIVE_IDS = loadSql(import.meta.url, './live-ids.sql');
 
 export interface Slice {
@@ -52,7 +53,7 @@ export function liveTenantJobs(
     ? slice(pool, TENANT_JOBS, [idToBin(q.tenantId), q.from, ...cursorParams(q.cursor)], q.limit)
     : slice(
         pool,
-        TENANT_JOBS_BY_STATE,
+        TERMINAL_JOB_STATES.includes(q.state) ? TENANT_JOBS_FINISHED : TENANT_JOBS_LIVE,
         [idToBin(q.tenantId), q.state, q.from, ...cursorParams(q.cursor)],
         q.limit,
       );

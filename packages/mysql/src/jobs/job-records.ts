@@ -63,6 +63,19 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
   return v;
 }
 
+/**
+ * An attempt row is written when the attempt ends; while an executor's call is in flight, the open
+ * attempt is the claim on the job row (who holds it and since when).
+ */
+function withOpenAttempt(r: RowDataPacket, attempts: AttemptView[]): AttemptView[] {
+  const attempt = Number(r.attempt);
+  if (r.state !== 'running' || r.claimed_by === null || attempts.some((a) => a.attempt === attempt)) {
+    return attempts;
+  }
+  const startedAt = (r.claimed_at ?? r.started_at) as Date;
+  return [...attempts, { attempt, startedAt: startedAt.toISOString(), executor: r.claimed_by }];
+}
+
 /** Loads jobs and their attempts in two statements, whatever the number of jobs, in the order given. */
 export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Promise<JobRecord[]> {
   if (ids.length === 0) return [];
@@ -84,7 +97,7 @@ export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Prom
   );
   return jobs.map((r) => ({
     tenantId: binToId(r.tenant_id),
-    view: toJobView(r, byJob.get((r.id as Buffer).toString('hex')) ?? []),
+    view: toJobView(r, withOpenAttempt(r, byJob.get((r.id as Buffer).toString('hex')) ?? [])),
   }));
 }
 

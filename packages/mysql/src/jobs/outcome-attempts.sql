@@ -1,14 +1,16 @@
--- Closes the attempt rows of an outcome batch. The call happened whether or not the claim was
--- still current, so every row is closed, except a parked (202) attempt whose job the batch just
--- parked (running, no executor): it stays open until job-api's complete, or the reconciler's
--- deadline, closes it.
--- Parameters: rows (derived: job_id, attempt, status, error_class, error, duration_ms, parked)
-UPDATE job_attempts a
-  JOIN (:rows) v ON a.job_id = v.job_id AND a.attempt = v.attempt
-  LEFT JOIN jobs j ON j.id = a.job_id AND j.attempt = a.attempt AND j.state = 'running' AND j.claimed_by IS NULL
-   SET a.status = v.status,
-       a.error_class = v.error_class,
-       a.error = v.error,
-       a.duration_ms = v.duration_ms,
-       a.finished_at = IF(v.parked = 1 AND j.id IS NOT NULL, NULL, NOW(3))
- WHERE a.finished_at IS NULL
+-- Writes the attempt rows of an outcome batch, once, when the attempts end (the open attempt of a
+-- claim is read from the job row until then). The call happened whether or not the claim was still
+-- current, so every write gets its row; when the row already exists and is closed (the reconciler
+-- or job-api closed it first), the first close stands. An open row (a parked 202 attempt, or one
+-- opened at the claim before migration 0040) is closed. finished_at is assigned last: the
+-- assignments of ON DUPLICATE KEY UPDATE read the values the earlier ones wrote.
+-- Parameters: rows (job_id, attempt, executor, started_at, status, error_class, error, duration_ms)
+INSERT INTO job_attempts (job_id, attempt, executor, started_at, status, error_class, error, duration_ms,
+                          finished_at)
+VALUES :rows
+ON DUPLICATE KEY UPDATE
+  status = IF(finished_at IS NULL, VALUES(status), status),
+  error_class = IF(finished_at IS NULL, VALUES(error_class), error_class),
+  error = IF(finished_at IS NULL, VALUES(error), error),
+  duration_ms = IF(finished_at IS NULL, VALUES(duration_ms), duration_ms),
+  finished_at = IF(finished_at IS NULL, VALUES(finished_at), finished_at)

@@ -5,8 +5,10 @@ import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
+const OUTCOME_FINISH = loadSql(import.meta.url, './outcome-finish.sql');
 const OUTCOME_APPLY = loadSql(import.meta.url, './outcome-apply.sql');
 const OUTCOME_ATTEMPTS = loadSql(import.meta.url, './outcome-attempts.sql');
+const OUTCOME_ATTEMPTS_PARKED = loadSql(import.meta.url, './outcome-attempts-parked.sql');
 const SLOTS_RELEASE = loadSql(import.meta.url, './slots-release.sql');
 
 export interface AttemptRecord {
@@ -39,13 +41,21 @@ export interface ClaimRef {
   tenantSlot?: number | null;
 }
 
+/** A claim as its outcome writes it: who took it and when (its attempt row's executor and start). */
+export interface HeldClaim extends ClaimRef {
+  owner: string;
+  claimedAt: Date;
+}
+
 export interface OutcomeWrite {
-  job: ClaimRef;
+  job: HeldClaim;
   transition: JobTransition;
   attempt: AttemptRecord;
 }
 
 const MAX_ERROR = 1000;
+/** Distinct (state, status, error) groups written as plain updates; past this, one derived-table update. */
+const MAX_FINISH_GROUPS = 4;
 
 function nextState(t: JobTransition): string {
   if (t.to === 'retry' || t.to === 'give_back') return 'pending';
@@ -58,11 +68,11 @@ function key(id: string | Buffer, attempt: number): string {
 
 /**
  * Applies a batch of outcomes in one transaction of a few statements, whatever its size: update
- * the job rows (each fenced by its attempt), close every attempt row, free the tenant slots.
+ * the job rows (each fenced by its attempt), write every attempt row, free the tenant slots.
  * Returns the writes whose claim was lost (their job rows were left alone).
  *
- * The common case has no stale result, so the fenced update runs first; only when it matches
- * fewer rows than it names is the transaction rolled back and run again behind a locking read
+ * The common case has no stale result, so the fenced updates run first; only when they match
+ * fewer rows than they name is the transaction rolled back and run again behind a locking read
  * that tells the current claims from the lost ones.
  */
 export async function recordOutcomes(pool: Pool, writes: OutcomeWrite[]): Promise<OutcomeWrite[]> {
@@ -88,7 +98,55 @@ async function applyOutcomes(
   live: Set<string> | null,
 ): Promise<OutcomeWrite[]> {
   const current = live ? writes.filter((w) => live.has(key(w.job.id, w.job.attempt))) : writes;
-  if (current.length > 0) {
+  if (current.length > 0 && (await updateJobs(conn, current)) !== current.length) {
+    throw new FenceMismatch();
+  }
+  await writeAttempts(conn, writes);
+  // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
+  const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);
+  if (slots.length > 0) {
+    await conn.query(SLOTS_RELEASE, [
+      slots.map((w) => [idToBin(w.job.tenantId!), w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),
+    ]);
+  }
+  return live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [];
+}
+
+/**
+ * The fenced job updates of a batch; returns the rows they matched. Jobs that finished the same
+ * way share one plain update (at a peak, the whole batch is one); the rest, whose next state
+ * depends on the row (a retry, a park or a give-back meet a requested cancel), go through one
+ * update joined to a derived table of per-row values.
+ */
+async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[]): Promise<number> {
+  type Finish = Extract<JobTransition, { lastStatus: number | null; lastError: string | null }>;
+  const groups = new Map<string, { t: Finish; writes: OutcomeWrite[] }>();
+  const rest: OutcomeWrite[] = [];
+  for (const w of writes) {
+    const t = w.transition;
+    if (t.to === 'succeeded' || t.to === 'dead' || t.to === 'cancelled') {
+      const k = `${t.to}\n${t.lastStatus}\n${t.lastError}`;
+      const group = groups.get(k);
+      if (group) group.writes.push(w);
+      else if (groups.size < MAX_FINISH_GROUPS) groups.set(k, { t, writes: [w] });
+      else rest.push(w);
+    } else {
+      rest.push(w);
+    }
+  }
+  let matched = 0;
+  for (const { t, writes: group } of groups.values()) {
+    const ids = group.map((w) => idToBin(w.job.id));
+    const [res] = await conn.query<ResultSetHeader>(OUTCOME_FINISH, [
+      t.to,
+      t.lastStatus,
+      t.lastError?.slice(0, MAX_ERROR) ?? null,
+      ids,
+      group.map((w, i) => [ids[i], w.job.attempt]),
+    ]);
+    matched += res.affectedRows;
+  }
+  if (rest.length > 0) {
     const apply = withRows(
       OUTCOME_APPLY,
       [
@@ -102,7 +160,7 @@ async function applyOutcomes(
         'heartbeat_s',
         'deadline_s',
       ],
-      current.map(({ job, transition: t }) => [
+      rest.map(({ job, transition: t }) => [
         idToBin(job.id),
         job.attempt,
         nextState(t),
@@ -115,36 +173,50 @@ async function applyOutcomes(
       ]),
     );
     const [res] = await conn.query<ResultSetHeader>(apply.sql, apply.params);
-    if (res.affectedRows !== current.length) throw new FenceMismatch();
+    matched += res.affectedRows;
   }
-  const attempts = withRows(
-    OUTCOME_ATTEMPTS,
-    ['job_id', 'attempt', 'status', 'error_class', 'error', 'duration_ms', 'parked'],
-    writes.map(({ job, transition, attempt }) => [
-      idToBin(job.id),
-      job.attempt,
-      attempt.status,
-      attempt.errorClass,
-      attempt.error?.slice(0, MAX_ERROR) ?? null,
-      Math.max(0, Math.round(attempt.durationMs)),
-      transition.to === 'parked' ? 1 : 0,
-    ]),
-  );
-  await conn.query(attempts.sql, attempts.params);
-  // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
-  const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);
-  if (slots.length > 0) {
-    await conn.query(SLOTS_RELEASE, [
-      slots.map((w) => [idToBin(w.job.tenantId!), w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),
-    ]);
+  return matched;
+}
+
+/** One attempt row per write (see outcome-attempts.sql); a parked attempt may stay open. */
+async function writeAttempts(conn: PoolConnection, writes: OutcomeWrite[]): Promise<void> {
+  const rows = writes.map(({ job, attempt }) => [
+    idToBin(job.id),
+    job.attempt,
+    job.owner,
+    job.claimedAt,
+    attempt.status,
+    attempt.errorClass,
+    attempt.error?.slice(0, MAX_ERROR) ?? null,
+    Math.max(0, Math.round(attempt.durationMs)),
+  ]);
+  if (writes.some((w) => w.transition.to === 'parked')) {
+    const parked = withRows(
+      OUTCOME_ATTEMPTS_PARKED,
+      [
+        'job_id',
+        'attempt',
+        'executor',
+        'started_at',
+        'status',
+        'error_class',
+        'error',
+        'duration_ms',
+        'parked',
+      ],
+      rows.map((r, i) => [...r, writes[i]!.transition.to === 'parked' ? 1 : 0]),
+    );
+    await conn.query(parked.sql, parked.params);
+    return;
   }
-  return live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [];
+  const values = new Array(rows.length).fill('(?, ?, ?, ?, ?, ?, ?, ?, NOW(3))').join(', ');
+  await conn.query(OUTCOME_ATTEMPTS.replace(':rows', values), rows.flat());
 }
 
 /** One outcome; throws ClaimLostError when the claim is no longer current. */
 export async function recordOutcome(
   pool: Pool,
-  job: ClaimRef,
+  job: HeldClaim,
   transition: JobTransition,
   attempt: AttemptRecord,
 ): Promise<void> {

@@ -1,7 +1,6 @@
 -- Pending jobs already due, per lane: the claim index's due range, counted without touching rows.
 -- Parameters: none
-SELECT lane, COUNT(*) AS n
+SELECT claim_lane AS lane, COUNT(*) AS n
   FROM jobs
- WHERE lane IN ('critical', 'default', 'long') AND state = 'pending' AND priority IN (0, 1, 2, 3)
-   AND run_at <= NOW(3)
- GROUP BY lane
+ WHERE claim_lane IN ('critical', 'default', 'long') AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3)
+ GROUP BY claim_lane

@@ -14,6 +14,7 @@ const SELECT_OF_OWNERS = loadSql(import.meta.url, './owner-select.sql');
 const RELEASE_OF_OWNERS = loadSql(import.meta.url, './owner-update.sql');
 const RUNNING_OWNERS = loadSql(import.meta.url, './running-owners.sql');
 const CLOSE_ATTEMPTS = loadSql(import.meta.url, './close-abandoned-attempts.sql');
+const INSERT_ATTEMPTS = loadSql(import.meta.url, './abandoned-attempts-insert.sql');
 const READY_BACKLOG = loadSql(import.meta.url, './ready-backlog.sql');
 const DLQ_SIZE = loadSql(import.meta.url, './dlq-size.sql');
 
@@ -37,6 +38,9 @@ async function releaseBatch(
   rows.sort((a, b) => Buffer.compare(a.id as Buffer, b.id as Buffer));
   const ids = rows.map((r) => r.id as Buffer);
   const pairs = rows.map((r) => [r.id, r.attempt]);
+  // A claimed job's attempt row is written here from the job row, before the update forgets the
+  // executor; a parked job's attempt row exists (open) and is closed after it.
+  await conn.query(INSERT_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);
   const [res] = await conn.query<ResultSetHeader>(update, [ids, pairs, ...extra]);
   if (res.affectedRows === 0) return NONE;
   await conn.query(CLOSE_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);

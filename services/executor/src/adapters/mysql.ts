@@ -1,14 +1,36 @@
-import { claimJobs } from '@dsched/mysql/jobs/claims';
+import type { Lane } from '@dsched/domain';
+import { type ClaimCursor, claimJobs } from '@dsched/mysql/jobs/claims';
 import { renewLeases } from '@dsched/mysql/jobs/leases';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
 import type { JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
 
+/** How long a lane keeps resuming its claims after its cursor before it reads from the head again. */
+export const CLAIM_CURSOR_MAX_AGE_MS = 1000;
+
+// A lane whose claim came back full resumes its next claim after the last job it locked, instead
+// of walking the already-claimed (delete-marked, not yet purged) entries at the head of the due
+// range again (packages/mysql/src/jobs/claim-select-after.sql). A short claim, or a cursor older
+// than CLAIM_CURSOR_MAX_AGE_MS, sends it back to the head, so a job that became due behind the
+// cursor waits at most that long.
 export function mysqlJobClaimer(
   pool: Pool,
-  options: { owner: string; leaseSeconds: number; deferMs: number },
+  options: { owner: string; leaseSeconds: number; deferMs: number; monotonicMs?: () => number },
 ): JobClaimer {
-  return (lane, limit) => claimJobs(pool, { lane, limit, ...options });
+  const { monotonicMs = () => performance.now(), ...claimOptions } = options;
+  const cursors = new Map<Lane, { cursor: ClaimCursor; since: number }>();
+  return async (lane, limit) => {
+    const held = cursors.get(lane);
+    const now = monotonicMs();
+    const resume = held && now - held.since < CLAIM_CURSOR_MAX_AGE_MS ? held : undefined;
+    const result = await claimJobs(pool, { lane, limit, ...claimOptions, after: resume?.cursor ?? null });
+    if (result.cursor && result.locked === limit) {
+      cursors.set(lane, { cursor: result.cursor, since: resume?.since ?? now });
+    } else {
+      cursors.delete(lane);
+    }
+    return result;
+  };
 }
 
 export function mysqlOutcomeWriter(pool: Pool): OutcomeWriter {

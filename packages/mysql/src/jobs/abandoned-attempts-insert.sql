@@ -1,0 +1,11 @@
+-- The attempt rows of claims the reconciler takes back, written from their job rows: an attempt
+-- row is written when its attempt ends, and the executor that held these never wrote theirs. Runs
+-- before the jobs are released, while they still name their executor. A row that exists already
+-- is left as it is (a parked attempt's open row is closed by close-abandoned-attempts.sql).
+-- Parameters: error_class, error, ids (list), (id, attempt) pairs (list)
+INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, error_class, error, duration_ms)
+SELECT id, attempt, claimed_by, COALESCE(claimed_at, NOW(3)), NOW(3), ?, ?,
+       TIMESTAMPDIFF(MICROSECOND, COALESCE(claimed_at, NOW(3)), NOW(3)) DIV 1000
+  FROM jobs
+ WHERE id IN (?) AND (id, attempt) IN (?) AND state = 'running' AND claimed_by IS NOT NULL
+ON DUPLICATE KEY UPDATE job_id = job_attempts.job_id

@@ -1,9 +1,0 @@
--- A tenant's live jobs in one state newest first, strictly before the cursor (at, id) and not
--- before `from` (the DLQ is state 'dead'). Walks jobs_by_tenant (tenant_id, state, scheduled_for, id).
--- Parameters: tenant_id, state, from, cursor_at, cursor_at, cursor_at, cursor_id, limit
-SELECT id
-  FROM jobs
- WHERE tenant_id = ? AND state = ? AND scheduled_for >= ? AND scheduled_for <= ?
-   AND (scheduled_for < ? OR (scheduled_for = ? AND id < ?))
- ORDER BY scheduled_for DESC, id DESC
- LIMIT ?
