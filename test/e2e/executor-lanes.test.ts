@@ -1,13 +1,15 @@
+import { idToBin } from '@dsched/mysql/ids';
+import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTenantWithKey } from '@dsched/testkit/jobs';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { metric, startExecutor, waitForState } from './executor-kit.ts';
+import { attemptRows, jobRow, metric, startExecutor, waitForState } from './executor-kit.ts';
 
 // Lanes isolate: a lane full of ten-minute calls does not delay short jobs, and critical jobs
-// have slots of their own that a full default lane cannot take.
+// have slots of their own that a full default lane cannot take, and are claimed ahead of time.
 
 let db: TestDatabase;
 let target: ScriptedTarget;
@@ -27,6 +29,7 @@ beforeAll(async () => {
     EXECUTOR_LONG_CONCURRENCY: '2',
     EXECUTOR_DEFAULT_CONCURRENCY: '8',
     EXECUTOR_CRITICAL_CONCURRENCY: '2',
+    EXECUTOR_CRITICAL_LEAD_MS: '1500',
   });
 });
 afterAll(async () => {
@@ -73,4 +76,38 @@ it('runs a critical job while the default lane is full', async () => {
   });
   await waitForState(db, [critical!], 'succeeded');
   expect(target.inFlight('hold')).toBe(10);
+});
+
+it('claims a critical job ahead of its due time and calls it on the instant, never before', async () => {
+  const tenant = await createTenantWithKey(db.pool);
+  const seed = { tenantId: tenant.id, runInS: 3 };
+  const [critical] = await insertDueJobs(db.pool, {
+    ...seed,
+    lane: 'critical',
+    priority: 0,
+    target: { url: `${target.url}/lead/critical` },
+  });
+  const [other] = await insertDueJobs(db.pool, { ...seed, target: { url: `${target.url}/lead/default` } });
+  const claimedAhead = await eventually(
+    async () => {
+      const [r] = await db.pool.query<RowDataPacket[]>(
+        'SELECT state, run_at, NOW(3) AS now FROM jobs WHERE id = ?',
+        [idToBin(critical!)],
+      );
+      return r[0]!.state === 'running' ? r[0]! : undefined;
+    },
+    10_000,
+    'the critical job claimed',
+  );
+  // Claimed while not yet due; the default lane has no lead, so its job, due at the same time, waits.
+  expect(claimedAhead.now.getTime()).toBeLessThan(claimedAhead.run_at.getTime());
+  expect(target.calls.filter((c) => c.path.startsWith('/lead/'))).toHaveLength(0);
+  expect((await jobRow(db, other!)).state).toBe('pending');
+
+  await waitForState(db, [critical!, other!], 'succeeded');
+  const call = target.calls.find((c) => c.path === '/lead/critical')!;
+  expect(call.receivedAt).toBeGreaterThanOrEqual(claimedAhead.run_at.getTime());
+  // The attempt started when the call did, at the due time, not at the claim.
+  const [attempt] = await attemptRows(db, critical!);
+  expect(attempt!.started_at.getTime()).toBe(claimedAhead.run_at.getTime());
 });

@@ -39,7 +39,7 @@ describe('the claim query', () => {
     await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
     await db.pool.query('ANALYZE TABLE jobs');
     const select = loadSql(new URL('../src/jobs/', import.meta.url).href, './claim-select.sql');
-    const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${select}`, ['default', 10]);
+    const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${select}`, ['default', 0, 10]);
     const json = String(plan[0]!.EXPLAIN);
     const table = JSON.parse(json).query_block.nested_loop[0].table;
     expect(table).toMatchObject({

@@ -8,11 +8,17 @@ export const executorConfigSchema = z.object({
   ...mysqlConfigShape,
   METRICS_PORT: env.port(9102),
   /** Calls each lane runs at once; a lane at 0 is not run by this process. */
-  EXECUTOR_CRITICAL_CONCURRENCY: env.nonNegativeInt(32),
+  EXECUTOR_CRITICAL_CONCURRENCY: env.nonNegativeInt(128),
   EXECUTOR_DEFAULT_CONCURRENCY: env.nonNegativeInt(256),
   EXECUTOR_LONG_CONCURRENCY: env.nonNegativeInt(32),
   EXECUTOR_POLL_MS: env.positiveInt(200),
   EXECUTOR_CRITICAL_POLL_MS: env.positiveInt(50),
+  /**
+   * The critical lane claims jobs up to this long before they are due and starts each call at its
+   * due instant, so a critical call is not late by a claim in a busy database (docs/executor.md).
+   * 0: claim only due jobs.
+   */
+  EXECUTOR_CRITICAL_LEAD_MS: z.coerce.number().int().min(0).max(5000).default(500),
   /** The most jobs one claim query takes. */
   EXECUTOR_MAX_CLAIM_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
   /** How long a claim stays valid without renewal; renewed every third of it. */

@@ -29,6 +29,7 @@ async function main(config: ExecutorConfig): Promise<void> {
             owner,
             leaseSeconds,
             deferMs: config.EXECUTOR_TENANT_DEFER_MS,
+            leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
             monotonicMs: () => performance.now(),
           }),
           call,

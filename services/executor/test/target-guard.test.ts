@@ -54,6 +54,7 @@ function job(url: string, overrides: Partial<ClaimedJob> = {}): ClaimedJob {
     signingSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=',
     tenantSlot: null,
     claimedAt: new Date(),
+    dueInMs: 0,
     owner: 'exec-test',
     ...overrides,
   };

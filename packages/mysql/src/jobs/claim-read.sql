@@ -4,7 +4,7 @@
 -- and a claimer that skipped a tenant row another claimer held would skip all its jobs.
 -- Parameters: ids (list)
 SELECT j.id, j.tenant_id, j.task_id, j.kind, j.scheduled_for, j.priority, j.lane, j.attempt,
-       j.max_attempts, j.target, j.retry, j.cancel_requested, NOW(3) AS db_now,
+       j.max_attempts, j.run_at, j.target, j.retry, j.cancel_requested, NOW(3) AS db_now,
        (SELECT t.signing_secret FROM tenants t WHERE t.id = j.tenant_id) AS signing_secret,
        (SELECT t.max_concurrency FROM tenants t WHERE t.id = j.tenant_id) AS max_concurrency
   FROM jobs j

@@ -8,10 +8,10 @@
 -- that became due behind the cursor, or at a higher priority, is taken by the next claim from the
 -- head: the claimer goes back to the head after a claim that was not full, and at least every
 -- second (docs/executor.md). The ranges are read in index order: no filesort.
--- Parameters: lane, priority, run_at, priority, run_at, id, priority, limit
+-- Parameters: lane, lead_us, priority, run_at, priority, run_at, id, priority, limit
 SELECT id, priority, run_at
   FROM jobs
- WHERE claim_lane = ? AND run_at <= NOW(3)
+ WHERE claim_lane = ? AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
    AND ((priority = ? AND run_at > ?) OR (priority = ? AND run_at = ? AND id > ?) OR priority IN (?))
  ORDER BY priority, run_at, id
  LIMIT ?

@@ -4,10 +4,12 @@
 -- order, no filesort, and only the rows returned are locked. Selecting more columns here lets the
 -- optimizer switch to a ref scan on claim_lane that walks past every not-yet-due job of a higher
 -- priority; docs/executor.md shows both plans. priority and run_at are the claim's cursor.
--- Parameters: lane, limit
+-- lead_us: how far ahead of run_at a job may be claimed (0 but for a lane with a lead, whose
+-- executor holds the job until run_at; docs/executor.md).
+-- Parameters: lane, lead_us, limit
 SELECT id, priority, run_at
   FROM jobs
- WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3)
+ WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
  ORDER BY priority, run_at, id
  LIMIT ?
    FOR UPDATE SKIP LOCKED

@@ -1,8 +1,10 @@
 -- Claims the selected jobs: the attempt increment is the new fencing token (invariant 3).
--- claimed_at is the start of the attempt the claim opens (its attempt row is written when it ends).
+-- claimed_at is the start of the attempt the claim opens (its attempt row is written when it ends):
+-- the claim's time, or the job's run_at for a job claimed ahead of it (a critical lane's lead),
+-- whose call the executor starts at run_at.
 -- Parameters: claimed_by, claimed_at, lease_seconds, ids (list)
 UPDATE jobs
-   SET state = 'running', attempt = attempt + 1, claimed_by = ?, claimed_at = ?,
+   SET state = 'running', attempt = attempt + 1, claimed_by = ?, claimed_at = GREATEST(?, run_at),
        lease_expires_at = NOW(3) + INTERVAL ? SECOND, deadline_at = NULL,
-       started_at = COALESCE(started_at, NOW(3)), updated_at = NOW(3)
+       started_at = COALESCE(started_at, GREATEST(NOW(3), run_at)), updated_at = NOW(3)
  WHERE id IN (?) AND state = 'pending'

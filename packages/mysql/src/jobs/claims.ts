@@ -33,8 +33,16 @@ export interface ClaimedJob {
   signingSecret: string;
   /** The tenant concurrency slot this claim holds, when the tenant has a limit. */
   tenantSlot: number | null;
-  /** The database clock at the claim (the attempt's start), for schedule lag on the one clock. */
+  /**
+   * The attempt's start on the database clock: the claim's time, or the job's run_at when it was
+   * claimed ahead of it (see `ClaimArgs.leadMs`). For schedule lag on the one clock.
+   */
   claimedAt: Date;
+  /**
+   * How long after the claim returned the job is due (0 unless it was claimed ahead): start the call
+   * then. Counted from when the database clock was read, so never early, late by a round trip at most.
+   */
+  dueInMs: number;
   /** The executor that holds the claim. */
   owner: string;
 }
@@ -67,6 +75,11 @@ export interface ClaimArgs {
   deferMs?: number;
   /** Resume after this position instead of reading the lane's due range from its head. */
   after?: ClaimCursor | null;
+  /**
+   * Also claim jobs due within this many milliseconds (default 0: only due ones). The claimer holds
+   * such a job until it is due (`ClaimedJob.dueInMs`), so its call is not late by a claim round trip.
+   */
+  leadMs?: number;
 }
 
 const NOTHING: ClaimResult = { jobs: [], locked: 0, cursor: null, deferred: 0, cancelled: 0 };
@@ -74,10 +87,12 @@ const PRIORITY_RANKS = [0, 1, 2, 3];
 
 function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[RowDataPacket[], unknown]> {
   const a = args.after;
-  if (!a) return conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, args.limit]);
+  const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
+  if (!a) return conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, leadUs, args.limit]);
   const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
   return conn.query<RowDataPacket[]>(CLAIM_SELECT_AFTER, [
     args.lane,
+    leadUs,
     a.priority,
     a.runAt,
     a.priority,
@@ -107,6 +122,8 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
       cursor: { priority: Number(last.priority), runAt: last.run_at as Date, id: last.id as Buffer },
     };
     const [rows] = await conn.query<RowDataPacket[]>(CLAIM_READ, [locked.map((r) => r.id)]);
+    // db_now was read before this moment: run_at - db_now counted from here is never early.
+    const readAt = performance.now();
     // Back into claim order (priority, then run_at): slots go, and calls start, in this order.
     const rank = new Map(locked.map((r, i) => [hex(r.id), i]));
     const candidates = rows.sort((a, b) => rank.get(hex(a.id))! - rank.get(hex(b.id))!);
@@ -128,10 +145,10 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     }
 
     const ids = claimed.map((r) => r.id as Buffer);
-    const claimedAt = claimed[0]!.db_now as Date;
+    const dbNow = claimed[0]!.db_now as Date;
     const [res] = await conn.query<ResultSetHeader>(CLAIM_UPDATE, [
       args.owner,
-      claimedAt,
+      dbNow,
       args.leaseSeconds,
       ids,
     ]);
@@ -144,6 +161,7 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
       await conn.query(hold.sql, [...hold.params, args.leaseSeconds]);
     }
 
+    const sinceRead = performance.now() - readAt;
     const jobs = claimed.map(
       (r): ClaimedJob => ({
         id: binToId(r.id),
@@ -159,7 +177,8 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         retry: readJson<RetryPolicy>(r.retry),
         signingSecret: r.signing_secret,
         tenantSlot: slots.get(hex(r.id)) ?? null,
-        claimedAt,
+        claimedAt: new Date(Math.max(r.run_at.getTime(), dbNow.getTime())),
+        dueInMs: Math.max(0, r.run_at.getTime() - dbNow.getTime() - sinceRead),
         owner: args.owner,
       }),
     );

@@ -1,4 +1,4 @@
-import { type CallResult, parseRetryAfter, webhookSigner } from '@dsched/domain';
+import { type CallResult, type Lane, parseRetryAfter, webhookSigner } from '@dsched/domain';
 import { Agent, request } from 'undici';
 import type { ClaimedJob, TargetCaller } from '../ports.ts';
 import {
@@ -35,17 +35,28 @@ export interface HttpCallerOptions {
 }
 
 export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { close(): Promise<void> } {
-  const agent = new Agent({
-    keepAliveTimeout: 30_000,
-    connections: options.connectionsPerOrigin,
-    pipelining: 1,
-    connect: guardedConnector({
-      allow: options.allow,
-      connectTimeoutMs: options.connectTimeoutMs,
-      ...(options.resolve ? { resolve: options.resolve } : {}),
-      ...(options.open ? { open: options.open } : {}),
-    }),
+  const connect = guardedConnector({
+    allow: options.allow,
+    connectTimeoutMs: options.connectTimeoutMs,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+    ...(options.open ? { open: options.open } : {}),
   });
+  // One connection pool per lane: a critical call never queues for a connection behind the default
+  // lane's calls to the same origin (its reserved slots would be worth little if it did).
+  const agents = new Map<Lane, Agent>();
+  const agentFor = (lane: Lane) => {
+    let agent = agents.get(lane);
+    if (!agent) {
+      agent = new Agent({
+        keepAliveTimeout: 30_000,
+        connections: options.connectionsPerOrigin,
+        pipelining: 1,
+        connect,
+      });
+      agents.set(lane, agent);
+    }
+    return agent;
+  };
   const now = options.now ?? (() => new Date());
   // Signers by secret, bounded: a tenant's key is decoded once, not on every call.
   const signers = new Map<string, ReturnType<typeof webhookSigner>>();
@@ -88,7 +99,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
         headers,
         body: job.target.method === 'GET' ? null : payload,
         signal: AbortSignal.any([signal, timeout]),
-        dispatcher: agent,
+        dispatcher: agentFor(job.lane),
         headersTimeout: job.target.timeoutMs,
         bodyTimeout: job.target.timeoutMs,
       });
@@ -113,7 +124,11 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       return { kind: 'error', errorClass: 'network', message: describe(err) };
     }
   };
-  return Object.assign(call, { close: () => agent.close() });
+  return Object.assign(call, {
+    close: async () => {
+      await Promise.all([...agents.values()].map((a) => a.close()));
+    },
+  });
 }
 
 function findRefusal(err: unknown): TargetRefusedError | undefined {

@@ -15,15 +15,28 @@ export const CLAIM_CURSOR_MAX_AGE_MS = 1000;
 // cursor waits at most that long.
 export function mysqlJobClaimer(
   pool: Pool,
-  options: { owner: string; leaseSeconds: number; deferMs: number; monotonicMs?: () => number },
+  options: {
+    owner: string;
+    leaseSeconds: number;
+    deferMs: number;
+    /** Per lane: how long before they are due its jobs may be claimed (held until then). */
+    leadMs?: Partial<Record<Lane, number>>;
+    monotonicMs?: () => number;
+  },
 ): JobClaimer {
-  const { monotonicMs = () => performance.now(), ...claimOptions } = options;
+  const { monotonicMs = () => performance.now(), leadMs = {}, ...claimOptions } = options;
   const cursors = new Map<Lane, { cursor: ClaimCursor; since: number }>();
   return async (lane, limit) => {
     const held = cursors.get(lane);
     const now = monotonicMs();
     const resume = held && now - held.since < CLAIM_CURSOR_MAX_AGE_MS ? held : undefined;
-    const result = await claimJobs(pool, { lane, limit, ...claimOptions, after: resume?.cursor ?? null });
+    const result = await claimJobs(pool, {
+      lane,
+      limit,
+      ...claimOptions,
+      leadMs: leadMs[lane] ?? 0,
+      after: resume?.cursor ?? null,
+    });
     if (result.cursor && result.locked === limit) {
       cursors.set(lane, { cursor: result.cursor, since: resume?.since ?? now });
     } else {

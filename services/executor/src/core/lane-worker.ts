@@ -129,6 +129,10 @@ export class LaneWorker {
   async #execute(entry: InFlight): Promise<void> {
     const { job } = entry;
     const { metrics } = this.#deps;
+    // A job claimed ahead of its due time (the critical lane's lead) is held until then: the claim
+    // is made, the slot taken and the lease running, so the call goes out on the instant. A cancel
+    // or a lost claim meanwhile aborts the wait, and the call, which then never leaves.
+    if (job.dueInMs > 0) await delay(job.dueInMs, entry.abort.signal);
     metrics.scheduleLag.observe(
       { priority: job.priority },
       Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000),
@@ -159,4 +163,18 @@ export class LaneWorker {
 
 export function claimKey(c: { id: string; attempt: number }): string {
   return `${c.id}:${c.attempt}`;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
