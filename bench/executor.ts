@@ -178,14 +178,18 @@ async function main(): Promise<void> {
     const runQueue = loadavg()[0]! / cpus().length;
     // Executors scale out (one process per core); MySQL is one primary. On dedicated cores, the
     // fleet's ceiling is MySQL's: 1000 / (its CPU ms per job) jobs/s for each core it can use.
+    const cores = cpus().length;
+    const busy = m(all, (x) => x.executorCores) + m(all, (x) => x.mysqlCores);
+    const heavier = executorMs > mysqlMs ? 'an executor' : 'MySQL';
     const bottleneck =
-      runQueue > 1.5
-        ? `the shared machine: its run queue is ${runQueue.toFixed(1)} per core, so neither the executors ` +
-          `(${m(all, (x) => x.executorCores).toFixed(2)} cores) nor MySQL (${m(all, (x) => x.mysqlCores).toFixed(2)} ` +
-          'cores) gets a core of its own; by CPU per job, MySQL is the limit once executors scale out'
-        : mysqlMs >= executorMs / Math.max(1, scaling)
-          ? 'MySQL: more executor processes add little, and it spends the most CPU per job'
-          : 'the executor: throughput grows with executor processes';
+      scaling >= 1.2
+        ? 'the executor: throughput grows with executor processes'
+        : runQueue > 1.5 || busy > 0.6 * cores
+          ? `this machine's CPU: more executor processes add nothing (×${scaling.toFixed(2)} at 4), with ` +
+            `executors and MySQL using ${busy.toFixed(2)} of ${cores} cores beside the target (run queue ` +
+            `${runQueue.toFixed(1)} per core); per job ${heavier} spends the most, so here it is the limit. ` +
+            'Executors scale out one process per core and MySQL does not: on dedicated cores MySQL is the ceiling'
+          : 'MySQL: more executor processes add little while the machine has CPU to spare';
     process.stdout.write(
       `\nCPU per job: executors ${executorMs.toFixed(3)} ms, MySQL ${mysqlMs.toFixed(3)} ms. Ceilings on ` +
         `dedicated cores: ~${Math.round(1000 / mysqlMs)} jobs/s per MySQL core, ~${Math.round(1000 / executorMs)} ` +
