@@ -13,6 +13,7 @@ import {
 import { liveJobIds, liveTaskRuns, liveTenantJobs } from '../src/jobs/job-lists.ts';
 import { getLiveJob } from '../src/jobs/job-records.ts';
 import { redriveJobs, redriveTask } from '../src/jobs/redrive.ts';
+import { loadSql } from '../src/sql.ts';
 
 let db: TestDatabase;
 let tenantId: string;
@@ -70,11 +71,12 @@ describe('archivable jobs', () => {
     ]);
     expect(await readyBacklogUpTo(db.pool, 100)).toBe(5);
     expect(await readyBacklogUpTo(db.pool, 3)).toBe(3);
-    const [plan] = await db.pool.query<RowDataPacket[]>(
-      "EXPLAIN SELECT 1 FROM jobs FORCE INDEX (jobs_claim) WHERE claim_lane IN ('critical', 'default', 'long') AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3) LIMIT 3",
-    );
-    expect(plan[0]).toMatchObject({ key: 'jobs_claim' });
-    expect(String(plan[0]!.Extra)).toContain('Using index');
+    // The statement readyBacklogUpTo runs: its read of jobs is a covering scan of jobs_claim.
+    const capped = loadSql(new URL('../src/jobs/', import.meta.url).href, './ready-backlog-capped.sql');
+    const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${capped}`, [3]);
+    const jobsRead = plan.find((r) => r.table === 'jobs');
+    expect(jobsRead).toMatchObject({ key: 'jobs_claim' });
+    expect(String(jobsRead!.Extra)).toContain('Using index');
   });
 
   it('report no lag when nothing waits', async () => {
