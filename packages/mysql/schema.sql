@@ -81,6 +81,7 @@ CREATE TABLE `tasks` (
   `priority` tinyint(3) unsigned NOT NULL,
   `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `retry` longtext NOT NULL CHECK (json_valid(`retry`)),
+  `max_attempts` int(10) unsigned GENERATED ALWAYS AS (cast(json_unquote(json_extract(`retry`,'$.maxAttempts')) as unsigned)) STORED,
   `misfire_policy` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `overlap_policy` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `metadata` longtext DEFAULT NULL CHECK (json_valid(`metadata`)),

@@ -2,11 +2,13 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
+import { insertJobs } from '../src/jobs/insert-jobs.ts';
 import {
   ensurePartitionLeases,
   partitionLeaseName,
   renewPartitionLeases,
 } from '../src/leases/partition-leases.ts';
+import { withTransaction } from '../src/transaction.ts';
 import { makeTenant } from './fixtures.ts';
 import {
   addTasks,
@@ -86,6 +88,78 @@ describe('the due set', () => {
     expect(again.dueTasks).toBe(0);
     expect(await jobTimes(db.pool, task!.id)).toEqual([]);
     expect((await nextFireOf(db.pool, task!.id))!.getTime()).toBe(at.getTime() + MINUTE);
+  });
+});
+
+describe('job rows', () => {
+  it('copy their task and keep every time to the millisecond, past 2038 and apart from run_at', async () => {
+    const [task] = await addTasks(db.pool, [
+      cronTask(tenantId, '* * * * *', new Date(Date.UTC(2199, 11, 31, 23, 59)), {
+        retry: { maxAttempts: 7, initialBackoffMs: 100, maxBackoffMs: 1000, rules: [] },
+        priority: 'high',
+        lane: 'long',
+      }),
+    ]);
+    const scheduledFor = new Date(Date.UTC(2199, 11, 31, 23, 59, 58, 123));
+    const runAt = new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6));
+    const made = await withTransaction(db.pool, (conn) =>
+      insertJobs(
+        conn,
+        [
+          { taskId: idToBin(task!.id), occurrence: 'backfill:x', kind: 'backfill', scheduledFor, runAt },
+          {
+            taskId: idToBin(task!.id),
+            occurrence: scheduledFor.toISOString(),
+            kind: 'scheduled',
+            scheduledFor,
+            runAt: scheduledFor,
+          },
+        ],
+        runAt,
+      ),
+    );
+    expect(made).toBe(2);
+    const [rows] = await db.pool.query<RowDataPacket[]>(
+      `SELECT occurrence, kind, scheduled_for, run_at, max_attempts, priority, lane, target, retry
+         FROM jobs WHERE task_id = ? ORDER BY kind`,
+      [idToBin(task!.id)],
+    );
+    expect(
+      rows.map((r) => [
+        r.occurrence,
+        r.kind,
+        (r.scheduled_for as Date).toISOString(),
+        (r.run_at as Date).toISOString(),
+        r.max_attempts,
+        r.priority,
+        r.lane,
+        (r.target as { url: string }).url,
+        (r.retry as { maxAttempts: number }).maxAttempts,
+      ]),
+    ).toEqual([
+      [
+        'backfill:x',
+        'backfill',
+        scheduledFor.toISOString(),
+        runAt.toISOString(),
+        7,
+        1,
+        'long',
+        task!.target.url,
+        7,
+      ],
+      [
+        scheduledFor.toISOString(),
+        'scheduled',
+        scheduledFor.toISOString(),
+        scheduledFor.toISOString(),
+        7,
+        1,
+        'long',
+        task!.target.url,
+        7,
+      ],
+    ]);
   });
 });
 

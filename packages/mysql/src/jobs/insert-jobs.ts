@@ -19,11 +19,6 @@ export interface NewJob {
   id?: string;
 }
 
-/** `YYYY-MM-DD HH:MM:SS.mmm` in UTC, as a DATETIME(3) column reads it (sessions run at +00:00). */
-export function sqlTime(d: Date): string {
-  return d.toISOString().replace('T', ' ').slice(0, 23);
-}
-
 /**
  * Inserts jobs of tasks the caller holds locked, in one statement; an existing (task_id,
  * occurrence) is skipped. Returns the number of rows inserted.
@@ -31,14 +26,18 @@ export function sqlTime(d: Date): string {
 export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date): Promise<number> {
   if (jobs.length === 0) return 0;
   const document = JSON.stringify(
-    jobs.map((j) => [
-      (j.id ?? newId(now.getTime())).replaceAll('-', ''),
-      j.taskId.toString('hex'),
-      j.occurrence,
-      j.kind,
-      sqlTime(j.scheduledFor),
-      sqlTime(j.runAt),
-    ]),
+    jobs.map((j) => {
+      const scheduledMs = j.scheduledFor.getTime();
+      const runMs = j.runAt.getTime();
+      return [
+        (j.id ?? newId(now.getTime())).replaceAll('-', ''),
+        j.taskId.toString('hex'),
+        j.occurrence,
+        j.kind,
+        scheduledMs,
+        runMs === scheduledMs ? null : runMs,
+      ];
+    }),
   );
   const [res] = await conn.query<ResultSetHeader>(INSERT_JOBS, [now, now, document]);
   return res.affectedRows;

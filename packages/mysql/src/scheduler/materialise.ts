@@ -8,7 +8,7 @@ import {
 } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
-import { insertJobs, type NewJob, sqlTime } from '../jobs/insert-jobs.ts';
+import { insertJobs, type NewJob } from '../jobs/insert-jobs.ts';
 import { type HeldLease, partitionLeaseName } from '../leases/partition-leases.ts';
 import { loadSql } from '../sql.ts';
 import { inclusiveRange, recordOccurrenceSkips } from '../tasks/occurrence-skips.ts';
@@ -111,7 +111,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     }
 
     const jobs: NewJob[] = [];
-    const advance: [string, string | null][] = [];
+    const advance: [string, number | null][] = [];
     const skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[] = [];
     for (const t of tasks) {
       const plan = planOccurrences(
@@ -142,7 +142,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
         skips.push({ taskId: binToId(t.id), ...inclusiveRange(s), reason: s.reason });
         result.skipped[s.reason] = (result.skipped[s.reason] ?? 0) + 1;
       }
-      advance.push([(t.id as Buffer).toString('hex'), plan.nextFireAt && sqlTime(plan.nextFireAt)]);
+      advance.push([(t.id as Buffer).toString('hex'), plan.nextFireAt ? plan.nextFireAt.getTime() : null]);
     }
 
     result.jobsInserted = await insertJobs(conn, jobs, now);
