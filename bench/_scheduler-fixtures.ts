@@ -36,8 +36,36 @@ export async function dropDatabase(pool: Pool, name: string): Promise<void> {
 
 export { insertCronTasks as loadTasks, insertTestTenant } from '@dsched/testkit/tasks';
 
+/** Every one of these fires on a multiple of five minutes in every zone below. */
+const EXPRESSIONS = ['*/5 * * * *', '0 9 * * 1-5', '30 2 * * *', '0 */2 * * *', '15 10 1 * *'];
+const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Lord_Howe'];
+const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
+
+/** A task of the benches' mix: zone, expression and priority taken round-robin from `i`. */
+export function mixedTask(i: number, nextFireAt: Date) {
+  return {
+    expression: EXPRESSIONS[i % EXPRESSIONS.length]!,
+    timezone: ZONES[i % ZONES.length]!,
+    nextFireAt,
+    priority: PRIORITIES[i % PRIORITIES.length],
+  };
+}
+
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * Every expression of the mix fires on a multiple of five minutes (in every zone of it), so tasks
+ * made due within the lookahead (plus a margin) before such a boundary would have a second
+ * occurrence to materialise. Waits that window out, so a tick of n due tasks makes n jobs.
+ */
+export async function clearOfFireBoundary(pool: Pool, lookaheadS: number): Promise<void> {
+  const windowMs = 300_000;
+  const marginMs = (lookaheadS + 5) * 1000;
+  const [[clock]] = (await pool.query('SELECT NOW(3) AS now')) as unknown as [[{ now: Date }]];
+  const untilBoundary = windowMs - (clock.now.getTime() % windowMs);
+  if (untilBoundary < marginMs) await new Promise((r) => setTimeout(r, untilBoundary + 1500));
 }

@@ -17,12 +17,14 @@ import { PartitionLeaseKeeper } from '../services/scheduler/src/core/partition-l
 import { SchedulerTick } from '../services/scheduler/src/core/tick.ts';
 import { SchedulerMetrics } from '../services/scheduler/src/metrics.ts';
 import {
+  clearOfFireBoundary,
   dropDatabase,
   ensureStack,
   freshDatabase,
   insertTestTenant,
   loadTasks,
   median,
+  mixedTask,
 } from './_scheduler-fixtures.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -31,8 +33,6 @@ const PARTITIONS = 64;
 const DUE = 1000;
 const REPEATS = QUICK ? 7 : 21;
 const SCALES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
-const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Lord_Howe'];
-const EXPRESSIONS = ['*/5 * * * *', '0 9 * * 1-5', '30 2 * * *', '0 */2 * * *', '15 10 1 * *'];
 
 await ensureStack();
 const pool = await freshDatabase(DB);
@@ -73,12 +73,7 @@ async function registerIdle(count: number, offset: number): Promise<void> {
     pool,
     tenant,
     count,
-    (i) => ({
-      expression: EXPRESSIONS[(i + offset) % EXPRESSIONS.length]!,
-      timezone: ZONES[(i + offset) % ZONES.length]!,
-      nextFireAt: new Date(base + (((i + offset) * 7919) % 86_400) * 1000),
-      priority: (['critical', 'high', 'normal', 'low'] as const)[(i + offset) % 4],
-    }),
+    (i) => mixedTask(i + offset, new Date(base + (((i + offset) * 7919) % 86_400) * 1000)),
     { partitions: PARTITIONS },
   );
 }
@@ -156,34 +151,12 @@ rows.push([
 rows.push(['  every job row existed before its scheduled_for', allEarly ? 'yes' : 'NO']);
 
 // The 1,000 due tasks: a mix of zones, expressions and priorities, one occurrence each per tick.
-const dueIds = await loadTasks(
-  pool,
-  tenant,
-  DUE,
-  (i) => ({
-    expression: EXPRESSIONS[i % EXPRESSIONS.length]!,
-    timezone: ZONES[i % ZONES.length]!,
-    nextFireAt: new Date(Date.now() - 1000),
-    priority: (['critical', 'high', 'normal', 'low'] as const)[i % 4],
-  }),
-  { partitions: PARTITIONS },
-);
-
-/**
- * Every expression above fires on a multiple of five minutes (in every zone listed), so a tick
- * made due within the lookahead (plus a margin) before such a boundary would find a second
- * occurrence of some tasks. Wait that window out, so every tick makes exactly 1,000 jobs.
- */
-async function clearOfFireBoundary(lookaheadS: number): Promise<void> {
-  const windowMs = 300_000;
-  const marginMs = (lookaheadS + 5) * 1000;
-  const [[clock]] = (await pool.query('SELECT NOW(3) AS now')) as unknown as [[{ now: Date }]];
-  const untilBoundary = windowMs - (clock.now.getTime() % windowMs);
-  if (untilBoundary < marginMs) await new Promise((r) => setTimeout(r, untilBoundary + 1500));
-}
+const dueIds = await loadTasks(pool, tenant, DUE, (i) => mixedTask(i, new Date(Date.now() - 1000)), {
+  partitions: PARTITIONS,
+});
 
 async function makeDue(): Promise<void> {
-  await clearOfFireBoundary(10);
+  await clearOfFireBoundary(pool, 10);
   await pool.query('DELETE FROM jobs');
   await pool.query('UPDATE tasks SET next_fire_at = NOW(3) - INTERVAL 1 SECOND WHERE id IN (?)', [
     dueIds.map(idToBin),
