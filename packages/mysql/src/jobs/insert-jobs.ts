@@ -29,14 +29,15 @@ export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date
     jobs.map((j) => {
       const scheduledMs = j.scheduledFor.getTime();
       const runMs = j.runAt.getTime();
-      return [
+      const row = [
         (j.id ?? newId(now.getTime())).replaceAll('-', ''),
         j.taskId.toString('hex'),
         j.occurrence,
         j.kind,
         scheduledMs,
-        runMs === scheduledMs ? null : runMs,
       ];
+      // A missing element reads as SQL NULL on MySQL and MariaDB alike (NULL ON EMPTY).
+      return runMs === scheduledMs ? row : [...row, runMs];
     }),
   );
   const [res] = await conn.query<ResultSetHeader>(INSERT_JOBS, [now, now, document]);

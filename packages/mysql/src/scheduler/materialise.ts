@@ -111,7 +111,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     }
 
     const jobs: NewJob[] = [];
-    const advance: [string, number | null][] = [];
+    const advance: ([string, number] | [string])[] = [];
     const skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[] = [];
     for (const t of tasks) {
       const plan = planOccurrences(
@@ -142,7 +142,8 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
         skips.push({ taskId: binToId(t.id), ...inclusiveRange(s), reason: s.reason });
         result.skipped[s.reason] = (result.skipped[s.reason] ?? 0) + 1;
       }
-      advance.push([(t.id as Buffer).toString('hex'), plan.nextFireAt ? plan.nextFireAt.getTime() : null]);
+      const taskHex = (t.id as Buffer).toString('hex');
+      advance.push(plan.nextFireAt ? [taskHex, plan.nextFireAt.getTime()] : [taskHex]);
     }
 
     result.jobsInserted = await insertJobs(conn, jobs, now);
