@@ -1,11 +1,12 @@
 -- Materialises jobs in one statement, whatever their number. The document is a JSON array of
 -- [job_id_hex, task_id_hex, occurrence, kind, scheduled_for_ms, run_at_ms]: times as milliseconds
 -- since the epoch (a number is cheaper for JSON_TABLE to read than a DATETIME string), run_at_ms
--- left out when the job runs at its scheduled time (a missing element reads as NULL). Everything else a job holds (tenant, target,
--- retry, attempt budget, priority, lane) is copied from its task row, which the caller holds
--- locked in the same transaction, so a job describes what its task did when it was made and
--- nothing large crosses the wire. A (task_id, occurrence) that exists is skipped, so two
--- schedulers computing one occurrence make one row; affectedRows counts the rows inserted.
+-- left out when the job runs at its scheduled time (a missing element reads as NULL). Everything
+-- else a job holds (tenant, target, retry, attempt budget, priority, lane) is copied from its task
+-- row, which the caller holds locked in the same transaction, so a job describes what its task did
+-- when it was made and nothing large crosses the wire. A (task_id, occurrence) that exists is
+-- skipped, so two schedulers computing one occurrence make one row; affectedRows counts the rows
+-- inserted.
 -- JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
 -- Parameters: created_at, updated_at, document
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,

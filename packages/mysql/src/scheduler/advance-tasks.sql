@@ -1,8 +1,8 @@
 -- Moves next_fire_at of a whole batch in one statement: a join to the JSON array of
 -- [task_id_hex, next_fire_at_ms] pairs (milliseconds since the epoch; just [task_id_hex] when the
--- schedule is exhausted: a missing element reads as NULL). The rows are locked by the due-set read; next_fire_at only moves forward, so an
--- occurrence whose job was archived is never materialised again.
--- JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
+-- schedule is exhausted: a missing element reads as NULL). The rows are locked by the due-set
+-- read; next_fire_at only moves forward, so an occurrence whose job was archived is never
+-- materialised again. JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
 -- Parameters: document, updated_at
 UPDATE tasks t
   JOIN (SELECT UNHEX(j.id) AS id,
