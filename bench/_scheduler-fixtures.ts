@@ -34,6 +34,8 @@ export async function dropDatabase(pool: Pool, name: string): Promise<void> {
   await pool.query(`DROP DATABASE IF EXISTS \`${name}\``);
 }
 
+import { insertCronTasks } from '@dsched/testkit/tasks';
+
 export { insertCronTasks as loadTasks, insertTestTenant } from '@dsched/testkit/tasks';
 
 /** Every one of these fires on a multiple of five minutes in every zone below. */
@@ -68,4 +70,22 @@ export async function clearOfFireBoundary(pool: Pool, lookaheadS: number): Promi
   const [[clock]] = (await pool.query('SELECT NOW(3) AS now')) as unknown as [[{ now: Date }]];
   const untilBoundary = windowMs - (clock.now.getTime() % windowMs);
   if (untilBoundary < marginMs) await new Promise((r) => setTimeout(r, untilBoundary + 1500));
+}
+
+/** Registers `count` tasks of the mix that are not due: next fire spread over the coming day. */
+export async function loadIdleTasks(
+  pool: Pool,
+  tenantId: string,
+  count: number,
+  offset: number,
+  partitions: number,
+): Promise<void> {
+  const base = Date.now() + 3_600_000;
+  await insertCronTasks(
+    pool,
+    tenantId,
+    count,
+    (i) => mixedTask(i + offset, new Date(base + (((i + offset) * 7919) % 86_400) * 1000)),
+    { partitions },
+  );
 }

@@ -11,7 +11,8 @@
 //   3. the floor's own parts: the insert with only the primary key on jobs (what the eight
 //      secondary indexes cost), and both writes on a narrow copy of the due columns (what the
 //      width of the tasks row costs).
-// Medians of 15 repetitions after 2 warm-ups. Prints a table, then one JSON line.
+// Medians of 15 repetitions after 2 warm-ups. `--registered N` registers N tasks in all (the rest
+// not due) to see which part grows with the table. Prints a table, then one JSON line.
 import { cpus, loadavg } from 'node:os';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool, PoolConnection } from '@dsched/mysql/pool';
@@ -22,6 +23,7 @@ import {
   ensureStack,
   freshDatabase,
   insertTestTenant,
+  loadIdleTasks,
   loadTasks,
   median,
   mixedTask,
@@ -29,6 +31,13 @@ import {
 
 const DB = 'dsched_bench_scheduler_parts';
 const DUE = 1000;
+/** `--registered N`: tasks registered in all, the other N - 1,000 not due (default: only the due). */
+const registeredArg = process.argv.indexOf('--registered');
+const REGISTERED = registeredArg > 0 ? Number(process.argv[registeredArg + 1]) : DUE;
+if (!Number.isInteger(REGISTERED) || REGISTERED < DUE) {
+  console.error(`--registered must be a whole number of at least ${DUE}`);
+  process.exit(2);
+}
 const REPEATS = 15;
 const WARMUP = 2;
 const ALL_PARTITIONS = Array.from({ length: 64 }, (_, i) => i);
@@ -41,6 +50,8 @@ const { id: tenant } = await insertTestTenant(pool, 'bench');
 const ids = await loadTasks(pool, tenant, DUE, (i) => mixedTask(i, new Date(Date.now() - 1000)), {
   partitions: 64,
 });
+if (REGISTERED > DUE) await loadIdleTasks(pool, tenant, REGISTERED - DUE, DUE, 64);
+if (REGISTERED > DUE) await pool.query('ANALYZE TABLE tasks');
 const taskIds = ids.map(idToBin);
 
 /** Which statement a query is, by its first words. */
@@ -167,6 +178,7 @@ await pool.end();
 
 const batch = median(batches);
 const metrics: Record<string, number> = {
+  registered: REGISTERED,
   batch1000_ms: batch,
   due_read_ms: part('due read'),
   job_insert_ms: part('job insert'),
@@ -198,7 +210,7 @@ const rows: [string, number][] = [
 ];
 const width = Math.max(...rows.map(([k]) => k.length));
 console.log(
-  `\nscheduler-tick-parts on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load ${loadavg()[0]!.toFixed(2)}`,
+  `\nscheduler-tick-parts, ${REGISTERED.toLocaleString('en')} registered, on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load ${loadavg()[0]!.toFixed(2)}`,
 );
 for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v.toFixed(2)} ms`);
 console.log(JSON.stringify({ bench: 'scheduler-tick-parts', metrics }));

@@ -22,6 +22,7 @@ import {
   ensureStack,
   freshDatabase,
   insertTestTenant,
+  loadIdleTasks,
   loadTasks,
   median,
   mixedTask,
@@ -64,18 +65,6 @@ function makeTick(lookaheadS: number): SchedulerTick {
     metrics,
     maxBatchesPerTick: 1000,
   });
-}
-
-/** Tasks that are not due: next fire spread over the coming day. */
-async function registerIdle(count: number, offset: number): Promise<void> {
-  const base = Date.now() + 3_600_000;
-  await loadTasks(
-    pool,
-    tenant,
-    count,
-    (i) => mixedTask(i + offset, new Date(base + (((i + offset) * 7919) % 86_400) * 1000)),
-    { partitions: PARTITIONS },
-  );
 }
 
 const rows: [string, string][] = [];
@@ -220,7 +209,7 @@ async function dueReadRowsExamined(): Promise<number | null> {
 let registered = DUE;
 for (const scale of SCALES) {
   const started = performance.now();
-  if (scale > registered) await registerIdle(scale - registered, registered);
+  if (scale > registered) await loadIdleTasks(pool, tenant, scale - registered, registered, PARTITIONS);
   const loadS = (performance.now() - started) / 1000;
   registered = scale;
   await pool.query('ANALYZE TABLE tasks');
