@@ -4,8 +4,6 @@
 -- retry JSON in the job insert (JSON_EXTRACT per row) was a tenth of that statement's time; as a
 -- stored generated column it is extracted once per task write and copied like the other columns.
 -- Nullable: a NOT NULL generated column is MySQL only (the task API always writes maxAttempts).
--- A stored column rebuilds the table (MySQL: ALGORITHM=COPY, task writes wait while it runs): on a
--- large tasks table apply it in a quiet hour or with an online schema change tool.
 ALTER TABLE tasks
   ADD COLUMN max_attempts INT UNSIGNED
     AS (CAST(JSON_UNQUOTE(JSON_EXTRACT(retry, '$.maxAttempts')) AS UNSIGNED)) STORED AFTER retry;
