@@ -30,7 +30,6 @@ async function main(config: ExecutorConfig): Promise<void> {
             leaseSeconds,
             deferMs: config.EXECUTOR_TENANT_DEFER_MS,
             leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
-            monotonicMs: () => performance.now(),
           }),
           call,
           writeOutcomes: mysqlOutcomeWriter(pool),

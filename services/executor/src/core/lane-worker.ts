@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Lane } from '@dsched/domain';
 import type { ExecutorMetrics } from '../metrics.ts';
 import type { ClaimedJob, ClaimRef, JobClaimer, TargetCaller } from '../ports.ts';
@@ -132,7 +133,9 @@ export class LaneWorker {
     // A job claimed ahead of its due time (the critical lane's lead) is held until then: the claim
     // is made, the slot taken and the lease running, so the call goes out on the instant. A cancel
     // or a lost claim meanwhile aborts the wait, and the call, which then never leaves.
-    if (job.dueInMs > 0) await delay(job.dueInMs, entry.abort.signal);
+    if (job.dueInMs > 0) {
+      await sleep(job.dueInMs, undefined, { signal: entry.abort.signal }).catch(() => undefined);
+    }
     metrics.scheduleLag.observe(
       { priority: job.priority },
       Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000),
@@ -163,18 +166,4 @@ export class LaneWorker {
 
 export function claimKey(c: { id: string; attempt: number }): string {
   return `${c.id}:${c.attempt}`;
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
