@@ -3,6 +3,7 @@ export * from './credentials.ts';
 export * from './cron.ts';
 export * from './errors.ts';
 export * from './ids.ts';
+export * from './job-lifecycle.ts';
 export * from './job-queries.ts';
 export * from './job-requests.ts';
 export * from './job-schemas.ts';

@@ -1,7 +1,7 @@
-import type { DstPolicy, Task } from '@dsched/domain';
+import type { DstPolicy, PartitionScope, Task } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../src/ids.ts';
-import type { MaterialiseArgs, PartitionScope } from '../src/scheduler/materialise.ts';
+import type { MaterialiseArgs } from '../src/scheduler/materialise.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { insertTask } from '../src/tasks/task-store.ts';
 import { onceTask } from './fixtures.ts';

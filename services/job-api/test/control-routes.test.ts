@@ -1,5 +1,6 @@
+import type { ClaimedJob } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
-import { type ClaimedJob, claimJobs } from '@dsched/mysql/jobs/claims';
+import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';

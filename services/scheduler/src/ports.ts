@@ -1,15 +1,8 @@
-import type { SkipReason } from '@dsched/domain';
+import type { HeldLease, PartitionScope, SkipReason } from '@dsched/domain';
+
+export type { HeldLease, PartitionScope };
 
 // What the scheduler's core needs from the outside, named for its use.
-
-/** A partition lease as this replica holds it; the token fences every write made under it. */
-export interface HeldLease {
-  partition: number;
-  token: string;
-}
-
-/** The partitions a batch may write: leased ones (checked in the batch's transaction), or all. */
-export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };
 
 export interface BatchResult {
   /** The database clock the batch decided with (invariant 1). */

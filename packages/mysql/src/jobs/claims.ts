@@ -1,4 +1,12 @@
-import { type Lane, type Priority, priorityFromRank, type RetryPolicy, type Target } from '@dsched/domain';
+import {
+  type ClaimCursor,
+  type ClaimedJob,
+  type ClaimResult,
+  type Lane,
+  priorityFromRank,
+  type RetryPolicy,
+  type Target,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, maybeBinToId } from '../ids.ts';
 import { readJson } from '../json.ts';
@@ -16,55 +24,6 @@ const CLAIM_SLOTS_HOLD = loadSql(import.meta.url, './claim-slots-hold.sql');
 const CLAIM_UPDATE = loadSql(import.meta.url, './claim-update.sql');
 const CLAIM_DEFER = loadSql(import.meta.url, './claim-defer.sql');
 const CLAIM_CANCEL = loadSql(import.meta.url, './claim-cancel.sql');
-
-export interface ClaimedJob {
-  id: string;
-  tenantId: string;
-  taskId: string | null;
-  kind: string;
-  scheduledFor: Date;
-  priority: Priority;
-  lane: Lane;
-  /** The claim's fencing token: every write about this claim carries it. */
-  attempt: number;
-  maxAttempts: number;
-  target: Target;
-  retry: RetryPolicy;
-  signingSecret: string;
-  /** The tenant concurrency slot this claim holds, when the tenant has a limit. */
-  tenantSlot: number | null;
-  /**
-   * The attempt's start on the database clock: the claim's time, or the job's run_at when it was
-   * claimed ahead of it (see `ClaimArgs.leadMs`). For schedule lag on the one clock.
-   */
-  claimedAt: Date;
-  /**
-   * How long after the claim returned the job is due (0 unless it was claimed ahead): start the call
-   * then. Counted from when the database clock was read, so never early, late by a round trip at most.
-   */
-  dueInMs: number;
-  /** The executor that holds the claim. */
-  owner: string;
-}
-
-/** Where a claim stopped in its lane's claim order: the last job it locked. */
-export interface ClaimCursor {
-  priority: number;
-  runAt: Date;
-  id: Buffer;
-}
-
-export interface ClaimResult {
-  jobs: ClaimedJob[];
-  /** Jobs the locking read took (claimed, deferred or cancelled): `limit` means there may be more. */
-  locked: number;
-  /** The last job the locking read took, to resume after (see claim-select-after.sql). */
-  cursor: ClaimCursor | null;
-  /** Jobs of tenants at their concurrency limit, moved later by `deferMs`. */
-  deferred: number;
-  /** Jobs whose cancel was requested, cancelled instead of claimed. */
-  cancelled: number;
-}
 
 export interface ClaimArgs {
   lane: Lane;

@@ -1,4 +1,11 @@
-import type { JobState, RetryPolicy } from '@dsched/domain';
+import type {
+  CallbackResult,
+  CancelResult,
+  CompletionDecision,
+  JobState,
+  LockedJob,
+  RetryPolicy,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { readJson } from '../json.ts';
@@ -16,33 +23,6 @@ const HEARTBEAT = loadSql(import.meta.url, './control-heartbeat.sql');
 const COMPLETE = loadSql(import.meta.url, './control-complete.sql');
 const RETRY = loadSql(import.meta.url, './control-retry.sql');
 const ATTEMPT_CLOSE = loadSql(import.meta.url, './control-attempt-close.sql');
-
-/** What job-api's decisions read of a locked job. */
-export interface LockedJob {
-  state: JobState;
-  attempt: number;
-  maxAttempts: number;
-  retry: RetryPolicy;
-  /** An executor holds a claim on it (its call is in flight). */
-  claimed: boolean;
-  /** Parked: running, no executor call, waiting for complete before deadlineAt. */
-  parked: boolean;
-  cancelRequested: boolean;
-  deadlineAt: Date | null;
-  /** The claim lease, or for a parked job its heartbeat timeout. */
-  leaseExpiresAt: Date | null;
-}
-
-export type CancelResult = 'cancelled' | 'cancel_requested' | 'already_cancelled' | 'finished' | 'not_found';
-
-export type CompletionDecision =
-  | { to: 'succeeded' | 'dead'; output: unknown; error: string | null }
-  | { to: 'retry'; output: unknown; error: string | null; delayMs: number };
-
-export type CallbackResult<T> =
-  | { kind: 'ok'; value: T }
-  | { kind: 'not_found' }
-  | { kind: 'stale'; job: LockedJob };
 
 async function lockJob(conn: PoolConnection, tenantId: string, id: string): Promise<LockedJob | null> {
   const [rows] = await conn.query<RowDataPacket[]>(CONTROL_LOCK, [idToBin(id)]);

@@ -1,4 +1,10 @@
-import { type AttemptView, type JobState, type JobView, priorityFromRank } from '@dsched/domain';
+import {
+  type AttemptView,
+  type JobRecord,
+  type JobState,
+  type JobView,
+  priorityFromRank,
+} from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin, maybeBinToId } from '../ids.ts';
 import { readJson } from '../json.ts';
@@ -6,12 +12,6 @@ import { loadSql } from '../sql.ts';
 
 const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
 const SELECT_ATTEMPTS = loadSql(import.meta.url, './select-attempts.sql');
-
-/** A job row with its attempts: what job-api shows and what the archiver writes to history. */
-export interface JobRecord {
-  tenantId: string;
-  view: JobView;
-}
 
 function iso(d: Date | null): string | undefined {
   return d === null ? undefined : d.toISOString();

@@ -1,18 +1,11 @@
+import type { ClaimRef, LeaseReport } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
-import type { ClaimRef } from './outcomes.ts';
 
 const LEASE_RENEW = loadSql(import.meta.url, './lease-renew.sql');
 const LEASE_CHECK = loadSql(import.meta.url, './lease-check.sql');
 const SLOTS_RENEW = loadSql(import.meta.url, './slots-renew.sql');
-
-export interface LeaseReport {
-  /** Claims no longer this executor's (reclaimed, finished through job-api, cancelled). */
-  lost: ClaimRef[];
-  /** Claims still held whose cancel was requested. */
-  cancelRequested: ClaimRef[];
-}
 
 /**
  * Renews the leases of all `held` claims of `owner` in one statement (and their tenant slots in

@@ -1,4 +1,10 @@
-import { ClaimLostError } from '@dsched/domain';
+import {
+  type AttemptRecord,
+  ClaimLostError,
+  type HeldClaim,
+  type JobTransition,
+  type OutcomeWrite,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
@@ -10,48 +16,6 @@ const OUTCOME_APPLY = loadSql(import.meta.url, './outcome-apply.sql');
 const OUTCOME_ATTEMPTS = loadSql(import.meta.url, './outcome-attempts.sql');
 const OUTCOME_ATTEMPTS_PARKED = loadSql(import.meta.url, './outcome-attempts-parked.sql');
 const SLOTS_RELEASE = loadSql(import.meta.url, './slots-release.sql');
-
-export interface AttemptRecord {
-  status: number | null;
-  errorClass: string | null;
-  error: string | null;
-  durationMs: number;
-}
-
-export type JobTransition =
-  | {
-      to: 'succeeded' | 'dead' | 'failed' | 'cancelled';
-      lastStatus: number | null;
-      lastError: string | null;
-    }
-  | { to: 'retry'; lastStatus: number | null; lastError: string | null; delayMs: number }
-  /** Handed back unfinished (executor shutdown): pending at once; max_attempts rises by one, so it does not count. */
-  | { to: 'give_back'; lastError: string }
-  /**
-   * The target answered 202: it completes through job-api within `deadlineSeconds`, and
-   * heartbeats at least every `heartbeatSeconds` (the first within that long of now).
-   */
-  | { to: 'parked'; lastStatus: number; heartbeatSeconds: number; deadlineSeconds: number };
-
-/** The claim an outcome is about: its fence, and the tenant slot it holds if any. */
-export interface ClaimRef {
-  id: string;
-  attempt: number;
-  tenantId?: string;
-  tenantSlot?: number | null;
-}
-
-/** A claim as its outcome writes it: who took it and when (its attempt row's executor and start). */
-export interface HeldClaim extends ClaimRef {
-  owner: string;
-  claimedAt: Date;
-}
-
-export interface OutcomeWrite {
-  job: HeldClaim;
-  transition: JobTransition;
-  attempt: AttemptRecord;
-}
 
 const MAX_ERROR = 1000;
 /** Distinct (state, status, error) groups written as plain updates; past this, one derived-table update. */

@@ -1,3 +1,4 @@
+import type { MaintenanceGauges, ReleaseResult } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
@@ -17,12 +18,6 @@ const CLOSE_ATTEMPTS = loadSql(import.meta.url, './close-abandoned-attempts.sql'
 const INSERT_ATTEMPTS = loadSql(import.meta.url, './abandoned-attempts-insert.sql');
 const READY_BACKLOG = loadSql(import.meta.url, './ready-backlog.sql');
 const DLQ_SIZE = loadSql(import.meta.url, './dlq-size.sql');
-
-/** What one batch did: jobs given back for another attempt, and jobs moved to the DLQ. */
-export interface ReleaseResult {
-  released: number;
-  dead: number;
-}
 
 const NONE: ReleaseResult = { released: 0, dead: 0 };
 
@@ -88,11 +83,6 @@ export async function releaseClaimsOf(pool: Pool, owners: string[], limit: numbe
 export async function runningClaimOwners(pool: Pool, limit = 10_000): Promise<string[]> {
   const [rows] = await pool.query<RowDataPacket[]>(RUNNING_OWNERS, [limit]);
   return rows.map((r) => String(r.claimed_by));
-}
-
-export interface MaintenanceGauges {
-  readyBacklog: Record<string, number>;
-  dlqSize: number;
 }
 
 /** The queue's health at a glance: due pending jobs per lane and the DLQ's size. */

@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import type { HeldLease } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
@@ -19,12 +20,6 @@ const LEAVE = loadSql(import.meta.url, './leave-member.sql');
 
 const PARTITION_PREFIX = 'scheduler.partition.';
 const MEMBER_PREFIX = 'scheduler.member.';
-
-export interface HeldLease {
-  partition: number;
-  /** The fencing token (BIGINT, as a string). */
-  token: string;
-}
 
 export function partitionLeaseName(partition: number): string {
   return `${PARTITION_PREFIX}${String(partition).padStart(4, '0')}`;

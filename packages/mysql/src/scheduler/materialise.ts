@@ -2,6 +2,7 @@ import {
   type MisfirePolicy,
   type OverlapPolicy,
   occurrenceKey,
+  type PartitionScope,
   type PlanLimits,
   planOccurrences,
   type SkipReason,
@@ -9,7 +10,7 @@ import {
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { insertJobs, type NewJob } from '../jobs/insert-jobs.ts';
-import { type HeldLease, partitionLeaseName } from '../leases/partition-leases.ts';
+import { partitionLeaseName } from '../leases/partition-leases.ts';
 import { loadSql } from '../sql.ts';
 import { inclusiveRange, recordOccurrenceSkips } from '../tasks/occurrence-skips.ts';
 import { scheduleFromJson } from '../tasks/task-store.ts';
@@ -19,9 +20,6 @@ const CHECK_LEASES = loadSql(import.meta.url, './check-leases.sql');
 const SELECT_DUE = loadSql(import.meta.url, './select-due-tasks.sql');
 const SELECT_LIVE_RUNS = loadSql(import.meta.url, './select-live-runs.sql');
 const ADVANCE_TASKS = loadSql(import.meta.url, './advance-tasks.sql');
-
-/** Which partitions a batch may write: leased ones (fenced by token), or all (test-only). */
-export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };
 
 export interface MaterialiseArgs {
   scope: PartitionScope;

@@ -1,4 +1,4 @@
-import type { Tenant } from '@dsched/domain';
+import type { QuotaPatch, Tenant } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
@@ -75,13 +75,6 @@ export async function findTenantByKeyHash(pool: Pool, keyHash: Buffer): Promise<
     [keyHash],
   );
   return rows[0] ? toTenant(rows[0]) : null;
-}
-
-export interface QuotaPatch {
-  name?: string;
-  maxTasks?: number | null;
-  maxConcurrency?: number | null;
-  rateLimitPerSecond?: number | null;
 }
 
 export async function updateTenant(pool: Pool, id: string, patch: QuotaPatch): Promise<boolean> {

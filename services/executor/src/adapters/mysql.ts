@@ -1,5 +1,5 @@
-import type { Lane } from '@dsched/domain';
-import { type ClaimCursor, claimJobs } from '@dsched/mysql/jobs/claims';
+import type { ClaimCursor, Lane } from '@dsched/domain';
+import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { renewLeases } from '@dsched/mysql/jobs/leases';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
