@@ -55,9 +55,8 @@ function makeTick(lookaheadS: number): SchedulerTick {
     materialise: mysqlDueMaterialiser(pool, {
       lookaheadMs: lookaheadS * 1000,
       batchSize: 1000,
-      maxJobsPerBatch: 5000,
-      plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
     }),
+    limits: { maxJobs: 5000, plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 } },
     scope: () => ({ holder: keeper.holder, held: keeper.held() }),
     onLost: (p) => {
       throw new Error(`bench lost partitions ${p.join(',')}`);

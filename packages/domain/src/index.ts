@@ -1,6 +1,7 @@
 export * from './audit.ts';
 export * from './credentials.ts';
 export * from './cron.ts';
+export * from './due-batch.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './job-lifecycle.ts';

@@ -1,4 +1,4 @@
-import { ClaimLostError } from '@dsched/domain';
+import { ClaimLostError, dueBatchDecision } from '@dsched/domain';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,8 +16,10 @@ const UNLEASED_PARTITION_0 = {
   scope: { unleased: [0] },
   lookaheadMs: 0,
   limit: 100,
-  maxJobs: 1000,
-  plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+  decide: dueBatchDecision({
+    maxJobs: 1000,
+    plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+  }),
 };
 
 beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { dueBatchDecision } from '@dsched/domain';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -228,7 +229,12 @@ describe('misfire after downtime', () => {
 
   it('fire_all runs every missed occurrence up to the cap, then skips to the present', async () => {
     const m = await missedTask('fire_all');
-    await materialise(db.pool, { plan: { misfireThresholdMs: 60_000, maxCatchUp: 4, maxPerPass: 100 } });
+    await materialise(db.pool, {
+      decide: dueBatchDecision({
+        maxJobs: 1000,
+        plan: { misfireThresholdMs: 60_000, maxCatchUp: 4, maxPerPass: 100 },
+      }),
+    });
     const times = await jobTimes(db.pool, m.task.id);
     expect(times.slice(0, 4)).toEqual([0, 1, 2, 3].map((i) => iso(m.firstMissed + i * MINUTE)));
     expect(times.slice(4).every((t) => Date.parse(t) >= m.resume)).toBe(true);

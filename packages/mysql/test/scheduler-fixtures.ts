@@ -1,4 +1,4 @@
-import type { DstPolicy, PartitionScope, Task } from '@dsched/domain';
+import { type DstPolicy, dueBatchDecision, type PartitionScope, type Task } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../src/ids.ts';
 import type { MaterialiseArgs } from '../src/scheduler/materialise.ts';
@@ -42,8 +42,10 @@ export function batch(overrides: Partial<MaterialiseArgs> = {}): MaterialiseArgs
     scope: ALL_PARTITIONS,
     lookaheadMs: 0,
     limit: 100,
-    maxJobs: 1000,
-    plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    decide: dueBatchDecision({
+      maxJobs: 1000,
+      plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    }),
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import type { HeldLease, PartitionScope, SkipReason } from '@dsched/domain';
+import type { DueBatchDecision, HeldLease, PartitionScope, SkipReason } from '@dsched/domain';
 
 export type { HeldLease, PartitionScope };
 
@@ -17,8 +17,11 @@ export interface BatchResult {
   full: boolean;
 }
 
-/** Materialises one capped batch of due occurrences in one transaction. */
-export type DueMaterialiser = (scope: PartitionScope) => Promise<BatchResult>;
+/**
+ * Materialises one capped batch of due occurrences in one transaction: reads and locks the due
+ * tasks with the database clock, runs `decide` on them and writes what it returns.
+ */
+export type DueMaterialiser = (scope: PartitionScope, decide: DueBatchDecision) => Promise<BatchResult>;
 
 /** Partition leases and group membership; expiry is decided by the database clock. */
 export interface PartitionLeaseStore {

@@ -1,11 +1,10 @@
-import {
-  type MisfirePolicy,
-  type OverlapPolicy,
-  occurrenceKey,
-  type PartitionScope,
-  type PlanLimits,
-  planOccurrences,
-  type SkipReason,
+import type {
+  DueBatchDecision,
+  DueTask,
+  MisfirePolicy,
+  OverlapPolicy,
+  PartitionScope,
+  SkipReason,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
@@ -26,9 +25,8 @@ export interface MaterialiseArgs {
   lookaheadMs: number;
   /** Due tasks per batch. */
   limit: number;
-  /** Job rows per insert statement; tasks past it wait for the next batch. */
-  maxJobs: number;
-  plan: PlanLimits;
+  /** What to write for the due tasks read (the scheduler's `dueBatchDecision`). */
+  decide: DueBatchDecision;
 }
 
 export interface MaterialiseResult {
@@ -71,7 +69,8 @@ async function clockAndPartitions(
 
 /**
  * One batch of the scheduler tick, in one short transaction: check the leases (share-locked),
- * read and lock a capped due set critical first, plan each task's occurrences in memory, then one
+ * read and lock a capped due set critical first, run the caller's decision on it (the domain's
+ * planDueBatch), then one
  * multi-row insert of jobs, one of skipped ranges and one update advancing next_fire_at.
  */
 export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Promise<MaterialiseResult> {
@@ -108,41 +107,38 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
       for (const r of rows) live.add((r.task_id as Buffer).toString('hex'));
     }
 
-    const jobs: NewJob[] = [];
-    const advance: ([string, number] | [string])[] = [];
-    const skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[] = [];
-    for (const t of tasks) {
-      const plan = planOccurrences(
-        {
-          schedule: scheduleFromJson(t.schedule),
-          nextFireAt: t.next_fire_at as Date,
-          misfirePolicy: t.misfire_policy as MisfirePolicy,
-          overlapPolicy: t.overlap_policy as OverlapPolicy,
-        },
-        { now, dueBefore, previousRunLive: live.has((t.id as Buffer).toString('hex')) },
-        args.plan,
-      );
-      if (advance.length > 0 && jobs.length + plan.fireTimes.length > args.maxJobs) {
-        result.full = true; // the rest of the batch stays due (and unlocked at commit)
-        break;
-      }
-      for (const at of plan.fireTimes) {
-        jobs.push({
-          taskId: t.id,
-          occurrence: occurrenceKey('scheduled', at),
-          kind: 'scheduled',
-          scheduledFor: at,
-          runAt: at,
-        });
-        result.scheduledFor.push(at);
-      }
-      for (const s of plan.skipped) {
-        skips.push({ taskId: binToId(t.id), ...inclusiveRange(s), reason: s.reason });
-        result.skipped[s.reason] = (result.skipped[s.reason] ?? 0) + 1;
-      }
-      const taskHex = (t.id as Buffer).toString('hex');
-      advance.push(plan.nextFireAt ? [taskHex, plan.nextFireAt.getTime()] : [taskHex]);
-    }
+    const bins = new Map<string, Buffer>();
+    const due: DueTask[] = tasks.map((t) => {
+      const id = binToId(t.id);
+      bins.set(id, t.id);
+      return {
+        id,
+        schedule: scheduleFromJson(t.schedule),
+        nextFireAt: t.next_fire_at as Date,
+        misfirePolicy: t.misfire_policy as MisfirePolicy,
+        overlapPolicy: t.overlap_policy as OverlapPolicy,
+        previousRunLive: live.has((t.id as Buffer).toString('hex')),
+      };
+    });
+    const plan = args.decide(due, { now, dueBefore });
+    if (plan.full) result.full = true; // the rest of the batch stays due (and unlocked at commit)
+
+    const jobs: NewJob[] = plan.jobs.map((j) => ({
+      taskId: bins.get(j.taskId)!,
+      occurrence: j.occurrence,
+      kind: 'scheduled',
+      scheduledFor: j.scheduledFor,
+      runAt: j.scheduledFor,
+    }));
+    for (const j of plan.jobs) result.scheduledFor.push(j.scheduledFor);
+    const skips = plan.skips.map(({ taskId, range }) => {
+      result.skipped[range.reason] = (result.skipped[range.reason] ?? 0) + 1;
+      return { taskId, ...inclusiveRange(range), reason: range.reason };
+    });
+    const advance = plan.advance.map(({ taskId, nextFireAt }) => {
+      const taskHex = bins.get(taskId)!.toString('hex');
+      return nextFireAt ? [taskHex, nextFireAt.getTime()] : [taskHex];
+    });
 
     result.jobsInserted = await insertJobs(conn, jobs, now);
     await recordOccurrenceSkips(conn, skips);
