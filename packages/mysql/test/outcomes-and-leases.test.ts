@@ -5,8 +5,8 @@ import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
+import { renewClaimLeases } from '../src/jobs/claim-leases.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
-import { renewLeases } from '../src/jobs/leases.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
 
@@ -153,7 +153,7 @@ describe('lease renewal', () => {
     ]);
     await db.pool.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled.id)]);
 
-    const report = await renewLeases(db.pool, {
+    const report = await renewClaimLeases(db.pool, {
       owner: 'exec-a',
       leaseSeconds: 120,
       held: [kept, lost, cancelled],

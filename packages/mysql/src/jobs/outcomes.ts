@@ -120,7 +120,7 @@ async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[]): Promise
         'last_status',
         'last_error',
         'delay_ms',
-        'handed_back',
+        'given_back',
         'heartbeat_s',
         'deadline_s',
       ],

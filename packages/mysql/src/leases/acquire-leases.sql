@@ -1,5 +1,5 @@
 -- Takes free leases. The token bump is the fence: every write the previous holder still makes
--- checks its token (check-leases.sql), so it writes nothing more once this commits. Two
+-- checks its token (check-partition-leases.sql), so it writes nothing more once this commits. Two
 -- replicas racing for one lease serialise on its row; the second finds it no longer free.
 -- Parameters: holder, ttl_ms, names (list)
 UPDATE leases

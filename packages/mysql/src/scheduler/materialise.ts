@@ -15,7 +15,7 @@ import { inclusiveRange, recordOccurrenceSkips } from '../tasks/occurrence-skips
 import { scheduleFromJson } from '../tasks/task-store.ts';
 import { withTransaction } from '../transaction.ts';
 
-const CHECK_LEASES = loadSql(import.meta.url, './check-leases.sql');
+const CHECK_PARTITION_LEASES = loadSql(import.meta.url, './check-partition-leases.sql');
 const SELECT_DUE = loadSql(import.meta.url, './select-due-tasks.sql');
 const SELECT_LIVE_RUNS = loadSql(import.meta.url, './select-live-runs.sql');
 const ADVANCE_TASKS = loadSql(import.meta.url, './advance-tasks.sql');
@@ -53,7 +53,7 @@ async function clockAndPartitions(
     return clock!.now as Date;
   };
   if ('unleased' in scope) return { now: await readNow(), partitions: scope.unleased, lost: [] };
-  const [rows] = await conn.query<RowDataPacket[]>(CHECK_LEASES, [
+  const [rows] = await conn.query<RowDataPacket[]>(CHECK_PARTITION_LEASES, [
     scope.held.map((h) => partitionLeaseName(h.partition)),
     scope.holder,
   ]);

@@ -3,8 +3,8 @@ import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
 
-const LEASE_RENEW = loadSql(import.meta.url, './lease-renew.sql');
-const LEASE_CHECK = loadSql(import.meta.url, './lease-check.sql');
+const CLAIM_LEASE_RENEW = loadSql(import.meta.url, './claim-lease-renew.sql');
+const CLAIM_LEASE_CHECK = loadSql(import.meta.url, './claim-lease-check.sql');
 const SLOTS_RENEW = loadSql(import.meta.url, './slots-renew.sql');
 
 /**
@@ -12,14 +12,14 @@ const SLOTS_RENEW = loadSql(import.meta.url, './slots-renew.sql');
  * one more). Only when fewer rows matched than were named does it read which claims were lost
  * and which are being cancelled.
  */
-export async function renewLeases(
+export async function renewClaimLeases(
   pool: Pool,
   args: { owner: string; leaseSeconds: number; held: ClaimRef[] },
 ): Promise<LeaseReport> {
   const { held } = args;
   if (held.length === 0) return { lost: [], cancelRequested: [] };
   const pairs = held.map((c) => [idToBin(c.id), c.attempt]);
-  const [res] = await pool.query<ResultSetHeader>(LEASE_RENEW, [args.leaseSeconds, pairs, args.owner]);
+  const [res] = await pool.query<ResultSetHeader>(CLAIM_LEASE_RENEW, [args.leaseSeconds, pairs, args.owner]);
   const slots = held.filter((c) => c.tenantSlot != null && c.tenantId);
   if (slots.length > 0) {
     await pool.query(SLOTS_RENEW, [
@@ -28,7 +28,7 @@ export async function renewLeases(
     ]);
   }
   if (res.affectedRows === held.length) return { lost: [], cancelRequested: [] };
-  const [mine] = await pool.query<RowDataPacket[]>(LEASE_CHECK, [pairs, args.owner]);
+  const [mine] = await pool.query<RowDataPacket[]>(CLAIM_LEASE_CHECK, [pairs, args.owner]);
   const stillMine = new Map(
     mine.map((r) => [`${(r.id as Buffer).toString('hex')}:${r.attempt}`, Number(r.cancel_requested) === 1]),
   );
