@@ -1,6 +1,7 @@
 import { type DstPolicy, dueBatchDecision, type PartitionScope, type Task } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../src/ids.ts';
+import { databaseNow } from '../src/pool.ts';
 import type { MaterialiseArgs } from '../src/scheduler/materialise.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { insertTask } from '../src/tasks/task-store.ts';
@@ -30,10 +31,7 @@ export async function addTasks(pool: Pool, tasks: Task[], partition = 0): Promis
   return tasks;
 }
 
-export async function dbNow(pool: Pool): Promise<Date> {
-  const [[row]] = await pool.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-  return row!.now as Date;
-}
+export const dbNow = databaseNow;
 
 export const ALL_PARTITIONS: PartitionScope = { unleased: Array.from({ length: 64 }, (_, i) => i) };
 

@@ -8,6 +8,7 @@
 -- and cannot go back, so the cap moves instead, and the given-back attempt does not count.
 -- Assignments never read a column another assignment writes (multi-table UPDATE has no order).
 -- Parameters: rows (derived: id, attempt, next, last_status, last_error, delay_ms, given_back, heartbeat_s, deadline_s)
+-- Returns: affected rows
 UPDATE jobs j
   JOIN (:rows) v ON j.id = v.id AND j.attempt = v.attempt
    SET j.last_status = v.last_status,

@@ -10,6 +10,7 @@ import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { insertJobs, type NewJob } from '../jobs/insert-jobs.ts';
 import { partitionLeaseName } from '../leases/partition-leases.ts';
+import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { inclusiveRange, recordOccurrenceSkips } from '../tasks/occurrence-skips.ts';
 import { scheduleFromJson } from '../tasks/task-store.ts';
@@ -43,17 +44,20 @@ export interface MaterialiseResult {
   full: boolean;
 }
 
+/** check-partition-leases.sql. */
+interface LeaseCheckRow extends RowDataPacket {
+  name: string;
+  token: string | number;
+  now: Date;
+}
+
 /** The batch's clock and the partitions it may write (leases checked and share-locked). */
 async function clockAndPartitions(
   conn: PoolConnection,
   scope: PartitionScope,
 ): Promise<{ now: Date; partitions: number[]; lost: number[] }> {
-  const readNow = async () => {
-    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    return clock!.now as Date;
-  };
-  if ('unleased' in scope) return { now: await readNow(), partitions: scope.unleased, lost: [] };
-  const [rows] = await conn.query<RowDataPacket[]>(CHECK_PARTITION_LEASES, [
+  if ('unleased' in scope) return { now: await databaseNow(conn), partitions: scope.unleased, lost: [] };
+  const [rows] = await conn.query<LeaseCheckRow[]>(CHECK_PARTITION_LEASES, [
     scope.held.map((h) => partitionLeaseName(h.partition)),
     scope.holder,
   ]);
@@ -64,7 +68,7 @@ async function clockAndPartitions(
     if (tokens.get(partitionLeaseName(h.partition)) === h.token) partitions.push(h.partition);
     else lost.push(h.partition);
   }
-  return { now: rows.length > 0 ? (rows[0]!.now as Date) : await readNow(), partitions, lost };
+  return { now: rows.length > 0 ? rows[0]!.now : await databaseNow(conn), partitions, lost };
 }
 
 /**

@@ -2,6 +2,7 @@ import { newId, occurrenceKey, type Schedule } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/insert-jobs.ts';
+import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { scheduleFromJson } from './task-store.ts';
@@ -26,8 +27,7 @@ function withTaskShared<T>(
       idToBin(tenantId),
     ]);
     if (!task) return null;
-    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    return fn(conn, task, clock!.now as Date);
+    return fn(conn, task, await databaseNow(conn));
   });
 }
 
