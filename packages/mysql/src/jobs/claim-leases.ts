@@ -7,6 +7,13 @@ const CLAIM_LEASE_RENEW = loadSql(import.meta.url, './claim-lease-renew.sql');
 const CLAIM_LEASE_CHECK = loadSql(import.meta.url, './claim-lease-check.sql');
 const SLOTS_RENEW = loadSql(import.meta.url, './slots-renew.sql');
 
+/** claim-lease-check.sql. */
+interface HeldClaimRow extends RowDataPacket {
+  id: Buffer;
+  attempt: number;
+  cancel_requested: number;
+}
+
 /**
  * Renews the leases of all `held` claims of `owner` in one statement (and their tenant slots in
  * one more). Only when fewer rows matched than were named does it read which claims were lost
@@ -28,9 +35,9 @@ export async function renewClaimLeases(
     ]);
   }
   if (res.affectedRows === held.length) return { lost: [], cancelRequested: [] };
-  const [mine] = await pool.query<RowDataPacket[]>(CLAIM_LEASE_CHECK, [pairs, args.owner]);
+  const [mine] = await pool.query<HeldClaimRow[]>(CLAIM_LEASE_CHECK, [pairs, args.owner]);
   const stillMine = new Map(
-    mine.map((r) => [`${(r.id as Buffer).toString('hex')}:${r.attempt}`, Number(r.cancel_requested) === 1]),
+    mine.map((r) => [`${r.id.toString('hex')}:${r.attempt}`, Number(r.cancel_requested) === 1]),
   );
   const report: LeaseReport = { lost: [], cancelRequested: [] };
   for (const c of held) {

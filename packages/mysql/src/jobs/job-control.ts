@@ -24,14 +24,27 @@ const COMPLETE = loadSql(import.meta.url, './control-complete.sql');
 const RETRY = loadSql(import.meta.url, './control-retry.sql');
 const ATTEMPT_CLOSE = loadSql(import.meta.url, './control-attempt-close.sql');
 
+/** control-lock.sql. */
+interface ControlRow extends RowDataPacket {
+  tenant_id: Buffer;
+  state: JobState;
+  attempt: number;
+  max_attempts: number;
+  retry: unknown;
+  claimed_by: string | null;
+  cancel_requested: number;
+  deadline_at: Date | null;
+  lease_expires_at: Date | null;
+}
+
 async function lockJob(conn: PoolConnection, tenantId: string, id: string): Promise<LockedJob | null> {
-  const [rows] = await conn.query<RowDataPacket[]>(CONTROL_LOCK, [idToBin(id)]);
+  const [rows] = await conn.query<ControlRow[]>(CONTROL_LOCK, [idToBin(id)]);
   const r = rows[0];
   // Another tenant's job is not found, exactly as a missing one.
   if (!r || binToId(r.tenant_id) !== tenantId) return null;
   const claimed = r.claimed_by !== null;
   return {
-    state: r.state as JobState,
+    state: r.state,
     attempt: Number(r.attempt),
     maxAttempts: Number(r.max_attempts),
     retry: readJson<RetryPolicy>(r.retry),

@@ -17,6 +17,12 @@ const OUTCOME_ATTEMPTS = loadSql(import.meta.url, './outcome-attempts.sql');
 const OUTCOME_ATTEMPTS_PARKED = loadSql(import.meta.url, './outcome-attempts-parked.sql');
 const SLOTS_RELEASE = loadSql(import.meta.url, './slots-release.sql');
 
+/** outcome-lock.sql: the claims of a batch that are still current. */
+interface FencedClaimRow extends RowDataPacket {
+  id: Buffer;
+  attempt: number;
+}
+
 const MAX_ERROR = 1000;
 /** Distinct (state, status, error) groups written as plain updates; past this, one derived-table update. */
 const MAX_FINISH_GROUPS = 4;
@@ -47,7 +53,7 @@ export async function recordOutcomes(pool: Pool, writes: OutcomeWrite[]): Promis
     if (!(err instanceof FenceMismatch)) throw err;
   }
   return withTransaction(pool, async (conn) => {
-    const [current] = await conn.query<RowDataPacket[]>(OUTCOME_LOCK, [
+    const [current] = await conn.query<FencedClaimRow[]>(OUTCOME_LOCK, [
       writes.map((w) => [idToBin(w.job.id), w.job.attempt]),
     ]);
     return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))));

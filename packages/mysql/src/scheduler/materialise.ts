@@ -44,6 +44,20 @@ export interface MaterialiseResult {
   full: boolean;
 }
 
+/** select-due-tasks.sql. */
+interface DueTaskRow extends RowDataPacket {
+  id: Buffer;
+  schedule: unknown;
+  misfire_policy: MisfirePolicy;
+  overlap_policy: OverlapPolicy;
+  next_fire_at: Date;
+}
+
+/** select-live-runs.sql. */
+interface LiveRunRow extends RowDataPacket {
+  task_id: Buffer;
+}
+
 /** check-partition-leases.sql. */
 interface LeaseCheckRow extends RowDataPacket {
   name: string;
@@ -93,22 +107,17 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
 
     const dueBefore = new Date(now.getTime() + args.lookaheadMs);
     // One row past the cap says whether more is due without another transaction to find out.
-    const [read] = await conn.query<RowDataPacket[]>(SELECT_DUE, [
-      partitions,
-      dueBefore,
-      now,
-      args.limit + 1,
-    ]);
+    const [read] = await conn.query<DueTaskRow[]>(SELECT_DUE, [partitions, dueBefore, now, args.limit + 1]);
     const tasks = read.slice(0, args.limit);
     result.full = read.length > args.limit;
     result.dueTasks = tasks.length;
     if (tasks.length === 0) return result;
 
-    const forbidding = tasks.filter((t) => t.overlap_policy === 'forbid').map((t) => t.id as Buffer);
+    const forbidding = tasks.filter((t) => t.overlap_policy === 'forbid').map((t) => t.id);
     const live = new Set<string>();
     if (forbidding.length > 0) {
-      const [rows] = await conn.query<RowDataPacket[]>(SELECT_LIVE_RUNS, [forbidding]);
-      for (const r of rows) live.add((r.task_id as Buffer).toString('hex'));
+      const [rows] = await conn.query<LiveRunRow[]>(SELECT_LIVE_RUNS, [forbidding]);
+      for (const r of rows) live.add(r.task_id.toString('hex'));
     }
 
     const bins = new Map<string, Buffer>();
@@ -118,10 +127,10 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
       return {
         id,
         schedule: scheduleFromJson(t.schedule),
-        nextFireAt: t.next_fire_at as Date,
-        misfirePolicy: t.misfire_policy as MisfirePolicy,
-        overlapPolicy: t.overlap_policy as OverlapPolicy,
-        previousRunLive: live.has((t.id as Buffer).toString('hex')),
+        nextFireAt: t.next_fire_at,
+        misfirePolicy: t.misfire_policy,
+        overlapPolicy: t.overlap_policy,
+        previousRunLive: live.has(t.id.toString('hex')),
       };
     });
     const plan = args.decide(due, { now, dueBefore });
