@@ -20,10 +20,10 @@ import type { Pool, PoolConnection } from '@dsched/mysql/pool';
 import { materialiseDueBatch } from '@dsched/mysql/scheduler/materialise';
 import {
   clearOfFireBoundary,
+  createTenantWithKey,
   dropDatabase,
   ensureStack,
   freshDatabase,
-  insertTestTenant,
   loadIdleTasks,
   loadTasks,
   median,
@@ -47,7 +47,7 @@ const JOB_COLUMNS =
 
 await ensureStack();
 const pool = await freshDatabase(DB);
-const { id: tenant } = await insertTestTenant(pool, 'bench');
+const { id: tenant } = await createTenantWithKey(pool, 'bench');
 const ids = await loadTasks(pool, tenant, DUE, (i) => mixedTask(i, new Date(Date.now() - 1000)), {
   partitions: 64,
 });

@@ -18,10 +18,10 @@ import { SchedulerTick } from '../services/scheduler/src/core/tick.ts';
 import { SchedulerMetrics } from '../services/scheduler/src/metrics.ts';
 import {
   clearOfFireBoundary,
+  createTenantWithKey,
   dropDatabase,
   ensureStack,
   freshDatabase,
-  insertTestTenant,
   loadIdleTasks,
   loadTasks,
   median,
@@ -37,7 +37,7 @@ const SCALES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
 
 await ensureStack();
 const pool = await freshDatabase(DB);
-const { id: tenant } = await insertTestTenant(pool, 'bench');
+const { id: tenant } = await createTenantWithKey(pool, 'bench');
 
 const metrics = new SchedulerMetrics(createRegistry('bench'));
 const keeper = new PartitionLeaseKeeper({

@@ -1,4 +1,5 @@
 import { dueBatchDecision } from '@dsched/domain';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,6 @@ import {
   renewPartitionLeases,
 } from '../src/leases/partition-leases.ts';
 import { withTransaction } from '../src/transaction.ts';
-import { makeTenant } from './fixtures.ts';
 import {
   addTasks,
   cronTask,
@@ -30,7 +30,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 beforeAll(async () => {
   db = await createTestDatabase(import.meta.url);
-  tenantId = (await makeTenant(db.pool)).id;
+  tenantId = (await createTenantWithKey(db.pool)).id;
 });
 afterAll(async () => {
   await db.close();

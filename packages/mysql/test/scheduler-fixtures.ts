@@ -1,11 +1,11 @@
 import { type DstPolicy, dueBatchDecision, type PartitionScope, type Task } from '@dsched/domain';
+import { onceTask } from '@dsched/testkit/fixtures';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../src/ids.ts';
 import { databaseNow } from '../src/pool.ts';
 import type { MaterialiseArgs } from '../src/scheduler/materialise.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { insertTask } from '../src/tasks/task-store.ts';
-import { onceTask } from './fixtures.ts';
 
 export function cronTask(
   tenantId: string,

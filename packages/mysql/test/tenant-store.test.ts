@@ -1,5 +1,5 @@
 import { newId } from '@dsched/domain';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTenant, updateTenant } from '../src/tenants/tenant-store.ts';
