@@ -41,9 +41,12 @@ interface ClockRow extends mysql.RowDataPacket {
   now: Date;
 }
 
-/** MySQL's clock, the only clock scheduling decisions use (invariant 1). */
-export async function databaseNow(pool: Pool | PoolConnection): Promise<Date> {
-  const [rows] = await pool.query<ClockRow[]>(DATABASE_NOW);
+/**
+ * MySQL's clock, the only clock scheduling decisions use (invariant 1). `at` stands in for it in
+ * tests that step time forward instead of sleeping; production never passes it.
+ */
+export async function databaseNow(pool: Pool | PoolConnection, at: Date | null = null): Promise<Date> {
+  const [rows] = await pool.query<ClockRow[]>(DATABASE_NOW, [at]);
   return rows[0]!.now;
 }
 

@@ -261,7 +261,7 @@ describe('overlap', () => {
     const [task] = await addTasks(db.pool, [
       cronTask(tenantId, '* * * * * *', first, { overlapPolicy: 'forbid' }),
     ]);
-    await materialise(db.pool);
+    await materialise(db.pool, { now });
     // One run, although four seconds were due.
     expect(await jobTimes(db.pool, task!.id)).toEqual([first.toISOString()]);
     expect((await skipsOf(db.pool, task!.id))[0]).toMatchObject({
@@ -269,17 +269,16 @@ describe('overlap', () => {
       reason: 'overlap',
     });
 
-    await new Promise((r) => setTimeout(r, 1_100));
+    // A second later (on the batch's clock, not by sleeping) the next occurrence is due.
     await db.pool.query("UPDATE jobs SET state = 'running', attempt = 1 WHERE task_id = ?", [
       idToBin(task!.id),
     ]);
-    const whileRunning = await materialise(db.pool);
+    const whileRunning = await materialise(db.pool, { now: new Date(now.getTime() + 1_100) });
     expect(whileRunning.skipped.overlap).toBe(1);
     expect(await jobTimes(db.pool, task!.id)).toHaveLength(1);
 
-    await new Promise((r) => setTimeout(r, 1_100));
     await db.pool.query("UPDATE jobs SET state = 'succeeded' WHERE task_id = ?", [idToBin(task!.id)]);
-    await materialise(db.pool);
+    await materialise(db.pool, { now: new Date(now.getTime() + 2_200) });
     expect(await jobTimes(db.pool, task!.id)).toHaveLength(2);
   });
 

@@ -28,6 +28,11 @@ export interface MaterialiseArgs {
   limit: number;
   /** What to write for the due tasks read (the scheduler's `dueBatchDecision`). */
   decide: DueBatchDecision;
+  /**
+   * The instant to decide with instead of the database clock: tests step time forward with it
+   * rather than sleep. Never set in production (the scheduler passes none).
+   */
+  now?: Date;
 }
 
 export interface MaterialiseResult {
@@ -69,8 +74,9 @@ interface LeaseCheckRow extends RowDataPacket {
 async function clockAndPartitions(
   conn: PoolConnection,
   scope: PartitionScope,
+  at: Date | null,
 ): Promise<{ now: Date; partitions: number[]; lost: number[] }> {
-  if ('unleased' in scope) return { now: await databaseNow(conn), partitions: scope.unleased, lost: [] };
+  if ('unleased' in scope) return { now: await databaseNow(conn, at), partitions: scope.unleased, lost: [] };
   const [rows] = await conn.query<LeaseCheckRow[]>(CHECK_PARTITION_LEASES, [
     scope.held.map((h) => partitionLeaseName(h.partition)),
     scope.holder,
@@ -82,7 +88,9 @@ async function clockAndPartitions(
     if (tokens.get(partitionLeaseName(h.partition)) === h.token) partitions.push(h.partition);
     else lost.push(h.partition);
   }
-  return { now: rows.length > 0 ? rows[0]!.now : await databaseNow(conn), partitions, lost };
+  // Lease expiry is always the database's own NOW(3); only the batch's decision clock can be stood in for.
+  const now = at ?? (rows.length > 0 ? rows[0]!.now : await databaseNow(conn));
+  return { now, partitions, lost };
 }
 
 /**
@@ -93,7 +101,7 @@ async function clockAndPartitions(
  */
 export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Promise<MaterialiseResult> {
   return withTransaction(pool, async (conn) => {
-    const { now, partitions, lost } = await clockAndPartitions(conn, args.scope);
+    const { now, partitions, lost } = await clockAndPartitions(conn, args.scope, args.now ?? null);
     const result: MaterialiseResult = {
       now,
       dueTasks: 0,
