@@ -36,7 +36,8 @@ export async function dropDatabase(pool: Pool, name: string): Promise<void> {
 
 import { insertCronTasks } from '@dsched/testkit/tasks';
 
-export { insertCronTasks as loadTasks, insertTestTenant } from '@dsched/testkit/tasks';
+export { createTenantWithKey } from '@dsched/testkit/fixtures';
+export { insertCronTasks as loadTasks } from '@dsched/testkit/tasks';
 
 /** Every one of these fires on a multiple of five minutes in every zone below. */
 const EXPRESSIONS = ['*/5 * * * *', '0 9 * * 1-5', '30 2 * * *', '0 */2 * * *', '15 10 1 * *'];

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { createPool, databaseNow, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { MYSQL_SERVER_URL } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type RunningService, startService } from '@dsched/testkit/services';

@@ -14,7 +14,7 @@ import { writeJobHistory } from '@dsched/cassandra/job-history';
 import { type JobView, newId } from '@dsched/domain';
 import { createPool } from '@dsched/mysql/pool';
 import { createRegistry } from '@dsched/runtime';
-import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/jobs';
+import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
 import { startService } from '@dsched/testkit/services';
 import { cassandraHistoryWriter, mysqlFinishedJobSource } from '../services/archiver/src/adapters/stores.ts';
 import { Archiver } from '../services/archiver/src/core/archive.ts';

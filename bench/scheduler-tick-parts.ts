@@ -14,15 +14,16 @@
 // Medians of 15 repetitions after 2 warm-ups. `--registered N` registers N tasks in all (the rest
 // not due) to see which part grows with the table. Prints a table, then one JSON line.
 import { cpus, loadavg } from 'node:os';
+import { dueBatchDecision } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool, PoolConnection } from '@dsched/mysql/pool';
 import { materialiseDueBatch } from '@dsched/mysql/scheduler/materialise';
 import {
   clearOfFireBoundary,
+  createTenantWithKey,
   dropDatabase,
   ensureStack,
   freshDatabase,
-  insertTestTenant,
   loadIdleTasks,
   loadTasks,
   median,
@@ -46,7 +47,7 @@ const JOB_COLUMNS =
 
 await ensureStack();
 const pool = await freshDatabase(DB);
-const { id: tenant } = await insertTestTenant(pool, 'bench');
+const { id: tenant } = await createTenantWithKey(pool, 'bench');
 const ids = await loadTasks(pool, tenant, DUE, (i) => mixedTask(i, new Date(Date.now() - 1000)), {
   partitions: 64,
 });
@@ -117,8 +118,10 @@ for (let i = 0; i < REPEATS + WARMUP; i++) {
     scope: { unleased: ALL_PARTITIONS },
     lookaheadMs: 0,
     limit: DUE,
-    maxJobs: 5 * DUE,
-    plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    decide: dueBatchDecision({
+      maxJobs: 5 * DUE,
+      plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    }),
   });
   if (r.jobsInserted !== DUE) throw new Error(`the batch made ${r.jobsInserted} jobs, expected ${DUE}`);
   if (i >= WARMUP) batches.push(performance.now() - started);

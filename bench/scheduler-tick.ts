@@ -18,10 +18,10 @@ import { SchedulerTick } from '../services/scheduler/src/core/tick.ts';
 import { SchedulerMetrics } from '../services/scheduler/src/metrics.ts';
 import {
   clearOfFireBoundary,
+  createTenantWithKey,
   dropDatabase,
   ensureStack,
   freshDatabase,
-  insertTestTenant,
   loadIdleTasks,
   loadTasks,
   median,
@@ -37,7 +37,7 @@ const SCALES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
 
 await ensureStack();
 const pool = await freshDatabase(DB);
-const { id: tenant } = await insertTestTenant(pool, 'bench');
+const { id: tenant } = await createTenantWithKey(pool, 'bench');
 
 const metrics = new SchedulerMetrics(createRegistry('bench'));
 const keeper = new PartitionLeaseKeeper({
@@ -55,9 +55,8 @@ function makeTick(lookaheadS: number): SchedulerTick {
     materialise: mysqlDueMaterialiser(pool, {
       lookaheadMs: lookaheadS * 1000,
       batchSize: 1000,
-      maxJobsPerBatch: 5000,
-      plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
     }),
+    limits: { maxJobs: 5000, plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 } },
     scope: () => ({ holder: keeper.holder, held: keeper.held() }),
     onLost: (p) => {
       throw new Error(`bench lost partitions ${p.join(',')}`);

@@ -1,6 +1,6 @@
 import type { JobView } from '@dsched/domain';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';

@@ -1,6 +1,6 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTenantWithKey, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';

@@ -1,5 +1,5 @@
 import { releaseExpiredClaims } from '@dsched/mysql/jobs/reconcile';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';

@@ -1,4 +1,4 @@
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';

@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RowDataPacket } from '@dsched/mysql/pool';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually } from '@dsched/testkit/services';
-import { insertCronTasks, insertTestTenant } from '@dsched/testkit/tasks';
+import { insertCronTasks } from '@dsched/testkit/tasks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { auditEverySecondTasks, dbNow, metric, startScheduler } from './scheduler-helpers.ts';
 
@@ -62,7 +63,7 @@ async function shiftHostClock(spec: string, expectedMs: number): Promise<void> {
 
 it('moving the host clock back and forward five minutes makes no occurrence early, late or twice', async () => {
   expect(Math.abs(fakeOffsetMs())).toBeLessThan(20_000);
-  const { id: tenantId } = await insertTestTenant(db.pool);
+  const { id: tenantId } = await createTenantWithKey(db.pool);
   const now = await dbNow(db.pool);
   const first = new Date(Math.ceil(now.getTime() / 2000) * 2000 + 4000);
   const ids = await insertCronTasks(db.pool, tenantId, 50, () => ({

@@ -1,10 +1,11 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
-import { insertCronTasks, insertTestTenant } from '@dsched/testkit/tasks';
+import { insertCronTasks } from '@dsched/testkit/tasks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dbNow, metric, startScheduler } from './scheduler-helpers.ts';
 
@@ -73,7 +74,7 @@ async function jobsPerOccurrence(
 it(
   'two schedulers without leases make exactly one job per occurrence, live or archived',
   async () => {
-    const tenant = await insertTestTenant(db.pool);
+    const tenant = await createTenantWithKey(db.pool);
     const now = await dbNow(db.pool);
     const first = new Date(Math.ceil(now.getTime() / (EVERY_S * 1000)) * EVERY_S * 1000 + EVERY_S * 1000);
     const ids = await insertCronTasks(db.pool, tenant.id, TASKS, () => ({

@@ -1,5 +1,5 @@
 import { idToBin } from '@dsched/mysql/ids';
-import type { Pool, RowDataPacket } from '@dsched/mysql/pool';
+import { databaseNow, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
 import { startService } from '@dsched/testkit/services';
 
 // Shared by the scheduler end-to-end tests: replicas as real processes, and checks that read
@@ -19,10 +19,7 @@ export function startScheduler(env: Record<string, string>, options: { command?:
   );
 }
 
-export async function dbNow(pool: Pool): Promise<Date> {
-  const [[row]] = await pool.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-  return row!.now as Date;
-}
+export const dbNow = databaseNow;
 
 /** The value of an unlabelled metric in a Prometheus scrape (0 when absent). */
 export async function metric(baseUrl: string, name: string): Promise<number> {

@@ -1,8 +1,9 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService } from '@dsched/testkit/services';
-import { insertCronTasks, insertTestTenant } from '@dsched/testkit/tasks';
+import { insertCronTasks } from '@dsched/testkit/tasks';
 import { startTcpProxy } from '@dsched/testkit/tcp-proxy';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEverySecondTasks, dbNow, leaseHolders, metric, startScheduler } from './scheduler-helpers.ts';
@@ -18,7 +19,7 @@ const running: RunningService[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase(import.meta.url);
-  tenantId = (await insertTestTenant(db.pool)).id;
+  tenantId = (await createTenantWithKey(db.pool)).id;
 });
 afterAll(async () => {
   await db.close();

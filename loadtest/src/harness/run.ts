@@ -272,7 +272,7 @@ export class Run {
   /**
    * Waits until the window is done: the stores show nothing left to do in it (no pending or
    * running job, no task still due) three polls running. Every effect seen at the sink is not
-   * enough: a job whose effect was applied may still be handed back and run again.
+   * enough: a job whose effect was applied may still be given back and run again.
    */
   async drain(windowEndMs: number, timeoutMs: number): Promise<boolean> {
     this.#windowEndMs = windowEndMs;

@@ -1,5 +1,6 @@
 import { type AuditedJob, type Cursor, type JobState, type JobView, MIN_ID } from '@dsched/domain';
 import cassandra from 'cassandra-driver';
+import { loadCql } from './cql.ts';
 import { tenantBucket } from './job-history.ts';
 
 const { Uuid, LocalDate } = cassandra.types;
@@ -16,16 +17,12 @@ export interface Slice {
 
 const PARTITIONS_IN_FLIGHT = 4;
 
-const RUNS_PAGE =
-  'SELECT doc FROM runs_by_task WHERE tenant_id = ? AND task_id = ? AND day = ? AND (scheduled_for, id) >= (?, ?) AND (scheduled_for, id) < (?, ?) LIMIT ?';
-const TENANT_PAGE =
-  'SELECT id FROM tenant_jobs WHERE tenant_id = ? AND bucket = ? AND (scheduled_for, id) >= (?, ?) AND (scheduled_for, id) < (?, ?) LIMIT ?';
-const TENANT_STATE_PAGE =
-  'SELECT id FROM tenant_jobs_by_state WHERE tenant_id = ? AND state = ? AND bucket = ? AND (scheduled_for, id) >= (?, ?) AND (scheduled_for, id) < (?, ?) LIMIT ?';
-const BUCKETS = 'SELECT bucket FROM tenant_buckets WHERE tenant_id = ? AND bucket >= ? AND bucket <= ?';
-const DOC_BY_ID = 'SELECT tenant_id, doc FROM jobs_by_id WHERE id = ?';
-const AUDIT_RUNS =
-  'SELECT id, scheduled_for, state, kind FROM runs_by_task WHERE tenant_id = ? AND task_id = ? AND day = ? AND scheduled_for >= ? AND scheduled_for < ?';
+const RUNS_PAGE = loadCql(import.meta.url, './history/task-runs-page.cql');
+const TENANT_PAGE = loadCql(import.meta.url, './history/tenant-jobs-page.cql');
+const TENANT_STATE_PAGE = loadCql(import.meta.url, './history/tenant-jobs-by-state-page.cql');
+const BUCKETS = loadCql(import.meta.url, './history/tenant-buckets.cql');
+const DOC_BY_ID = loadCql(import.meta.url, './history/job-by-id.cql');
+const AUDIT_RUNS = loadCql(import.meta.url, './history/audit-task-runs.cql');
 
 const MIN_UUID = Uuid.fromString(MIN_ID);
 

@@ -1,5 +1,6 @@
 import type { JobView } from '@dsched/domain';
 import cassandra from 'cassandra-driver';
+import { loadCql } from './cql.ts';
 
 const { Uuid, LocalDate } = cassandra.types;
 
@@ -20,15 +21,12 @@ export function tenantBucket(at: Date | number): Date {
   return new Date(Math.floor(ms / TENANT_BUCKET_MS) * TENANT_BUCKET_MS);
 }
 
-const INSERT_BY_ID =
-  'INSERT INTO jobs_by_id (id, tenant_id, task_id, scheduled_for, state, doc) VALUES (?, ?, ?, ?, ?, ?) USING TTL ?';
-const INSERT_RUN =
-  'INSERT INTO runs_by_task (tenant_id, task_id, day, scheduled_for, id, state, kind, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?';
-const INSERT_TENANT_JOB =
-  'INSERT INTO tenant_jobs (tenant_id, bucket, scheduled_for, id, state) VALUES (?, ?, ?, ?, ?) USING TTL ?';
-const INSERT_TENANT_STATE =
-  'INSERT INTO tenant_jobs_by_state (tenant_id, state, bucket, scheduled_for, id) VALUES (?, ?, ?, ?, ?) USING TTL ?';
-const INSERT_BUCKET = 'INSERT INTO tenant_buckets (tenant_id, bucket) VALUES (?, ?) USING TTL ?';
+const INSERT_BY_ID = loadCql(import.meta.url, './history/insert-job-by-id.cql');
+const INSERT_RUN = loadCql(import.meta.url, './history/insert-task-run.cql');
+const INSERT_TENANT_JOB = loadCql(import.meta.url, './history/insert-tenant-job.cql');
+const INSERT_TENANT_STATE = loadCql(import.meta.url, './history/insert-tenant-job-by-state.cql');
+const INSERT_BUCKET = loadCql(import.meta.url, './history/insert-tenant-bucket.cql');
+const JOB_BY_ID = loadCql(import.meta.url, './history/job-by-id.cql');
 
 export function utcDay(iso: string): cassandra.types.LocalDate {
   return LocalDate.fromString(iso.slice(0, 10));
@@ -77,9 +75,7 @@ export async function getArchivedJob(
   tenantId: string,
   id: string,
 ): Promise<JobView | null> {
-  const res = await client.execute('SELECT tenant_id, doc FROM jobs_by_id WHERE id = ?', [
-    Uuid.fromString(id),
-  ]);
+  const res = await client.execute(JOB_BY_ID, [Uuid.fromString(id)]);
   const row = res.first();
   if (!row || row.get('tenant_id')?.toString() !== tenantId) return null;
   return JSON.parse(row.get('doc')) as JobView;

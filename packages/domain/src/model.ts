@@ -103,3 +103,11 @@ export interface Tenant {
   rateLimitPerSecond: number | null;
   createdAt: Date;
 }
+
+/** An admin's change to a tenant's name and quotas; an absent field stays, null lifts the limit. */
+export interface QuotaPatch {
+  name?: string;
+  maxTasks?: number | null;
+  maxConcurrency?: number | null;
+  rateLimitPerSecond?: number | null;
+}

@@ -10,3 +10,13 @@ export function partitionOf(id: string, partitions: number): number {
   }
   return (h >>> 0) % partitions;
 }
+
+/** A partition lease as a scheduler replica holds it; the token fences every write made under it. */
+export interface HeldLease {
+  partition: number;
+  /** The fencing token (BIGINT, as a string). */
+  token: string;
+}
+
+/** Which partitions a batch may write: leased ones (fenced by token, checked in its transaction), or all (test-only). */
+export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };

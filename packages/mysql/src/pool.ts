@@ -1,4 +1,5 @@
 import mysql, { type Pool, type PoolConnection } from 'mysql2/promise';
+import { loadSql } from './sql.ts';
 
 export type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 
@@ -33,10 +34,20 @@ export async function pingMysql(pool: Pool): Promise<void> {
   await pool.query('SELECT 1');
 }
 
-/** MySQL's clock, the only clock scheduling decisions use (invariant 1). */
-export async function databaseNow(pool: Pool | PoolConnection): Promise<Date> {
-  const [rows] = await pool.query<mysql.RowDataPacket[]>('SELECT NOW(3) AS now');
-  return rows[0]!.now as Date;
+const DATABASE_NOW = loadSql(import.meta.url, './database-now.sql');
+
+/** database-now.sql. */
+interface ClockRow extends mysql.RowDataPacket {
+  now: Date;
+}
+
+/**
+ * MySQL's clock, the only clock scheduling decisions use (invariant 1). `at` stands in for it in
+ * tests that step time forward instead of sleeping; production never passes it.
+ */
+export async function databaseNow(pool: Pool | PoolConnection, at: Date | null = null): Promise<Date> {
+  const [rows] = await pool.query<ClockRow[]>(DATABASE_NOW, [at]);
+  return rows[0]!.now;
 }
 
 /** A pool whose server answered; a failure names the variable that points at it. */

@@ -1,4 +1,4 @@
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';

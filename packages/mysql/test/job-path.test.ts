@@ -1,5 +1,7 @@
-import { ClaimLostError } from '@dsched/domain';
+import { ClaimLostError, dueBatchDecision } from '@dsched/domain';
+import { createTask, createTenantWithKey, onceTask } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
@@ -9,15 +11,17 @@ import { recordOutcome } from '../src/jobs/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { archiveRowsFor } from './archive-helpers.ts';
-import { addTask, insertPendingJobs, makeTenant, onceTask } from './fixtures.ts';
 
 let db: TestDatabase;
+const target = { url: 'http://127.0.0.1:9/' };
 const UNLEASED_PARTITION_0 = {
   scope: { unleased: [0] },
   lookaheadMs: 0,
   limit: 100,
-  maxJobs: 1000,
-  plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+  decide: dueBatchDecision({
+    maxJobs: 1000,
+    plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+  }),
 };
 
 beforeAll(async () => {
@@ -34,8 +38,8 @@ beforeEach(async () => {
 
 describe('claims', () => {
   it('gives two concurrent claimers disjoint jobs (SKIP LOCKED)', async () => {
-    const tenant = await makeTenant(db.pool);
-    const ids = await insertPendingJobs(db.pool, tenant.id, 200);
+    const tenant = await createTenantWithKey(db.pool);
+    const ids = await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 200);
     const claimers = Array.from({ length: 8 }, (_, i) =>
       (async () => {
         const mine: string[] = [];
@@ -72,10 +76,10 @@ describe('claims', () => {
   });
 
   it('claims critical before normal and never a job that is not yet due', async () => {
-    const tenant = await makeTenant(db.pool);
-    const normal = await insertPendingJobs(db.pool, tenant.id, 3, { priority: 2 });
-    const critical = await insertPendingJobs(db.pool, tenant.id, 2, { priority: 0 });
-    await insertPendingJobs(db.pool, tenant.id, 2, { priority: 0, runAt: new Date(Date.now() + 60_000) });
+    const tenant = await createTenantWithKey(db.pool);
+    const normal = await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 2 }, 3);
+    const critical = await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0 }, 2);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 60 }, 2);
     const batch = await claimDueJobs(db.pool, { lane: 'default', limit: 10, owner: 'e', leaseSeconds: 60 });
     expect(batch.map((j) => j.id)).toEqual([...critical, ...normal]);
   });
@@ -83,8 +87,8 @@ describe('claims', () => {
 
 describe('fencing', () => {
   it('drops a stale claimant’s outcome and keeps the current one', async () => {
-    const tenant = await makeTenant(db.pool);
-    const [id] = await insertPendingJobs(db.pool, tenant.id, 1);
+    const tenant = await createTenantWithKey(db.pool);
+    const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 1);
     const [first] = await claimDueJobs(db.pool, { lane: 'default', limit: 1, owner: 'a', leaseSeconds: 60 });
     // The first claim's lease runs out; the reconciler gives the job back; a second claimant takes it.
     await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
@@ -127,9 +131,9 @@ describe('fencing', () => {
 
 describe('materialisation', () => {
   it('makes one job per occurrence and rejects a second insert of the same key', async () => {
-    const tenant = await makeTenant(db.pool);
+    const tenant = await createTenantWithKey(db.pool);
     const at = new Date(Date.now() - 5_000);
-    const task = await addTask(db.pool, onceTask(tenant.id, at));
+    const task = await createTask(db.pool, onceTask(tenant.id, at));
     const first = await materialiseDueBatch(db.pool, UNLEASED_PARTITION_0);
     expect(first).toMatchObject({ dueTasks: 1, jobsInserted: 1, lostPartitions: [] });
     // Put the task back as if a second scheduler had read it before the first committed.
@@ -157,8 +161,8 @@ describe('materialisation', () => {
 
 describe('archive delete', () => {
   it('deletes a terminal job and its attempts only at the attempt that was archived', async () => {
-    const tenant = await makeTenant(db.pool);
-    const [id] = await insertPendingJobs(db.pool, tenant.id, 1);
+    const tenant = await createTenantWithKey(db.pool);
+    const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 1);
     const [claimed] = await claimDueJobs(db.pool, {
       lane: 'default',
       limit: 1,

@@ -1,3 +1,5 @@
+import { dueBatchDecision } from '@dsched/domain';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +11,6 @@ import {
   renewPartitionLeases,
 } from '../src/leases/partition-leases.ts';
 import { withTransaction } from '../src/transaction.ts';
-import { makeTenant } from './fixtures.ts';
 import {
   addTasks,
   cronTask,
@@ -29,7 +30,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 beforeAll(async () => {
   db = await createTestDatabase(import.meta.url);
-  tenantId = (await makeTenant(db.pool)).id;
+  tenantId = (await createTenantWithKey(db.pool)).id;
 });
 afterAll(async () => {
   await db.close();
@@ -228,7 +229,12 @@ describe('misfire after downtime', () => {
 
   it('fire_all runs every missed occurrence up to the cap, then skips to the present', async () => {
     const m = await missedTask('fire_all');
-    await materialise(db.pool, { plan: { misfireThresholdMs: 60_000, maxCatchUp: 4, maxPerPass: 100 } });
+    await materialise(db.pool, {
+      decide: dueBatchDecision({
+        maxJobs: 1000,
+        plan: { misfireThresholdMs: 60_000, maxCatchUp: 4, maxPerPass: 100 },
+      }),
+    });
     const times = await jobTimes(db.pool, m.task.id);
     expect(times.slice(0, 4)).toEqual([0, 1, 2, 3].map((i) => iso(m.firstMissed + i * MINUTE)));
     expect(times.slice(4).every((t) => Date.parse(t) >= m.resume)).toBe(true);
@@ -255,7 +261,7 @@ describe('overlap', () => {
     const [task] = await addTasks(db.pool, [
       cronTask(tenantId, '* * * * * *', first, { overlapPolicy: 'forbid' }),
     ]);
-    await materialise(db.pool);
+    await materialise(db.pool, { now });
     // One run, although four seconds were due.
     expect(await jobTimes(db.pool, task!.id)).toEqual([first.toISOString()]);
     expect((await skipsOf(db.pool, task!.id))[0]).toMatchObject({
@@ -263,17 +269,16 @@ describe('overlap', () => {
       reason: 'overlap',
     });
 
-    await new Promise((r) => setTimeout(r, 1_100));
+    // A second later (on the batch's clock, not by sleeping) the next occurrence is due.
     await db.pool.query("UPDATE jobs SET state = 'running', attempt = 1 WHERE task_id = ?", [
       idToBin(task!.id),
     ]);
-    const whileRunning = await materialise(db.pool);
+    const whileRunning = await materialise(db.pool, { now: new Date(now.getTime() + 1_100) });
     expect(whileRunning.skipped.overlap).toBe(1);
     expect(await jobTimes(db.pool, task!.id)).toHaveLength(1);
 
-    await new Promise((r) => setTimeout(r, 1_100));
     await db.pool.query("UPDATE jobs SET state = 'succeeded' WHERE task_id = ?", [idToBin(task!.id)]);
-    await materialise(db.pool);
+    await materialise(db.pool, { now: new Date(now.getTime() + 2_200) });
     expect(await jobTimes(db.pool, task!.id)).toHaveLength(2);
   });
 

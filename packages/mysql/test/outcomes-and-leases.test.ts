@@ -1,13 +1,13 @@
-import { decideOutcome } from '@dsched/domain';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { type ClaimedJob, decideOutcome, type OutcomeWrite } from '@dsched/domain';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { type ClaimedJob, claimJobs } from '../src/jobs/claims.ts';
-import { renewLeases } from '../src/jobs/leases.ts';
-import { type OutcomeWrite, recordOutcomes } from '../src/jobs/outcomes.ts';
+import { renewClaimLeases } from '../src/jobs/claim-leases.ts';
+import { claimJobs } from '../src/jobs/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
 
 // Outcome batches, lease renewal and give-backs on real MariaDB: every write fenced by attempt.
@@ -153,7 +153,7 @@ describe('lease renewal', () => {
     ]);
     await db.pool.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled.id)]);
 
-    const report = await renewLeases(db.pool, {
+    const report = await renewClaimLeases(db.pool, {
       owner: 'exec-a',
       leaseSeconds: 120,
       held: [kept, lost, cancelled],

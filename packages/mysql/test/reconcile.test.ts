@@ -1,5 +1,5 @@
 import { newId } from '@dsched/domain';
-import { createTenantWithKey, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

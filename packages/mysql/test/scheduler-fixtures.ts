@@ -1,10 +1,11 @@
-import type { DstPolicy, Task } from '@dsched/domain';
+import { type DstPolicy, dueBatchDecision, type PartitionScope, type Task } from '@dsched/domain';
+import { onceTask } from '@dsched/testkit/fixtures';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../src/ids.ts';
-import type { MaterialiseArgs, PartitionScope } from '../src/scheduler/materialise.ts';
+import { databaseNow } from '../src/pool.ts';
+import type { MaterialiseArgs } from '../src/scheduler/materialise.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { insertTask } from '../src/tasks/task-store.ts';
-import { onceTask } from './fixtures.ts';
 
 export function cronTask(
   tenantId: string,
@@ -30,10 +31,7 @@ export async function addTasks(pool: Pool, tasks: Task[], partition = 0): Promis
   return tasks;
 }
 
-export async function dbNow(pool: Pool): Promise<Date> {
-  const [[row]] = await pool.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-  return row!.now as Date;
-}
+export const dbNow = databaseNow;
 
 export const ALL_PARTITIONS: PartitionScope = { unleased: Array.from({ length: 64 }, (_, i) => i) };
 
@@ -42,8 +40,10 @@ export function batch(overrides: Partial<MaterialiseArgs> = {}): MaterialiseArgs
     scope: ALL_PARTITIONS,
     lookaheadMs: 0,
     limit: 100,
-    maxJobs: 1000,
-    plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    decide: dueBatchDecision({
+      maxJobs: 1000,
+      plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    }),
     ...overrides,
   };
 }

@@ -57,7 +57,7 @@ export const env = {
 /** Variables every service reads. */
 export const baseConfigShape = {
   LOG_LEVEL: env.logLevel(),
-  /** Seconds SIGTERM waits for in-flight work before giving it back and exiting. */
+  /** Milliseconds SIGTERM waits for in-flight work before giving it back (a hard exit follows 5 s later). */
   SHUTDOWN_GRACE_MS: env.positiveInt(25_000),
   INSTANCE_ID: z.string().min(1).max(100).optional(),
 };

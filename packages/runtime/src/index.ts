@@ -1,3 +1,4 @@
+export * from './api.ts';
 export * from './auth.ts';
 export * from './config.ts';
 export * from './http-errors.ts';

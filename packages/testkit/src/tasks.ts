@@ -1,8 +1,6 @@
 import {
   type MisfirePolicy,
-  newApiKey,
   newId,
-  newSigningSecret,
   type OverlapPolicy,
   PRIORITY_RANK,
   type Priority,
@@ -10,29 +8,9 @@ import {
 } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool } from '@dsched/mysql/pool';
-import { insertTenant } from '@dsched/mysql/tenants/tenant-store';
 
-// Tenants and tasks written straight into MySQL, in bulk (thousands of rows per statement), for
+// Tasks written straight into MySQL, in bulk (thousands of rows per statement), for
 // tests and benchmarks that need many tasks without going through task-api one by one.
-
-export async function insertTestTenant(pool: Pool, name = 'test'): Promise<{ id: string; apiKey: string }> {
-  const key = newApiKey();
-  const id = newId();
-  await insertTenant(
-    pool,
-    {
-      id,
-      name,
-      signingSecret: newSigningSecret(),
-      maxTasks: null,
-      maxConcurrency: null,
-      rateLimitPerSecond: null,
-      createdAt: new Date(),
-    },
-    { hash: key.hash, prefix: key.prefix },
-  );
-  return { id, apiKey: key.key };
-}
 
 export interface CronTaskShape {
   expression: string;

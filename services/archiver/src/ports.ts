@@ -1,4 +1,4 @@
-import type { JobRecord } from '@dsched/mysql/jobs/job-records';
+import type { JobRecord } from '@dsched/domain';
 
 export type { JobRecord };
 

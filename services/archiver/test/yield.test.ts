@@ -1,6 +1,6 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTenantWithKey, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

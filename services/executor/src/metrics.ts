@@ -1,4 +1,4 @@
-import { LATENCY_BUCKETS_S } from '@dsched/runtime';
+import { dlqAdditionsCounter, LATENCY_BUCKETS_S, staleResultsCounter } from '@dsched/runtime';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 // The executor's metrics; names and labels as in docs/metrics.md.
@@ -50,16 +50,8 @@ export class ExecutorMetrics {
       labelNames: ['outcome'],
       registers,
     });
-    this.staleResults = new Counter({
-      name: 'dsched_stale_results_total',
-      help: 'Results dropped because their claim (attempt) was no longer current',
-      registers,
-    });
-    this.dlqAdditions = new Counter({
-      name: 'dsched_dlq_additions_total',
-      help: 'Jobs moved to dead',
-      registers,
-    });
+    this.staleResults = staleResultsCounter(registers);
+    this.dlqAdditions = dlqAdditionsCounter(registers);
     this.attemptDuration = new Histogram({
       name: 'dsched_attempt_duration_seconds',
       help: 'Duration of one HTTP attempt',

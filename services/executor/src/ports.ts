@@ -1,7 +1,14 @@
-import type { CallResult, Lane } from '@dsched/domain';
-import type { ClaimedJob, ClaimResult } from '@dsched/mysql/jobs/claims';
-import type { LeaseReport } from '@dsched/mysql/jobs/leases';
-import type { AttemptRecord, ClaimRef, JobTransition, OutcomeWrite } from '@dsched/mysql/jobs/outcomes';
+import type {
+  AttemptRecord,
+  CallResult,
+  ClaimedJob,
+  ClaimRef,
+  ClaimResult,
+  JobTransition,
+  Lane,
+  LeaseReport,
+  OutcomeWrite,
+} from '@dsched/domain';
 
 export type { AttemptRecord, ClaimedJob, ClaimRef, ClaimResult, JobTransition, LeaseReport, OutcomeWrite };
 

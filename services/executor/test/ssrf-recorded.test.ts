@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createLogger, createRegistry } from '@dsched/runtime';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { eventually } from '@dsched/testkit/services';

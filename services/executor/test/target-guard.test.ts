@@ -1,6 +1,5 @@
 import { isIP, type Socket } from 'node:net';
-import { verifyWebhookSignature } from '@dsched/domain';
-import type { ClaimedJob } from '@dsched/mysql/jobs/claims';
+import { type ClaimedJob, verifyWebhookSignature } from '@dsched/domain';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket, type Resolver, type SocketOpener } from '../src/adapters/guarded-connector.ts';

@@ -1,4 +1,4 @@
-import type { ClaimedJob } from '@dsched/mysql/jobs/claims';
+import type { ClaimedJob } from '@dsched/domain';
 import { createLogger } from '@dsched/runtime';
 import { describe, expect, it } from 'vitest';
 import { OutcomeBatcher } from '../src/core/outcome-batcher.ts';

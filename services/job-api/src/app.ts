@@ -41,7 +41,7 @@ export interface JobApiDeps {
   metrics: JobApiMetrics;
   /** Uniform in [0, 1), for the backoff jitter of a failure reported through complete. */
   random: () => number;
-  /** How far each heartbeat pushes a parked job's deadline. */
+  /** How far each heartbeat pushes a parked job's heartbeat timeout (lease_expires_at); its deadline stays. */
   heartbeatExtendSeconds: number;
 }
 

@@ -7,7 +7,7 @@ export const jobApiConfigSchema = z.object({
   ...cassandraConfigShape,
   JOB_API_PORT: env.port(8081),
   JOB_API_HOST: z.string().default('0.0.0.0'),
-  /** How far each heartbeat of an asynchronous (202) job pushes its deadline out. */
+  /** How far each heartbeat of an asynchronous (202) job pushes its heartbeat timeout out (its deadline stays). */
   JOB_API_HEARTBEAT_EXTEND_S: env.positiveInt(300),
 });
 

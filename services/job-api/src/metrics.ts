@@ -1,4 +1,5 @@
-import { Counter, type Registry } from 'prom-client';
+import { dlqAdditionsCounter, staleResultsCounter } from '@dsched/runtime';
+import type { Counter, Registry } from 'prom-client';
 
 // job-api's own metrics; names as in docs/metrics.md (shared with the executor).
 export class JobApiMetrics {
@@ -6,15 +7,7 @@ export class JobApiMetrics {
   readonly dlqAdditions: Counter;
 
   constructor(registry: Registry) {
-    this.staleResults = new Counter({
-      name: 'dsched_stale_results_total',
-      help: 'Results dropped because their claim (attempt) was no longer current',
-      registers: [registry],
-    });
-    this.dlqAdditions = new Counter({
-      name: 'dsched_dlq_additions_total',
-      help: 'Jobs moved to dead',
-      registers: [registry],
-    });
+    this.staleResults = staleResultsCounter([registry]);
+    this.dlqAdditions = dlqAdditionsCounter([registry]);
   }
 }

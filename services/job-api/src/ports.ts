@@ -1,10 +1,13 @@
-import type { Cursor, JobState, JobView, Tenant } from '@dsched/domain';
 import type {
   CallbackResult,
   CancelResult,
   CompletionDecision,
+  Cursor,
+  JobState,
+  JobView,
   LockedJob,
-} from '@dsched/mysql/jobs/job-control';
+  Tenant,
+} from '@dsched/domain';
 
 export type { CallbackResult, CancelResult, CompletionDecision, LockedJob };
 

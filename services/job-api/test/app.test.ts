@@ -3,7 +3,7 @@ import { newId } from '@dsched/domain';
 import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
 import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/jobs';
+import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

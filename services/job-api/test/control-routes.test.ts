@@ -1,9 +1,10 @@
+import type { ClaimedJob } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
-import { type ClaimedJob, claimJobs } from '@dsched/mysql/jobs/claims';
+import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { FastifyInstance } from 'fastify';

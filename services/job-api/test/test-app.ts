@@ -1,43 +1,25 @@
-import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/job-control';
-import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import { createLogger, createRegistry } from '@dsched/runtime';
 import type { TestKeyspace } from '@dsched/testkit/cassandra';
 import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
-import {
-  cassandraHistory,
-  jobLookup,
-  mysqlClock,
-  mysqlDeadLetterQueue,
-  mysqlLiveJobs,
-} from '../src/adapters/stores.ts';
 import { buildApp } from '../src/app.ts';
-import { JobApiMetrics } from '../src/metrics.ts';
+import { jobApiDeps } from '../src/deps.ts';
 
-/** job-api wired to a test database and keyspace with its real adapters, as main.ts wires it. */
+/** job-api wired to a test database and keyspace with its real adapters, by main.ts's factory. */
 export function buildTestApp(
   db: TestDatabase,
   ks: TestKeyspace,
   options: { random?: () => number } = {},
 ): FastifyInstance {
-  const registry = createRegistry('job-api');
   return buildApp({
-    logger: createLogger('job-api', 'silent'),
-    registry,
+    ...jobApiDeps({
+      pool: db.pool,
+      cassandra: ks.client,
+      logger: createLogger('job-api', 'silent'),
+      registry: createRegistry('job-api'),
+      heartbeatExtendSeconds: 600,
+      ...(options.random ? { random: options.random } : {}),
+    }),
     ready: async () => undefined,
-    jobs: jobLookup(db.pool, ks.client),
-    tenantByKey: (hash) => findTenantByKeyHash(db.pool, hash),
-    live: mysqlLiveJobs(db.pool),
-    history: cassandraHistory(ks.client),
-    dlq: mysqlDeadLetterQueue(db.pool),
-    now: mysqlClock(db.pool),
-    control: {
-      cancel: (tenantId, id) => cancelJob(db.pool, tenantId, id),
-      heartbeat: (args) => heartbeatJob(db.pool, args),
-      complete: (args, decide) => completeJob(db.pool, args, decide),
-    },
-    metrics: new JobApiMetrics(registry),
-    random: options.random ?? Math.random,
-    heartbeatExtendSeconds: 600,
   });
 }

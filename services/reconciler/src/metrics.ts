@@ -1,3 +1,4 @@
+import { dlqAdditionsCounter } from '@dsched/runtime';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export type ReleaseReason = 'lease_expired' | 'deadline' | 'executor_gone';
@@ -15,11 +16,7 @@ export class ReconcilerMetrics {
       labelNames: ['reason'],
       registers: [registry],
     });
-    this.dlqAdditions = new Counter({
-      name: 'dsched_dlq_additions_total',
-      help: 'Jobs moved to dead',
-      registers: [registry],
-    });
+    this.dlqAdditions = dlqAdditionsCounter([registry]);
     this.readyBacklog = new Gauge({
       name: 'dsched_ready_backlog',
       help: 'Pending jobs already due, by lane',

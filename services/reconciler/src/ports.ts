@@ -1,4 +1,4 @@
-import type { MaintenanceGauges, ReleaseResult } from '@dsched/mysql/jobs/reconcile';
+import type { MaintenanceGauges, ReleaseResult } from '@dsched/domain';
 
 export type { MaintenanceGauges, ReleaseResult };
 

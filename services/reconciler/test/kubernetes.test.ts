@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTenantWithKey, insertJobs } from '@dsched/testkit/jobs';
+import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -36,13 +36,15 @@ async function main(config: SchedulerConfig): Promise<void> {
         materialise: mysqlDueMaterialiser(pool, {
           lookaheadMs: config.SCHEDULER_LOOKAHEAD_S * 1000,
           batchSize: config.SCHEDULER_BATCH_SIZE,
-          maxJobsPerBatch: config.SCHEDULER_MAX_JOBS_PER_BATCH,
+        }),
+        limits: {
+          maxJobs: config.SCHEDULER_MAX_JOBS_PER_BATCH,
           plan: {
             misfireThresholdMs: config.SCHEDULER_MISFIRE_THRESHOLD_S * 1000,
             maxCatchUp: config.SCHEDULER_MISFIRE_MAX_CATCHUP,
             maxPerPass: config.SCHEDULER_MAX_OCCURRENCES_PER_TASK,
           },
-        }),
+        },
         scope,
         onLost: (partitions) => {
           logger.warn({ partitions }, 'partition leases lost: no longer materialising them');

@@ -1,15 +1,8 @@
-import type { SkipReason } from '@dsched/domain';
+import type { DueBatchDecision, HeldLease, PartitionScope, SkipReason } from '@dsched/domain';
+
+export type { HeldLease, PartitionScope };
 
 // What the scheduler's core needs from the outside, named for its use.
-
-/** A partition lease as this replica holds it; the token fences every write made under it. */
-export interface HeldLease {
-  partition: number;
-  token: string;
-}
-
-/** The partitions a batch may write: leased ones (checked in the batch's transaction), or all. */
-export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };
 
 export interface BatchResult {
   /** The database clock the batch decided with (invariant 1). */
@@ -24,8 +17,11 @@ export interface BatchResult {
   full: boolean;
 }
 
-/** Materialises one capped batch of due occurrences in one transaction. */
-export type DueMaterialiser = (scope: PartitionScope) => Promise<BatchResult>;
+/**
+ * Materialises one capped batch of due occurrences in one transaction: reads and locks the due
+ * tasks with the database clock, runs `decide` on them and writes what it returns.
+ */
+export type DueMaterialiser = (scope: PartitionScope, decide: DueBatchDecision) => Promise<BatchResult>;
 
 /** Partition leases and group membership; expiry is decided by the database clock. */
 export interface PartitionLeaseStore {

@@ -67,9 +67,8 @@ function tick(
     materialise: mysqlDueMaterialiser(db.pool, {
       lookaheadMs: 0,
       batchSize,
-      maxJobsPerBatch: 5000,
-      plan: { misfireThresholdMs: 60_000, maxCatchUp: 10, maxPerPass: 10 },
     }),
+    limits: { maxJobs: 5000, plan: { misfireThresholdMs: 60_000, maxCatchUp: 10, maxPerPass: 10 } },
     scope: () => ({ holder: keeper.holder, held: keeper.held() }),
     onLost,
     metrics,

@@ -1,5 +1,4 @@
-import type { Schedule, Task, TaskChange, Tenant } from '@dsched/domain';
-import type { QuotaPatch } from '@dsched/mysql/tenants/tenant-store';
+import type { QuotaPatch, Schedule, Task, TaskChange, Tenant } from '@dsched/domain';
 
 // What the core of task-api needs from the outside, named for its use.
 

@@ -3,7 +3,7 @@ import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
 import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
 import { recordOccurrenceSkips } from '@dsched/mysql/tasks/occurrence-skips';
 import type { TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/jobs';
+import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
 import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';

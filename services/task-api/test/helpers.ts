@@ -1,3 +1,4 @@
+import { dueBatchDecision } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool, RowDataPacket } from '@dsched/mysql/pool';
 import { materialiseDueBatch } from '@dsched/mysql/scheduler/materialise';
@@ -37,8 +38,10 @@ export function schedulerPass(pool: Pool, lookaheadMs: number) {
     scope: { unleased: Array.from({ length: 64 }, (_, i) => i) },
     lookaheadMs,
     limit: 1000,
-    maxJobs: 5000,
-    plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    decide: dueBatchDecision({
+      maxJobs: 5000,
+      plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 },
+    }),
   });
 }
 

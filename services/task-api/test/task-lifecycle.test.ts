@@ -1,5 +1,5 @@
 import { idToBin } from '@dsched/mysql/ids';
-import type { RowDataPacket } from '@dsched/mysql/pool';
+import { databaseNow, type RowDataPacket } from '@dsched/mysql/pool';
 import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,8 +156,8 @@ describe('pause, resume, delete', () => {
     expect((await jobsOf(db.pool, task.id)).every((j) => j.state === 'cancelled')).toBe(true);
     const resumed = (await a.call('POST', `/v1/tasks/${task.id}/resume`)).json() as TaskBody;
     expect(resumed).toMatchObject({ state: 'active', version: 3 });
-    const [[clock]] = await db.pool.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    expect(Date.parse(resumed.nextFireAt!)).toBeGreaterThanOrEqual((clock!.now as Date).getTime() - 1000);
+    const now = await databaseNow(db.pool);
+    expect(Date.parse(resumed.nextFireAt!)).toBeGreaterThanOrEqual(now.getTime() - 1000);
     const [skips] = await db.pool.query<RowDataPacket[]>(
       'SELECT reason FROM occurrence_skips WHERE task_id = ?',
       [idToBin(task.id)],
@@ -215,8 +215,7 @@ describe('trigger and backfill', () => {
   it('backfill runs each past occurrence of a range once, however often it is asked', async () => {
     const a = await tenantClient(app);
     const task = await newTask(a, cronBody('0 * * * *'));
-    const [[clock]] = await db.pool.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    const hour = Math.floor((clock!.now as Date).getTime() / 3_600_000) * 3_600_000;
+    const hour = Math.floor((await databaseNow(db.pool)).getTime() / 3_600_000) * 3_600_000;
     const range = { from: new Date(hour - 5 * 3_600_000).toISOString(), to: new Date(hour).toISOString() };
     const first = await a.call('POST', `/v1/tasks/${task.id}/backfill`, range);
     const second = await a.call('POST', `/v1/tasks/${task.id}/backfill`, range);

@@ -3,16 +3,8 @@ import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import { auditSources } from '../src/adapters/audit.ts';
-import {
-  mysqlClock,
-  mysqlRateLimiter,
-  mysqlTaskRepository,
-  mysqlTaskRuns,
-  mysqlTenantDirectory,
-} from '../src/adapters/mysql.ts';
 import { buildApp } from '../src/app.ts';
-import { TaskApiMetrics } from '../src/metrics.ts';
+import { taskApiDeps } from '../src/deps.ts';
 
 export const TEST_ADMIN_TOKEN = 'admin-token-for-tests-123';
 
@@ -24,19 +16,17 @@ export async function buildTestApp(fileUrl: string, options: { historyRetentionD
   ]);
   const registry: Registry = createRegistry('task-api');
   const app: FastifyInstance = buildApp({
-    logger: createLogger('task-api', 'silent'),
-    registry,
-    ready: async () => undefined,
-    tenants: mysqlTenantDirectory(db.pool, { rotationGraceS: 0 }),
-    tasks: mysqlTaskRepository(db.pool, { partitions: 64 }),
-    runs: mysqlTaskRuns(db.pool),
-    rateLimit: mysqlRateLimiter(db.pool),
-    now: mysqlClock(db.pool),
-    adminToken: TEST_ADMIN_TOKEN,
-    audit: auditSources(db.pool, ks.client, {
+    ...taskApiDeps({
+      pool: db.pool,
+      cassandra: ks.client,
+      logger: createLogger('task-api', 'silent'),
+      registry,
+      adminToken: TEST_ADMIN_TOKEN,
+      partitions: 64,
+      rotationGraceS: 0,
       historyRetentionDays: options.historyRetentionDays ?? 90,
-      missing: new TaskApiMetrics(registry).auditMissing,
     }),
+    ready: async () => undefined,
   });
   const close = async () => {
     await app.close();

@@ -3,6 +3,7 @@
 -- before the jobs are released, while they still name their executor. A row that exists already
 -- is left as it is (a parked attempt's open row is closed by close-abandoned-attempts.sql).
 -- Parameters: error_class, error, ids (list), (id, attempt) pairs (list)
+-- Returns: affected rows
 INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, error_class, error, duration_ms)
 SELECT id, attempt, claimed_by, COALESCE(claimed_at, NOW(3)), NOW(3), ?, ?,
        TIMESTAMPDIFF(MICROSECOND, COALESCE(claimed_at, NOW(3)), NOW(3)) DIV 1000

@@ -1,29 +1,45 @@
+import type { JobRecord } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
-import { type JobRecord, loadJobRecords } from './job-records.ts';
+import { loadJobRecords } from './job-records.ts';
 
 const SELECT_ARCHIVABLE = loadSql(import.meta.url, './archivable-select.sql');
 const ARCHIVE_DELETE = loadSql(import.meta.url, './archive-delete.sql');
 const ARCHIVER_LAG = loadSql(import.meta.url, './archiver-lag.sql');
+
+/** archivable-select.sql. */
+interface ArchivableRow extends RowDataPacket {
+  id: Buffer;
+  finished_at: Date;
+}
+
+/** archiver-lag.sql. */
+interface LagRow extends RowDataPacket {
+  oldest: Date;
+  now: Date;
+}
+
+/** ready-backlog-capped.sql. */
+interface BacklogRow extends RowDataPacket {
+  n: number;
+}
 
 /** Terminal jobs ready for history, oldest first, with their attempts. */
 export async function selectArchivableJobs(
   pool: Pool,
   args: { limit: number; deadRetentionSeconds: number },
 ): Promise<JobRecord[]> {
-  const [rows] = await pool.query<RowDataPacket[]>(SELECT_ARCHIVABLE, [
+  const [rows] = await pool.query<ArchivableRow[]>(SELECT_ARCHIVABLE, [
     args.limit,
     args.limit,
     args.deadRetentionSeconds,
     args.limit,
   ]);
-  const oldest = rows
-    .sort((a, b) => (a.finished_at as Date).getTime() - (b.finished_at as Date).getTime())
-    .slice(0, args.limit);
+  const oldest = rows.sort((a, b) => a.finished_at.getTime() - b.finished_at.getTime()).slice(0, args.limit);
   return loadJobRecords(
     pool,
-    oldest.map((r) => r.id as Buffer),
+    oldest.map((r) => r.id),
   );
 }
 
@@ -46,11 +62,8 @@ export async function deleteArchivedJobs(
 
 /** Seconds since the oldest job waiting for the archiver became archivable (0 when none waits). */
 export async function archiverLagSeconds(pool: Pool, deadRetentionSeconds: number): Promise<number> {
-  const [rows] = await pool.query<RowDataPacket[]>(ARCHIVER_LAG, [
-    deadRetentionSeconds,
-    deadRetentionSeconds,
-  ]);
-  const { oldest, now } = rows[0] as { oldest: Date; now: Date };
+  const [rows] = await pool.query<LagRow[]>(ARCHIVER_LAG, [deadRetentionSeconds, deadRetentionSeconds]);
+  const { oldest, now } = rows[0]!;
   return Math.max(0, (now.getTime() - oldest.getTime()) / 1000);
 }
 
@@ -58,6 +71,6 @@ const READY_BACKLOG_CAPPED = loadSql(import.meta.url, './ready-backlog-capped.sq
 
 /** Pending jobs already due, counted up to `cap` (the cost stays bounded by the cap). */
 export async function readyBacklogUpTo(pool: Pool, cap: number): Promise<number> {
-  const [rows] = await pool.query<RowDataPacket[]>(READY_BACKLOG_CAPPED, [cap]);
+  const [rows] = await pool.query<BacklogRow[]>(READY_BACKLOG_CAPPED, [cap]);
   return Number(rows[0]!.n);
 }

@@ -1,6 +1,7 @@
 -- When the oldest job waiting for the archiver became archivable: succeeded and cancelled jobs at
 -- once, dead ones when their DLQ retention ran out. Each MIN is one probe of jobs_finished.
 -- Parameters: dead_retention_seconds, dead_retention_seconds
+-- Returns: rows of (oldest, now)
 SELECT LEAST(
          COALESCE((SELECT MIN(finished_at) FROM jobs WHERE finished_state = 'succeeded'), NOW(3)),
          COALESCE((SELECT MIN(finished_at) FROM jobs WHERE finished_state = 'cancelled'), NOW(3)),

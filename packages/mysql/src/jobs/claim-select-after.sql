@@ -9,6 +9,7 @@
 -- head: the claimer goes back to the head after a claim that was not full, and at least every
 -- second (docs/executor.md). The ranges are read in index order: no filesort.
 -- Parameters: lane, lead_us, priority, run_at, priority, run_at, id, priority, limit
+-- Returns: rows of (id, priority, run_at)
 SELECT id, priority, run_at
   FROM jobs
  WHERE claim_lane = ? AND run_at <= NOW(3) + INTERVAL ? MICROSECOND

@@ -3,6 +3,7 @@
 -- (expires_at NULL, or a lease that ran out) without reading busy ones; slots other claimers are
 -- taking right now are skipped, so claimers never wait on each other.
 -- Parameters: tenant_id, max_concurrency, wanted
+-- Returns: rows of (tenant_id, slot)
 (SELECT tenant_id, slot
    FROM tenant_slots
   WHERE tenant_id = ? AND (expires_at IS NULL OR expires_at < NOW(3)) AND slot < ?

@@ -3,6 +3,7 @@
 -- the claim's time, or the job's run_at for a job claimed ahead of it (a critical lane's lead),
 -- whose call the executor starts at run_at.
 -- Parameters: claimed_by, claimed_at, lease_seconds, ids (list)
+-- Returns: affected rows
 UPDATE jobs
    SET state = 'running', attempt = attempt + 1, claimed_by = ?, claimed_at = GREATEST(?, run_at),
        lease_expires_at = NOW(3) + INTERVAL ? SECOND, deadline_at = NULL,

@@ -1,4 +1,12 @@
-import { type Lane, type Priority, priorityFromRank, type RetryPolicy, type Target } from '@dsched/domain';
+import {
+  type ClaimCursor,
+  type ClaimedJob,
+  type ClaimResult,
+  type Lane,
+  priorityFromRank,
+  type RetryPolicy,
+  type Target,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, maybeBinToId } from '../ids.ts';
 import { readJson } from '../json.ts';
@@ -17,55 +25,6 @@ const CLAIM_UPDATE = loadSql(import.meta.url, './claim-update.sql');
 const CLAIM_DEFER = loadSql(import.meta.url, './claim-defer.sql');
 const CLAIM_CANCEL = loadSql(import.meta.url, './claim-cancel.sql');
 
-export interface ClaimedJob {
-  id: string;
-  tenantId: string;
-  taskId: string | null;
-  kind: string;
-  scheduledFor: Date;
-  priority: Priority;
-  lane: Lane;
-  /** The claim's fencing token: every write about this claim carries it. */
-  attempt: number;
-  maxAttempts: number;
-  target: Target;
-  retry: RetryPolicy;
-  signingSecret: string;
-  /** The tenant concurrency slot this claim holds, when the tenant has a limit. */
-  tenantSlot: number | null;
-  /**
-   * The attempt's start on the database clock: the claim's time, or the job's run_at when it was
-   * claimed ahead of it (see `ClaimArgs.leadMs`). For schedule lag on the one clock.
-   */
-  claimedAt: Date;
-  /**
-   * How long after the claim returned the job is due (0 unless it was claimed ahead): start the call
-   * then. Counted from when the database clock was read, so never early, late by a round trip at most.
-   */
-  dueInMs: number;
-  /** The executor that holds the claim. */
-  owner: string;
-}
-
-/** Where a claim stopped in its lane's claim order: the last job it locked. */
-export interface ClaimCursor {
-  priority: number;
-  runAt: Date;
-  id: Buffer;
-}
-
-export interface ClaimResult {
-  jobs: ClaimedJob[];
-  /** Jobs the locking read took (claimed, deferred or cancelled): `limit` means there may be more. */
-  locked: number;
-  /** The last job the locking read took, to resume after (see claim-select-after.sql). */
-  cursor: ClaimCursor | null;
-  /** Jobs of tenants at their concurrency limit, moved later by `deferMs`. */
-  deferred: number;
-  /** Jobs whose cancel was requested, cancelled instead of claimed. */
-  cancelled: number;
-}
-
 export interface ClaimArgs {
   lane: Lane;
   limit: number;
@@ -82,15 +41,49 @@ export interface ClaimArgs {
   leadMs?: number;
 }
 
+/** claim-select.sql, claim-select-after.sql: the locked ids in claim order. */
+interface DueIdRow extends RowDataPacket {
+  id: Buffer;
+  priority: number;
+  run_at: Date;
+}
+
+/** claim-read.sql. */
+interface ClaimRow extends RowDataPacket {
+  id: Buffer;
+  tenant_id: Buffer;
+  task_id: Buffer | null;
+  kind: string;
+  scheduled_for: Date;
+  priority: number;
+  lane: Lane;
+  attempt: number;
+  max_attempts: number;
+  run_at: Date;
+  /** JSON columns: a string or a parsed value, by driver and server (readJson takes both). */
+  target: unknown;
+  retry: unknown;
+  cancel_requested: number;
+  db_now: Date;
+  signing_secret: string;
+  max_concurrency: number | null;
+}
+
+/** claim-slots-part.sql, one part per limited tenant. */
+interface FreeSlotRow extends RowDataPacket {
+  tenant_id: Buffer;
+  slot: number;
+}
+
 const NOTHING: ClaimResult = { jobs: [], locked: 0, cursor: null, deferred: 0, cancelled: 0 };
 const PRIORITY_RANKS = [0, 1, 2, 3];
 
-function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[RowDataPacket[], unknown]> {
+function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], unknown]> {
   const a = args.after;
   const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
-  if (!a) return conn.query<RowDataPacket[]>(CLAIM_SELECT, [args.lane, leadUs, args.limit]);
+  if (!a) return conn.query<DueIdRow[]>(CLAIM_SELECT, [args.lane, leadUs, args.limit]);
   const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
-  return conn.query<RowDataPacket[]>(CLAIM_SELECT_AFTER, [
+  return conn.query<DueIdRow[]>(CLAIM_SELECT_AFTER, [
     args.lane,
     leadUs,
     a.priority,
@@ -119,9 +112,9 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     const last = locked[locked.length - 1]!;
     const position = {
       locked: locked.length,
-      cursor: { priority: Number(last.priority), runAt: last.run_at as Date, id: last.id as Buffer },
+      cursor: { priority: Number(last.priority), runAt: last.run_at, id: last.id },
     };
-    const [rows] = await conn.query<RowDataPacket[]>(CLAIM_READ, [locked.map((r) => r.id)]);
+    const [rows] = await conn.query<ClaimRow[]>(CLAIM_READ, [locked.map((r) => r.id)]);
     // db_now was read before this moment: run_at - db_now counted from here is never early.
     const readAt = performance.now();
     // Back into claim order (priority, then run_at): slots go, and calls start, in this order.
@@ -132,7 +125,7 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     const live = candidates.filter((r) => Number(r.cancel_requested) !== 1);
     const slots = await takeSlots(conn, live);
 
-    const limited = (r: RowDataPacket) => r.max_concurrency !== null;
+    const limited = (r: ClaimRow) => r.max_concurrency !== null;
     const claimed = live.filter((r) => !limited(r) || slots.has(hex(r.id)));
     const deferred = live.filter((r) => limited(r) && !slots.has(hex(r.id)));
 
@@ -144,8 +137,8 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
       return { jobs: [], ...position, deferred: deferred.length, cancelled: toCancel.length };
     }
 
-    const ids = claimed.map((r) => r.id as Buffer);
-    const dbNow = claimed[0]!.db_now as Date;
+    const ids = claimed.map((r) => r.id);
+    const dbNow = claimed[0]!.db_now;
     const [res] = await conn.query<ResultSetHeader>(CLAIM_UPDATE, [
       args.owner,
       dbNow,
@@ -170,7 +163,7 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         kind: r.kind,
         scheduledFor: r.scheduled_for,
         priority: priorityFromRank(Number(r.priority)),
-        lane: r.lane as Lane,
+        lane: r.lane,
         attempt: Number(r.attempt) + 1,
         maxAttempts: Number(r.max_attempts),
         target: readJson<Target>(r.target),
@@ -199,8 +192,8 @@ function hex(b: Buffer): string {
  * Takes free slots for the candidates of limited tenants, at most one per candidate, in claim
  * order; returns job id (hex) → slot. One statement whatever the number of tenants.
  */
-async function takeSlots(conn: PoolConnection, rows: RowDataPacket[]): Promise<Map<string, number>> {
-  const wanted = new Map<string, RowDataPacket[]>();
+async function takeSlots(conn: PoolConnection, rows: ClaimRow[]): Promise<Map<string, number>> {
+  const wanted = new Map<string, ClaimRow[]>();
   for (const r of rows) {
     if (r.max_concurrency === null) continue;
     const list = wanted.get(hex(r.tenant_id)) ?? [];
@@ -215,7 +208,7 @@ async function takeSlots(conn: PoolConnection, rows: RowDataPacket[]): Promise<M
     parts.push(CLAIM_SLOTS_PART);
     params.push(jobs[0]!.tenant_id, Number(jobs[0]!.max_concurrency), jobs.length);
   }
-  const [free] = await conn.query<RowDataPacket[]>(parts.join('\nUNION ALL\n'), params);
+  const [free] = await conn.query<FreeSlotRow[]>(parts.join('\nUNION ALL\n'), params);
   const byTenant = new Map<string, number[]>();
   for (const s of free) {
     const list = byTenant.get(hex(s.tenant_id)) ?? [];

@@ -1,6 +1,7 @@
 -- Cancels a job nobody is calling: pending, or parked waiting for its asynchronous completion.
 -- Fenced by the attempt and state just read under the lock.
 -- Parameters: id, attempt, state
+-- Returns: affected rows
 UPDATE jobs
    SET cancel_requested = 1, last_error = 'cancelled', finished_at = NOW(3), deadline_at = NULL,
        claimed_by = NULL, lease_expires_at = NULL, updated_at = NOW(3), state = 'cancelled'

@@ -1,6 +1,7 @@
 -- Locks one job for a job-api write (cancel, heartbeat, complete) and reads what the decision
 -- needs. By primary key, so it waits only on that job's row.
 -- Parameters: id
+-- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at)
 SELECT tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested,
        deadline_at, lease_expires_at
   FROM jobs

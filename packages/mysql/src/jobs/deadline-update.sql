@@ -3,6 +3,7 @@
 -- under min(maxBackoffMs, initialBackoffMs * 2^(attempt-1)), read from the job's retry policy.
 -- Fenced by attempt and by the deadline still being past.
 -- Parameters: ids (list), rows ((id, attempt) list)
+-- Returns: affected rows
 UPDATE jobs
    SET state = IF(attempt >= max_attempts, 'dead', 'pending'),
        last_error = IF(attempt >= max_attempts, 'deadline exceeded on the last attempt', 'deadline exceeded'),

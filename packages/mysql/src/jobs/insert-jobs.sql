@@ -9,6 +9,7 @@
 -- inserted.
 -- JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
 -- Parameters: created_at, updated_at, document
+-- Returns: affected rows
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
                          attempt, max_attempts, run_at, target, retry, created_at, updated_at)
 SELECT UNHEX(j.id), t.tenant_id, t.id, j.occurrence, j.kind,

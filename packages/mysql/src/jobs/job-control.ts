@@ -1,4 +1,11 @@
-import type { JobState, RetryPolicy } from '@dsched/domain';
+import type {
+  CallbackResult,
+  CancelResult,
+  CompletionDecision,
+  JobState,
+  LockedJob,
+  RetryPolicy,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { readJson } from '../json.ts';
@@ -17,41 +24,27 @@ const COMPLETE = loadSql(import.meta.url, './control-complete.sql');
 const RETRY = loadSql(import.meta.url, './control-retry.sql');
 const ATTEMPT_CLOSE = loadSql(import.meta.url, './control-attempt-close.sql');
 
-/** What job-api's decisions read of a locked job. */
-export interface LockedJob {
+/** control-lock.sql. */
+interface ControlRow extends RowDataPacket {
+  tenant_id: Buffer;
   state: JobState;
   attempt: number;
-  maxAttempts: number;
-  retry: RetryPolicy;
-  /** An executor holds a claim on it (its call is in flight). */
-  claimed: boolean;
-  /** Parked: running, no executor call, waiting for complete before deadlineAt. */
-  parked: boolean;
-  cancelRequested: boolean;
-  deadlineAt: Date | null;
-  /** The claim lease, or for a parked job its heartbeat timeout. */
-  leaseExpiresAt: Date | null;
+  max_attempts: number;
+  retry: unknown;
+  claimed_by: string | null;
+  cancel_requested: number;
+  deadline_at: Date | null;
+  lease_expires_at: Date | null;
 }
 
-export type CancelResult = 'cancelled' | 'cancel_requested' | 'already_cancelled' | 'finished' | 'not_found';
-
-export type CompletionDecision =
-  | { to: 'succeeded' | 'dead'; output: unknown; error: string | null }
-  | { to: 'retry'; output: unknown; error: string | null; delayMs: number };
-
-export type CallbackResult<T> =
-  | { kind: 'ok'; value: T }
-  | { kind: 'not_found' }
-  | { kind: 'stale'; job: LockedJob };
-
 async function lockJob(conn: PoolConnection, tenantId: string, id: string): Promise<LockedJob | null> {
-  const [rows] = await conn.query<RowDataPacket[]>(CONTROL_LOCK, [idToBin(id)]);
+  const [rows] = await conn.query<ControlRow[]>(CONTROL_LOCK, [idToBin(id)]);
   const r = rows[0];
   // Another tenant's job is not found, exactly as a missing one.
   if (!r || binToId(r.tenant_id) !== tenantId) return null;
   const claimed = r.claimed_by !== null;
   return {
-    state: r.state as JobState,
+    state: r.state,
     attempt: Number(r.attempt),
     maxAttempts: Number(r.max_attempts),
     retry: readJson<RetryPolicy>(r.retry),

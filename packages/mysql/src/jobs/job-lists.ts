@@ -11,6 +11,12 @@ const TENANT_JOBS = loadSql(import.meta.url, './tenant-jobs-page.sql');
 const TENANT_JOBS_FINISHED = loadSql(import.meta.url, './tenant-jobs-finished-page.sql');
 const TENANT_JOBS_LIVE = loadSql(import.meta.url, './tenant-jobs-live-page.sql');
 const LIVE_IDS = loadSql(import.meta.url, './live-ids.sql');
+const TASK_BELONGS_TO = loadSql(import.meta.url, './task-belongs-to.sql');
+
+/** The page statements and live-ids.sql: job ids only (the rows come from loadJobRecords). */
+interface JobIdRow extends RowDataPacket {
+  id: Buffer;
+}
 
 export interface Slice {
   /** Newest first. */
@@ -24,8 +30,8 @@ function cursorParams(c: Cursor): unknown[] {
 }
 
 async function slice(pool: Pool, sql: string, params: unknown[], limit: number): Promise<Slice> {
-  const [rows] = await pool.query<RowDataPacket[]>(sql, [...params, limit + 1]);
-  const ids = rows.slice(0, limit).map((r) => r.id as Buffer);
+  const [rows] = await pool.query<JobIdRow[]>(sql, [...params, limit + 1]);
+  const ids = rows.slice(0, limit).map((r) => r.id);
   const records = await loadJobRecords(pool, ids);
   const byId = new Map(records.map((r) => [r.view.id, r.view]));
   // Rows archived between the two reads are simply absent here; history serves them.
@@ -62,15 +68,12 @@ export function liveTenantJobs(
 /** The ids among `ids` that still have a MySQL row. */
 export async function liveJobIds(pool: Pool, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const [rows] = await pool.query<RowDataPacket[]>(LIVE_IDS, [ids.map(idToBin)]);
+  const [rows] = await pool.query<JobIdRow[]>(LIVE_IDS, [ids.map(idToBin)]);
   return new Set(rows.map((r) => binToId(r.id)));
 }
 
 /** Whether the task exists (in any state, deleted included) and belongs to the tenant. */
 export async function taskBelongsTo(pool: Pool, tenantId: string, taskId: string): Promise<boolean> {
-  const [rows] = await pool.query<RowDataPacket[]>(
-    'SELECT 1 AS yes FROM tasks WHERE id = ? AND tenant_id = ?',
-    [idToBin(taskId), idToBin(tenantId)],
-  );
+  const [rows] = await pool.query<RowDataPacket[]>(TASK_BELONGS_TO, [idToBin(taskId), idToBin(tenantId)]);
   return rows.length > 0;
 }

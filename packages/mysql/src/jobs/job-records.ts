@@ -1,4 +1,10 @@
-import { type AttemptView, type JobState, type JobView, priorityFromRank } from '@dsched/domain';
+import {
+  type AttemptView,
+  type JobRecord,
+  type JobState,
+  type JobView,
+  priorityFromRank,
+} from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin, maybeBinToId } from '../ids.ts';
 import { readJson } from '../json.ts';
@@ -7,23 +13,63 @@ import { loadSql } from '../sql.ts';
 const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
 const SELECT_ATTEMPTS = loadSql(import.meta.url, './select-attempts.sql');
 
-/** A job row with its attempts: what job-api shows and what the archiver writes to history. */
-export interface JobRecord {
-  tenantId: string;
-  view: JobView;
+/** select-jobs.sql. */
+interface JobRow extends RowDataPacket {
+  id: Buffer;
+  tenant_id: Buffer;
+  task_id: Buffer | null;
+  occurrence: string;
+  kind: string;
+  workflow_id: Buffer | null;
+  node_id: string | null;
+  scheduled_for: Date;
+  priority: number;
+  lane: string;
+  state: JobState;
+  attempt: number;
+  max_attempts: number;
+  attempt_group: number | null;
+  run_at: Date;
+  claimed_by: string | null;
+  claimed_at: Date | null;
+  lease_expires_at: Date | null;
+  deadline_at: Date | null;
+  cancel_requested: number;
+  target: unknown;
+  last_status: number | null;
+  last_error: string | null;
+  output: unknown;
+  progress: unknown;
+  started_at: Date | null;
+  finished_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** select-attempts.sql. */
+interface AttemptRow extends RowDataPacket {
+  job_id: Buffer;
+  attempt: number;
+  executor: string;
+  started_at: Date;
+  finished_at: Date | null;
+  status: number | null;
+  error_class: string | null;
+  error: string | null;
+  duration_ms: number | null;
 }
 
 function iso(d: Date | null): string | undefined {
   return d === null ? undefined : d.toISOString();
 }
 
-function toAttemptView(r: RowDataPacket): AttemptView {
+function toAttemptView(r: AttemptRow): AttemptView {
   const v: AttemptView = {
     attempt: Number(r.attempt),
-    startedAt: (r.started_at as Date).toISOString(),
+    startedAt: r.started_at.toISOString(),
     executor: r.executor,
   };
-  if (r.finished_at) v.finishedAt = (r.finished_at as Date).toISOString();
+  if (r.finished_at) v.finishedAt = r.finished_at.toISOString();
   if (r.status !== null) v.status = Number(r.status);
   if (r.error !== null) v.error = r.error;
   if (r.error_class !== null) v.errorClass = r.error_class;
@@ -31,17 +77,17 @@ function toAttemptView(r: RowDataPacket): AttemptView {
   return v;
 }
 
-function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
+function toJobView(r: JobRow, attempts: AttemptView[]): JobView {
   const v: JobView = {
     id: binToId(r.id),
     taskId: maybeBinToId(r.task_id),
     kind: r.kind,
-    state: r.state as JobState,
+    state: r.state,
     attempt: Number(r.attempt),
     maxAttempts: Number(r.max_attempts),
     attemptGroup: Number(r.attempt_group ?? 1),
     priority: priorityFromRank(Number(r.priority)),
-    scheduledFor: (r.scheduled_for as Date).toISOString(),
+    scheduledFor: r.scheduled_for.toISOString(),
     attempts,
   };
   if (r.workflow_id) v.workflowId = binToId(r.workflow_id);
@@ -67,7 +113,7 @@ function toJobView(r: RowDataPacket, attempts: AttemptView[]): JobView {
  * An attempt row is written when the attempt ends; while an executor's call is in flight, the open
  * attempt is the claim on the job row (who holds it and since when).
  */
-function withOpenAttempt(r: RowDataPacket, attempts: AttemptView[]): AttemptView[] {
+function withOpenAttempt(r: JobRow, attempts: AttemptView[]): AttemptView[] {
   const attempt = Number(r.attempt);
   if (r.state !== 'running' || r.claimed_by === null || attempts.some((a) => a.attempt === attempt)) {
     return attempts;
@@ -80,24 +126,22 @@ function withOpenAttempt(r: RowDataPacket, attempts: AttemptView[]): AttemptView
 export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Promise<JobRecord[]> {
   if (ids.length === 0) return [];
   const bins = ids.map((id) => (typeof id === 'string' ? idToBin(id) : id));
-  const [jobs] = await pool.query<RowDataPacket[]>(SELECT_JOBS, [bins]);
+  const [jobs] = await pool.query<JobRow[]>(SELECT_JOBS, [bins]);
   if (jobs.length === 0) return [];
-  const [attempts] = await pool.query<RowDataPacket[]>(SELECT_ATTEMPTS, [jobs.map((j) => j.id)]);
+  const [attempts] = await pool.query<AttemptRow[]>(SELECT_ATTEMPTS, [jobs.map((j) => j.id)]);
   const byJob = new Map<string, AttemptView[]>();
   for (const a of attempts) {
-    const key = (a.job_id as Buffer).toString('hex');
+    const key = a.job_id.toString('hex');
     const list = byJob.get(key) ?? [];
     list.push(toAttemptView(a));
     byJob.set(key, list);
   }
   // In the order asked for (the server returns primary-key order).
   const rank = new Map(bins.map((b, i) => [b.toString('hex'), i]));
-  jobs.sort(
-    (a, b) => rank.get((a.id as Buffer).toString('hex'))! - rank.get((b.id as Buffer).toString('hex'))!,
-  );
+  jobs.sort((a, b) => rank.get(a.id.toString('hex'))! - rank.get(b.id.toString('hex'))!);
   return jobs.map((r) => ({
     tenantId: binToId(r.tenant_id),
-    view: toJobView(r, withOpenAttempt(r, byJob.get((r.id as Buffer).toString('hex')) ?? [])),
+    view: toJobView(r, withOpenAttempt(r, byJob.get(r.id.toString('hex')) ?? [])),
   }));
 }
 

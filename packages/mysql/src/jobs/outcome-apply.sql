@@ -4,15 +4,16 @@
 -- lease_expires_at is its heartbeat timeout and deadline_at the time by which it must complete
 -- (the reconciler's contract, docs/recovery.md).
 -- A cancel requested while the call ran turns a retry, give-back or park into 'cancelled'.
--- A give-back (handed_back = 1) raises max_attempts by one: the attempt number is the fencing token
--- and cannot go back, so the cap moves instead, and the handed-back attempt does not count.
+-- A give-back (given_back = 1) raises max_attempts by one: the attempt number is the fencing token
+-- and cannot go back, so the cap moves instead, and the given-back attempt does not count.
 -- Assignments never read a column another assignment writes (multi-table UPDATE has no order).
--- Parameters: rows (derived: id, attempt, next, last_status, last_error, delay_ms, handed_back, heartbeat_s, deadline_s)
+-- Parameters: rows (derived: id, attempt, next, last_status, last_error, delay_ms, given_back, heartbeat_s, deadline_s)
+-- Returns: affected rows
 UPDATE jobs j
   JOIN (:rows) v ON j.id = v.id AND j.attempt = v.attempt
    SET j.last_status = v.last_status,
        j.last_error = v.last_error,
-       j.max_attempts = j.max_attempts + v.handed_back,
+       j.max_attempts = j.max_attempts + v.given_back,
        j.run_at = IF(v.next = 'pending', NOW(3) + INTERVAL v.delay_ms * 1000 MICROSECOND, j.run_at),
        j.deadline_at = IF(v.next = 'parked' AND j.cancel_requested = 0, NOW(3) + INTERVAL v.deadline_s SECOND, NULL),
        j.lease_expires_at = IF(v.next = 'parked' AND j.cancel_requested = 0,

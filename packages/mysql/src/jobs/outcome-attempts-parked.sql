@@ -2,6 +2,7 @@
 -- finished_at) when its job is now parked (running, no executor), until job-api's complete or the
 -- reconciler's deadline closes it; when a cancel turned the park into 'cancelled', it is closed.
 -- Parameters: rows (derived: job_id, attempt, executor, started_at, status, error_class, error, duration_ms, parked)
+-- Returns: affected rows
 INSERT INTO job_attempts (job_id, attempt, executor, started_at, status, error_class, error, duration_ms,
                           finished_at)
 SELECT v.job_id, v.attempt, v.executor, v.started_at, v.status, v.error_class, v.error, v.duration_ms,

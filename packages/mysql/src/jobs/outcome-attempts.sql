@@ -5,6 +5,7 @@
 -- opened at the claim before migration 0040) is closed. finished_at is assigned last: the
 -- assignments of ON DUPLICATE KEY UPDATE read the values the earlier ones wrote.
 -- Parameters: rows (job_id, attempt, executor, started_at, status, error_class, error, duration_ms)
+-- Returns: affected rows
 INSERT INTO job_attempts (job_id, attempt, executor, started_at, status, error_class, error, duration_ms,
                           finished_at)
 VALUES :rows

@@ -2,6 +2,7 @@
 -- ones missing from the answer were reclaimed, finished through job-api or cancelled meanwhile,
 -- and their results are dropped. Primary-key order, the lock order every writer uses.
 -- Parameters: rows ((id, attempt) list)
+-- Returns: rows of (id, attempt)
 SELECT id, attempt
   FROM jobs
  WHERE (id, attempt) IN (?) AND state = 'running'

@@ -1,4 +1,10 @@
-import { ClaimLostError } from '@dsched/domain';
+import {
+  type AttemptRecord,
+  ClaimLostError,
+  type HeldClaim,
+  type JobTransition,
+  type OutcomeWrite,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
@@ -11,46 +17,10 @@ const OUTCOME_ATTEMPTS = loadSql(import.meta.url, './outcome-attempts.sql');
 const OUTCOME_ATTEMPTS_PARKED = loadSql(import.meta.url, './outcome-attempts-parked.sql');
 const SLOTS_RELEASE = loadSql(import.meta.url, './slots-release.sql');
 
-export interface AttemptRecord {
-  status: number | null;
-  errorClass: string | null;
-  error: string | null;
-  durationMs: number;
-}
-
-export type JobTransition =
-  | {
-      to: 'succeeded' | 'dead' | 'failed' | 'cancelled';
-      lastStatus: number | null;
-      lastError: string | null;
-    }
-  | { to: 'retry'; lastStatus: number | null; lastError: string | null; delayMs: number }
-  /** Handed back unfinished (executor shutdown): pending at once; max_attempts rises by one, so it does not count. */
-  | { to: 'give_back'; lastError: string }
-  /**
-   * The target answered 202: it completes through job-api within `deadlineSeconds`, and
-   * heartbeats at least every `heartbeatSeconds` (the first within that long of now).
-   */
-  | { to: 'parked'; lastStatus: number; heartbeatSeconds: number; deadlineSeconds: number };
-
-/** The claim an outcome is about: its fence, and the tenant slot it holds if any. */
-export interface ClaimRef {
-  id: string;
+/** outcome-lock.sql: the claims of a batch that are still current. */
+interface FencedClaimRow extends RowDataPacket {
+  id: Buffer;
   attempt: number;
-  tenantId?: string;
-  tenantSlot?: number | null;
-}
-
-/** A claim as its outcome writes it: who took it and when (its attempt row's executor and start). */
-export interface HeldClaim extends ClaimRef {
-  owner: string;
-  claimedAt: Date;
-}
-
-export interface OutcomeWrite {
-  job: HeldClaim;
-  transition: JobTransition;
-  attempt: AttemptRecord;
 }
 
 const MAX_ERROR = 1000;
@@ -83,7 +53,7 @@ export async function recordOutcomes(pool: Pool, writes: OutcomeWrite[]): Promis
     if (!(err instanceof FenceMismatch)) throw err;
   }
   return withTransaction(pool, async (conn) => {
-    const [current] = await conn.query<RowDataPacket[]>(OUTCOME_LOCK, [
+    const [current] = await conn.query<FencedClaimRow[]>(OUTCOME_LOCK, [
       writes.map((w) => [idToBin(w.job.id), w.job.attempt]),
     ]);
     return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))));
@@ -156,7 +126,7 @@ async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[]): Promise
         'last_status',
         'last_error',
         'delay_ms',
-        'handed_back',
+        'given_back',
         'heartbeat_s',
         'deadline_s',
       ],

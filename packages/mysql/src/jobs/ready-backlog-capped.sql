@@ -3,6 +3,7 @@
 -- index is forced: with few rows the optimizer may prefer another index that would walk every
 -- pending job not yet due (the lookahead's, at a peak) to find the due ones.
 -- Parameters: cap
+-- Returns: rows of (n)
 SELECT COUNT(*) AS n
   FROM (SELECT 1
           FROM jobs FORCE INDEX (jobs_claim)

@@ -1,3 +1,4 @@
+import type { MaintenanceGauges, ReleaseResult } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
@@ -18,25 +19,38 @@ const INSERT_ATTEMPTS = loadSql(import.meta.url, './abandoned-attempts-insert.sq
 const READY_BACKLOG = loadSql(import.meta.url, './ready-backlog.sql');
 const DLQ_SIZE = loadSql(import.meta.url, './dlq-size.sql');
 
-/** What one batch did: jobs given back for another attempt, and jobs moved to the DLQ. */
-export interface ReleaseResult {
-  released: number;
-  dead: number;
+/** release-expired-select.sql, deadline-select.sql, owner-select.sql. */
+interface ReleasableRow extends RowDataPacket {
+  id: Buffer;
+  attempt: number;
+  /** 1 when this attempt was the last one allowed. */
+  spent: number;
+}
+
+/** running-owners.sql. */
+interface OwnerRow extends RowDataPacket {
+  claimed_by: string;
+}
+
+/** ready-backlog.sql (per lane) and dlq-size.sql (lane absent). */
+interface CountRow extends RowDataPacket {
+  lane?: string;
+  n: number;
 }
 
 const NONE: ReleaseResult = { released: 0, dead: 0 };
 
 async function releaseBatch(
   conn: PoolConnection,
-  rows: RowDataPacket[],
+  rows: ReleasableRow[],
   update: string,
   extra: unknown[],
   attemptEnd: { errorClass: string; error: string },
 ): Promise<ReleaseResult> {
   if (rows.length === 0) return NONE;
   // Primary-key order: the same lock order as every other multi-row write.
-  rows.sort((a, b) => Buffer.compare(a.id as Buffer, b.id as Buffer));
-  const ids = rows.map((r) => r.id as Buffer);
+  rows.sort((a, b) => Buffer.compare(a.id, b.id));
+  const ids = rows.map((r) => r.id);
   const pairs = rows.map((r) => [r.id, r.attempt]);
   // A claimed job's attempt row is written here from the job row, before the update forgets the
   // executor; a parked job's attempt row exists (open) and is closed after it.
@@ -53,7 +67,7 @@ async function releaseBatch(
 /** Gives back one batch of expired claims (to pending, or to the DLQ when attempts are spent). */
 export async function releaseExpiredClaims(pool: Pool, limit: number): Promise<ReleaseResult> {
   return withTransaction(pool, async (conn) => {
-    const [rows] = await conn.query<RowDataPacket[]>(SELECT_EXPIRED, [limit]);
+    const [rows] = await conn.query<ReleasableRow[]>(SELECT_EXPIRED, [limit]);
     return releaseBatch(conn, rows, RELEASE_EXPIRED, [], {
       errorClass: 'lease_expired',
       error: 'claim lease expired before the outcome was recorded',
@@ -64,7 +78,7 @@ export async function releaseExpiredClaims(pool: Pool, limit: number): Promise<R
 /** Fails one batch of asynchronous jobs past their deadline (retry after backoff, or the DLQ). */
 export async function failPastDeadline(pool: Pool, limit: number): Promise<ReleaseResult> {
   return withTransaction(pool, async (conn) => {
-    const [rows] = await conn.query<RowDataPacket[]>(SELECT_PAST_DEADLINE, [limit]);
+    const [rows] = await conn.query<ReleasableRow[]>(SELECT_PAST_DEADLINE, [limit]);
     return releaseBatch(conn, rows, FAIL_PAST_DEADLINE, [], {
       errorClass: 'deadline',
       error: 'no completion before the deadline',
@@ -76,7 +90,7 @@ export async function failPastDeadline(pool: Pool, limit: number): Promise<Relea
 export async function releaseClaimsOf(pool: Pool, owners: string[], limit: number): Promise<ReleaseResult> {
   if (owners.length === 0) return NONE;
   return withTransaction(pool, async (conn) => {
-    const [rows] = await conn.query<RowDataPacket[]>(SELECT_OF_OWNERS, [owners, limit]);
+    const [rows] = await conn.query<ReleasableRow[]>(SELECT_OF_OWNERS, [owners, limit]);
     return releaseBatch(conn, rows, RELEASE_OF_OWNERS, [owners], {
       errorClass: 'executor_gone',
       error: 'the executor holding the claim is gone',
@@ -86,20 +100,15 @@ export async function releaseClaimsOf(pool: Pool, owners: string[], limit: numbe
 
 /** The executors holding synchronous claims now. */
 export async function runningClaimOwners(pool: Pool, limit = 10_000): Promise<string[]> {
-  const [rows] = await pool.query<RowDataPacket[]>(RUNNING_OWNERS, [limit]);
+  const [rows] = await pool.query<OwnerRow[]>(RUNNING_OWNERS, [limit]);
   return rows.map((r) => String(r.claimed_by));
-}
-
-export interface MaintenanceGauges {
-  readyBacklog: Record<string, number>;
-  dlqSize: number;
 }
 
 /** The queue's health at a glance: due pending jobs per lane and the DLQ's size. */
 export async function readMaintenanceGauges(pool: Pool): Promise<MaintenanceGauges> {
   const [[backlog], [dlq]] = await Promise.all([
-    pool.query<RowDataPacket[]>(READY_BACKLOG),
-    pool.query<RowDataPacket[]>(DLQ_SIZE),
+    pool.query<CountRow[]>(READY_BACKLOG),
+    pool.query<CountRow[]>(DLQ_SIZE),
   ]);
   const readyBacklog: Record<string, number> = { critical: 0, default: 0, long: 0 };
   for (const r of backlog) readyBacklog[String(r.lane)] = Number(r.n);

@@ -3,6 +3,7 @@
 -- the old group is still refused); max_attempts grows by the policy's maxAttempts so the new
 -- group gets the full budget.
 -- Parameters: ids (list)
+-- Returns: affected rows
 UPDATE jobs
    SET state = 'pending', attempt_group = attempt_group + 1,
        max_attempts = attempt + CAST(JSON_UNQUOTE(JSON_EXTRACT(retry, '$.maxAttempts')) AS UNSIGNED),

@@ -12,9 +12,15 @@ const REDRIVE = loadSql(import.meta.url, './redrive-update.sql');
 
 export const REDRIVE_BATCH = 500;
 
-async function redriveLocked(conn: PoolConnection, rows: RowDataPacket[]): Promise<string[]> {
+/** redrive-select.sql (with task_id), redrive-select-task.sql (id only). */
+interface DeadJobRow extends RowDataPacket {
+  id: Buffer;
+  task_id?: Buffer | null;
+}
+
+async function redriveLocked(conn: PoolConnection, rows: DeadJobRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  await conn.query(REDRIVE, [rows.map((r) => r.id as Buffer)]);
+  await conn.query(REDRIVE, [rows.map((r) => r.id)]);
   return rows.map((r) => binToId(r.id));
 }
 
@@ -31,9 +37,9 @@ export async function redriveJobs(
     const batch = sorted.slice(i, i + REDRIVE_BATCH).map(idToBin);
     out.push(
       ...(await withTransaction(pool, async (conn) => {
-        const [rows] = await conn.query<RowDataPacket[]>(SELECT_IDS, [batch, idToBin(tenantId)]);
+        const [rows] = await conn.query<DeadJobRow[]>(SELECT_IDS, [batch, idToBin(tenantId)]);
         const task = options.taskId;
-        const mine = task ? rows.filter((r) => r.task_id !== null && binToId(r.task_id) === task) : rows;
+        const mine = task ? rows.filter((r) => r.task_id != null && binToId(r.task_id) === task) : rows;
         return redriveLocked(conn, mine);
       })),
     );
@@ -52,11 +58,7 @@ export async function redriveTask(
   while (out.length < cap) {
     const limit = Math.min(REDRIVE_BATCH, cap - out.length);
     const done = await withTransaction(pool, async (conn) => {
-      const [rows] = await conn.query<RowDataPacket[]>(SELECT_TASK, [
-        idToBin(taskId),
-        idToBin(tenantId),
-        limit,
-      ]);
+      const [rows] = await conn.query<DeadJobRow[]>(SELECT_TASK, [idToBin(taskId), idToBin(tenantId), limit]);
       return redriveLocked(conn, rows);
     });
     out.push(...done);

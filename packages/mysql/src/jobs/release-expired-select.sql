@@ -1,6 +1,7 @@
 -- Running jobs whose claim lease has expired: their executor died, lost the database, or (for a
 -- job parked after a 202) the target stopped heartbeating. Walks jobs_by_state_lease.
 -- Parameters: limit
+-- Returns: rows of (id, attempt, spent)
 SELECT id, attempt, attempt >= max_attempts AS spent
   FROM jobs
  WHERE state = 'running' AND lease_expires_at < NOW(3)

@@ -2,6 +2,7 @@
 -- Fenced by attempt, so a claim renewed or finished since the select is left alone. The id list
 -- lets the server walk the primary key; the (id, attempt) pairs are the fence.
 -- Parameters: ids (list), rows ((id, attempt) list)
+-- Returns: affected rows
 UPDATE jobs
    SET state = IF(attempt >= max_attempts, 'dead', 'pending'),
        last_error = IF(attempt >= max_attempts, 'claim lease expired on the last attempt', 'claim lease expired'),

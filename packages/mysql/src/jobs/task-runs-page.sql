@@ -2,6 +2,7 @@
 -- Walks jobs_by_task (task_id, scheduled_for, id) backwards from the cursor; the tenant condition
 -- only filters (a task has one tenant) and makes another tenant's task id find nothing.
 -- Parameters: task_id, tenant_id, from, cursor_at, cursor_at, cursor_at, cursor_id, limit
+-- Returns: rows of (id)
 SELECT id
   FROM jobs
  WHERE task_id = ? AND tenant_id = ? AND scheduled_for >= ? AND scheduled_for <= ?

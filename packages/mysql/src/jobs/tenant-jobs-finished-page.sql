@@ -2,6 +2,7 @@
 -- the cursor (at, id) and not before `from` (the DLQ is state 'dead'). Walks
 -- jobs_by_tenant_finished (tenant_id, finished_state, scheduled_for, id).
 -- Parameters: tenant_id, state, from, cursor_at, cursor_at, cursor_at, cursor_id, limit
+-- Returns: rows of (id)
 SELECT id
   FROM jobs
  WHERE tenant_id = ? AND finished_state = ? AND scheduled_for >= ? AND scheduled_for <= ?

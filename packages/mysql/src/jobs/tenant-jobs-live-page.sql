@@ -4,6 +4,7 @@
 -- rewrite one for every job. The walk is bounded by the tenant's live jobs in the range; the
 -- finished ones leave MySQL soon after they finish.
 -- Parameters: tenant_id, state, from, cursor_at, cursor_at, cursor_at, cursor_id, limit
+-- Returns: rows of (id)
 SELECT id
   FROM jobs FORCE INDEX (jobs_by_tenant_time)
  WHERE tenant_id = ? AND state = ? AND scheduled_for >= ? AND scheduled_for <= ?

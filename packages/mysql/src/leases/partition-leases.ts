@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import type { HeldLease } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
@@ -20,12 +21,6 @@ const LEAVE = loadSql(import.meta.url, './leave-member.sql');
 const PARTITION_PREFIX = 'scheduler.partition.';
 const MEMBER_PREFIX = 'scheduler.member.';
 
-export interface HeldLease {
-  partition: number;
-  /** The fencing token (BIGINT, as a string). */
-  token: string;
-}
-
 export function partitionLeaseName(partition: number): string {
   return `${PARTITION_PREFIX}${String(partition).padStart(4, '0')}`;
 }
@@ -43,7 +38,24 @@ function pairs(held: HeldLease[]): [string, string][] {
   return held.map((h) => [partitionLeaseName(h.partition), h.token]);
 }
 
-function toHeld(rows: RowDataPacket[]): HeldLease[] {
+/** held-leases.sql. */
+interface HeldLeaseRow extends RowDataPacket {
+  name: string;
+  /** BIGINT: a number or a string, by size and driver settings. */
+  token: string | number;
+}
+
+/** free-leases.sql. */
+interface LeaseNameRow extends RowDataPacket {
+  name: string;
+}
+
+/** count-members.sql. */
+interface MembersRow extends RowDataPacket {
+  members: number;
+}
+
+function toHeld(rows: HeldLeaseRow[]): HeldLease[] {
   return rows
     .map((r) => ({ partition: partitionOf(String(r.name)), token: String(r.token) }))
     .sort((a, b) => a.partition - b.partition);
@@ -67,7 +79,7 @@ export async function heartbeatMember(pool: Pool, holder: string, ttlMs: number)
 
 /** How many replicas are live (at least this one). */
 export async function countMembers(pool: Pool): Promise<number> {
-  const [[row]] = await pool.query<RowDataPacket[]>(COUNT_MEMBERS, [`${MEMBER_PREFIX}%`]);
+  const [[row]] = await pool.query<MembersRow[]>(COUNT_MEMBERS, [`${MEMBER_PREFIX}%`]);
   return Math.max(1, Number(row!.members));
 }
 
@@ -89,7 +101,7 @@ export async function renewPartitionLeases(
   if (held.length === 0) return [];
   return withTransaction(pool, async (conn) => {
     await conn.query(RENEW, [ttlMs, pairs(held), holder]);
-    const [rows] = await conn.query<RowDataPacket[]>(HELD, [
+    const [rows] = await conn.query<HeldLeaseRow[]>(HELD, [
       held.map((h) => partitionLeaseName(h.partition)),
       holder,
     ]);
@@ -107,7 +119,7 @@ export async function acquirePartitionLeases(
   ttlMs: number,
 ): Promise<HeldLease[]> {
   if (want <= 0) return [];
-  const [free] = await pool.query<RowDataPacket[]>(FREE, [`${PARTITION_PREFIX}%`]);
+  const [free] = await pool.query<LeaseNameRow[]>(FREE, [`${PARTITION_PREFIX}%`]);
   const names = free.map((r) => String(r.name)).filter((n) => partitionOf(n) < partitions);
   // Random picks keep replicas that start together from queueing on the same rows.
   for (let i = names.length - 1; i > 0; i--) {
@@ -119,7 +131,7 @@ export async function acquirePartitionLeases(
   return withTransaction(pool, async (conn) => {
     const [res] = await conn.query<ResultSetHeader>(ACQUIRE, [holder, ttlMs, chosen]);
     if (res.affectedRows === 0) return [];
-    const [rows] = await conn.query<RowDataPacket[]>(HELD, [chosen, holder]);
+    const [rows] = await conn.query<HeldLeaseRow[]>(HELD, [chosen, holder]);
     return toHeld(rows);
   });
 }

@@ -4,6 +4,7 @@
 -- read; next_fire_at only moves forward, so an occurrence whose job was archived is never
 -- materialised again. JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
 -- Parameters: document, updated_at
+-- Returns: affected rows
 UPDATE tasks t
   JOIN (SELECT UNHEX(j.id) AS id,
                TIMESTAMPADD(MICROSECOND, j.next_ms * 1000, TIMESTAMP '1970-01-01 00:00:00') AS next_fire_at

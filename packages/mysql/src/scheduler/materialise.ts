@@ -1,36 +1,38 @@
-import {
-  type MisfirePolicy,
-  type OverlapPolicy,
-  occurrenceKey,
-  type PlanLimits,
-  planOccurrences,
-  type SkipReason,
+import type {
+  DueBatchDecision,
+  DueTask,
+  MisfirePolicy,
+  OverlapPolicy,
+  PartitionScope,
+  SkipReason,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { insertJobs, type NewJob } from '../jobs/insert-jobs.ts';
-import { type HeldLease, partitionLeaseName } from '../leases/partition-leases.ts';
+import { partitionLeaseName } from '../leases/partition-leases.ts';
+import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { inclusiveRange, recordOccurrenceSkips } from '../tasks/occurrence-skips.ts';
 import { scheduleFromJson } from '../tasks/task-store.ts';
 import { withTransaction } from '../transaction.ts';
 
-const CHECK_LEASES = loadSql(import.meta.url, './check-leases.sql');
+const CHECK_PARTITION_LEASES = loadSql(import.meta.url, './check-partition-leases.sql');
 const SELECT_DUE = loadSql(import.meta.url, './select-due-tasks.sql');
 const SELECT_LIVE_RUNS = loadSql(import.meta.url, './select-live-runs.sql');
 const ADVANCE_TASKS = loadSql(import.meta.url, './advance-tasks.sql');
-
-/** Which partitions a batch may write: leased ones (fenced by token), or all (test-only). */
-export type PartitionScope = { holder: string; held: HeldLease[] } | { unleased: number[] };
 
 export interface MaterialiseArgs {
   scope: PartitionScope;
   lookaheadMs: number;
   /** Due tasks per batch. */
   limit: number;
-  /** Job rows per insert statement; tasks past it wait for the next batch. */
-  maxJobs: number;
-  plan: PlanLimits;
+  /** What to write for the due tasks read (the scheduler's `dueBatchDecision`). */
+  decide: DueBatchDecision;
+  /**
+   * The instant to decide with instead of the database clock: tests step time forward with it
+   * rather than sleep. Never set in production (the scheduler passes none).
+   */
+  now?: Date;
 }
 
 export interface MaterialiseResult {
@@ -47,17 +49,35 @@ export interface MaterialiseResult {
   full: boolean;
 }
 
+/** select-due-tasks.sql. */
+interface DueTaskRow extends RowDataPacket {
+  id: Buffer;
+  schedule: unknown;
+  misfire_policy: MisfirePolicy;
+  overlap_policy: OverlapPolicy;
+  next_fire_at: Date;
+}
+
+/** select-live-runs.sql. */
+interface LiveRunRow extends RowDataPacket {
+  task_id: Buffer;
+}
+
+/** check-partition-leases.sql. */
+interface LeaseCheckRow extends RowDataPacket {
+  name: string;
+  token: string | number;
+  now: Date;
+}
+
 /** The batch's clock and the partitions it may write (leases checked and share-locked). */
 async function clockAndPartitions(
   conn: PoolConnection,
   scope: PartitionScope,
+  at: Date | null,
 ): Promise<{ now: Date; partitions: number[]; lost: number[] }> {
-  const readNow = async () => {
-    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    return clock!.now as Date;
-  };
-  if ('unleased' in scope) return { now: await readNow(), partitions: scope.unleased, lost: [] };
-  const [rows] = await conn.query<RowDataPacket[]>(CHECK_LEASES, [
+  if ('unleased' in scope) return { now: await databaseNow(conn, at), partitions: scope.unleased, lost: [] };
+  const [rows] = await conn.query<LeaseCheckRow[]>(CHECK_PARTITION_LEASES, [
     scope.held.map((h) => partitionLeaseName(h.partition)),
     scope.holder,
   ]);
@@ -68,17 +88,20 @@ async function clockAndPartitions(
     if (tokens.get(partitionLeaseName(h.partition)) === h.token) partitions.push(h.partition);
     else lost.push(h.partition);
   }
-  return { now: rows.length > 0 ? (rows[0]!.now as Date) : await readNow(), partitions, lost };
+  // Lease expiry is always the database's own NOW(3); only the batch's decision clock can be stood in for.
+  const now = at ?? (rows.length > 0 ? rows[0]!.now : await databaseNow(conn));
+  return { now, partitions, lost };
 }
 
 /**
  * One batch of the scheduler tick, in one short transaction: check the leases (share-locked),
- * read and lock a capped due set critical first, plan each task's occurrences in memory, then one
+ * read and lock a capped due set critical first, run the caller's decision on it (the domain's
+ * planDueBatch), then one
  * multi-row insert of jobs, one of skipped ranges and one update advancing next_fire_at.
  */
 export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Promise<MaterialiseResult> {
   return withTransaction(pool, async (conn) => {
-    const { now, partitions, lost } = await clockAndPartitions(conn, args.scope);
+    const { now, partitions, lost } = await clockAndPartitions(conn, args.scope, args.now ?? null);
     const result: MaterialiseResult = {
       now,
       dueTasks: 0,
@@ -92,59 +115,51 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
 
     const dueBefore = new Date(now.getTime() + args.lookaheadMs);
     // One row past the cap says whether more is due without another transaction to find out.
-    const [read] = await conn.query<RowDataPacket[]>(SELECT_DUE, [
-      partitions,
-      dueBefore,
-      now,
-      args.limit + 1,
-    ]);
+    const [read] = await conn.query<DueTaskRow[]>(SELECT_DUE, [partitions, dueBefore, now, args.limit + 1]);
     const tasks = read.slice(0, args.limit);
     result.full = read.length > args.limit;
     result.dueTasks = tasks.length;
     if (tasks.length === 0) return result;
 
-    const forbidding = tasks.filter((t) => t.overlap_policy === 'forbid').map((t) => t.id as Buffer);
+    const forbidding = tasks.filter((t) => t.overlap_policy === 'forbid').map((t) => t.id);
     const live = new Set<string>();
     if (forbidding.length > 0) {
-      const [rows] = await conn.query<RowDataPacket[]>(SELECT_LIVE_RUNS, [forbidding]);
-      for (const r of rows) live.add((r.task_id as Buffer).toString('hex'));
+      const [rows] = await conn.query<LiveRunRow[]>(SELECT_LIVE_RUNS, [forbidding]);
+      for (const r of rows) live.add(r.task_id.toString('hex'));
     }
 
-    const jobs: NewJob[] = [];
-    const advance: ([string, number] | [string])[] = [];
-    const skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[] = [];
-    for (const t of tasks) {
-      const plan = planOccurrences(
-        {
-          schedule: scheduleFromJson(t.schedule),
-          nextFireAt: t.next_fire_at as Date,
-          misfirePolicy: t.misfire_policy as MisfirePolicy,
-          overlapPolicy: t.overlap_policy as OverlapPolicy,
-        },
-        { now, dueBefore, previousRunLive: live.has((t.id as Buffer).toString('hex')) },
-        args.plan,
-      );
-      if (advance.length > 0 && jobs.length + plan.fireTimes.length > args.maxJobs) {
-        result.full = true; // the rest of the batch stays due (and unlocked at commit)
-        break;
-      }
-      for (const at of plan.fireTimes) {
-        jobs.push({
-          taskId: t.id,
-          occurrence: occurrenceKey('scheduled', at),
-          kind: 'scheduled',
-          scheduledFor: at,
-          runAt: at,
-        });
-        result.scheduledFor.push(at);
-      }
-      for (const s of plan.skipped) {
-        skips.push({ taskId: binToId(t.id), ...inclusiveRange(s), reason: s.reason });
-        result.skipped[s.reason] = (result.skipped[s.reason] ?? 0) + 1;
-      }
-      const taskHex = (t.id as Buffer).toString('hex');
-      advance.push(plan.nextFireAt ? [taskHex, plan.nextFireAt.getTime()] : [taskHex]);
-    }
+    const bins = new Map<string, Buffer>();
+    const due: DueTask[] = tasks.map((t) => {
+      const id = binToId(t.id);
+      bins.set(id, t.id);
+      return {
+        id,
+        schedule: scheduleFromJson(t.schedule),
+        nextFireAt: t.next_fire_at,
+        misfirePolicy: t.misfire_policy,
+        overlapPolicy: t.overlap_policy,
+        previousRunLive: live.has(t.id.toString('hex')),
+      };
+    });
+    const plan = args.decide(due, { now, dueBefore });
+    if (plan.full) result.full = true; // the rest of the batch stays due (and unlocked at commit)
+
+    const jobs: NewJob[] = plan.jobs.map((j) => ({
+      taskId: bins.get(j.taskId)!,
+      occurrence: j.occurrence,
+      kind: 'scheduled',
+      scheduledFor: j.scheduledFor,
+      runAt: j.scheduledFor,
+    }));
+    for (const j of plan.jobs) result.scheduledFor.push(j.scheduledFor);
+    const skips = plan.skips.map(({ taskId, range }) => {
+      result.skipped[range.reason] = (result.skipped[range.reason] ?? 0) + 1;
+      return { taskId, ...inclusiveRange(range), reason: range.reason };
+    });
+    const advance = plan.advance.map(({ taskId, nextFireAt }) => {
+      const taskHex = bins.get(taskId)!.toString('hex');
+      return nextFireAt ? [taskHex, nextFireAt.getTime()] : [taskHex];
+    });
 
     result.jobsInserted = await insertJobs(conn, jobs, now);
     await recordOccurrenceSkips(conn, skips);

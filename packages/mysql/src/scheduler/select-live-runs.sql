@@ -2,6 +2,7 @@
 -- Forced onto jobs_occurrence (task_id, occurrence) by its task_id prefix: the state indexes
 -- would read every pending job.
 -- Parameters: task_ids (list)
+-- Returns: rows of (task_id)
 SELECT DISTINCT task_id
   FROM jobs FORCE INDEX (jobs_occurrence)
  WHERE task_id IN (?) AND state IN ('pending', 'running')

@@ -2,6 +2,7 @@
 -- Walks tasks_by_tenant (tenant_id, id). The marker after the state test is replaced by an
 -- optional "AND state = ?".
 -- Parameters: tenant_id, after_id, [state], limit
+-- Returns: rows of (id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy, metadata, state, next_fire_at, partition, version, created_at, updated_at)
 SELECT id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy,
        metadata, state, next_fire_at, `partition`, version, created_at, updated_at
   FROM tasks

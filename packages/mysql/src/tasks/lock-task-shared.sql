@@ -1,6 +1,7 @@
 -- A tenant's live task, share-locked: it cannot be edited or deleted until the run requests
 -- made from it (trigger-now, backfill) commit.
 -- Parameters: id, tenant_id
+-- Returns: rows of (id, schedule)
 SELECT id, schedule
   FROM tasks
  WHERE id = ? AND tenant_id = ? AND state <> 'deleted'

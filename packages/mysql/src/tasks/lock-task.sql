@@ -1,6 +1,7 @@
 -- A tenant's live task, locked for a read-modify-write (invariant 9). A scheduler batch holding
 -- the row is waited for (it is short); the scheduler skips the row while this holds it.
 -- Parameters: id, tenant_id
+-- Returns: rows of (id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy, metadata, state, next_fire_at, partition, version, created_at, updated_at)
 SELECT id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy,
        metadata, state, next_fire_at, `partition`, version, created_at, updated_at
   FROM tasks

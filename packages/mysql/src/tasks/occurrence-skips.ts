@@ -34,18 +34,28 @@ export function inclusiveRange(r: { from: Date; to: Date }): { from: Date; to: D
   return { from: r.from, to: new Date(r.to.getTime() - 1) };
 }
 
+/** skips-in-range.sql. */
+interface SkipRow extends RowDataPacket {
+  skipped_from: Date;
+  skipped_to: Date;
+  reason: SkipReason;
+}
+
+/** audit-jobs.sql. */
+interface AuditJobRow extends RowDataPacket {
+  id: Buffer;
+  scheduled_for: Date;
+  state: JobState;
+  kind: AuditedJob['kind'];
+}
+
 export async function skipsInRange(
   pool: Pool,
   taskId: string,
   range: { from: Date; to: Date },
   limit = 10_000,
 ): Promise<SkipRecord[]> {
-  const [rows] = await pool.query<RowDataPacket[]>(SKIPS_IN_RANGE, [
-    idToBin(taskId),
-    range.to,
-    range.from,
-    limit,
-  ]);
+  const [rows] = await pool.query<SkipRow[]>(SKIPS_IN_RANGE, [idToBin(taskId), range.to, range.from, limit]);
   return rows.map((r) => ({ from: r.skipped_from, to: r.skipped_to, reason: r.reason }));
 }
 
@@ -56,16 +66,11 @@ export async function liveOccurrenceJobs(
   range: { from: Date; to: Date },
   limit = 50_000,
 ): Promise<AuditedJob[]> {
-  const [rows] = await pool.query<RowDataPacket[]>(AUDIT_JOBS, [
-    idToBin(taskId),
-    range.from,
-    range.to,
-    limit,
-  ]);
+  const [rows] = await pool.query<AuditJobRow[]>(AUDIT_JOBS, [idToBin(taskId), range.from, range.to, limit]);
   return rows.map((r) => ({
     id: binToId(r.id),
     scheduledFor: r.scheduled_for,
-    state: r.state as JobState,
+    state: r.state,
     kind: r.kind,
   }));
 }

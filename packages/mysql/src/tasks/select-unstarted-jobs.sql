@@ -2,6 +2,7 @@
 -- is waited for, then its job is running and no longer matches. Forced onto jobs_occurrence by
 -- its task_id prefix: a locking read must not wander onto the state index (every pending job).
 -- Parameters: task_id, kinds (list)
+-- Returns: rows of (id, occurrence, kind, scheduled_for, run_at)
 SELECT id, occurrence, kind, scheduled_for, run_at
   FROM jobs FORCE INDEX (jobs_occurrence)
  WHERE task_id = ? AND kind IN (?) AND state = 'pending' AND attempt = 0

@@ -3,6 +3,7 @@
 -- again later (an edited schedule, a resume, a replacement job) without the unique key
 -- swallowing it. Fenced: a job claimed meanwhile is left alone.
 -- Parameters: version, last_error, ids (list)
+-- Returns: affected rows
 UPDATE jobs
    SET state = 'cancelled', occurrence = CONCAT('superseded:', ?, ':', occurrence), last_error = ?,
        finished_at = NOW(3), updated_at = NOW(3)

@@ -2,10 +2,11 @@ import type { Task, TaskChange } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/insert-jobs.ts';
+import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { inclusiveRange, recordOccurrenceSkips } from './occurrence-skips.ts';
-import { changeableTaskValues, rowToTask, TASK_COLUMNS, taskToRow } from './task-store.ts';
+import { changeableTaskValues, rowToTask, type TaskRow, taskToRow } from './task-store.ts';
 
 // Task writes of the lifecycle: create within the tenant's quota, list, and every change
 // (edit, pause, resume, delete) as one transaction under the task's row lock.
@@ -17,13 +18,23 @@ const UPDATE_TASK = loadSql(import.meta.url, './update-task.sql');
 const SELECT_UNSTARTED = loadSql(import.meta.url, './select-unstarted-jobs.sql');
 const SUPERSEDE_JOBS = loadSql(import.meta.url, './supersede-jobs.sql');
 const LIST_TASKS = loadSql(import.meta.url, './list-tasks.sql');
+const INSERT_TASK = loadSql(import.meta.url, './insert-task.sql');
+
+/** select-unstarted-jobs.sql. */
+interface UnstartedJobRow extends RowDataPacket {
+  id: Buffer;
+  occurrence: string;
+  kind: 'scheduled' | 'trigger' | 'backfill';
+  scheduled_for: Date;
+  run_at: Date;
+}
 
 /** Inserts a task if its tenant is under maxTasks; false when the quota is used up. */
 export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: number): Promise<boolean> {
   return withTransaction(pool, async (conn) => {
     const [res] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [idToBin(task.tenantId)]);
     if (res.affectedRows !== 1) return false;
-    await conn.query(`INSERT INTO tasks (${TASK_COLUMNS}) VALUES (?)`, [taskToRow(task, partition)]);
+    await conn.query(INSERT_TASK, [taskToRow(task, partition)]);
     return true;
   });
 }
@@ -36,17 +47,13 @@ export async function listTasks(
   const sql = LIST_TASKS.replace('%STATE%', page.state ? 'AND state = ?' : '');
   const after = page.afterId ? idToBin(page.afterId) : Buffer.alloc(16);
   const params = [idToBin(tenantId), after, ...(page.state ? [page.state] : []), page.limit];
-  const [rows] = await pool.query<RowDataPacket[]>(sql, params);
+  const [rows] = await pool.query<TaskRow[]>(sql, params);
   return rows.map(rowToTask);
 }
 
 /** Locks a tenant's live task; null when missing, deleted or another tenant's. */
-export async function lockTask(
-  conn: PoolConnection,
-  tenantId: string,
-  id: string,
-): Promise<RowDataPacket | null> {
-  const [rows] = await conn.query<RowDataPacket[]>(LOCK_TASK, [idToBin(id), idToBin(tenantId)]);
+export async function lockTask(conn: PoolConnection, tenantId: string, id: string): Promise<TaskRow | null> {
+  const [rows] = await conn.query<TaskRow[]>(LOCK_TASK, [idToBin(id), idToBin(tenantId)]);
   return rows[0] ?? null;
 }
 
@@ -54,7 +61,7 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
   if (change.unstarted === 'keep') return;
   const t = change.task;
   const kinds = change.kinds === 'all' ? ['scheduled', 'trigger', 'backfill'] : ['scheduled'];
-  const [jobs] = await conn.query<RowDataPacket[]>(SELECT_UNSTARTED, [idToBin(t.id), kinds]);
+  const [jobs] = await conn.query<UnstartedJobRow[]>(SELECT_UNSTARTED, [idToBin(t.id), kinds]);
   if (jobs.length === 0) return;
   await conn.query(SUPERSEDE_JOBS, [t.version, change.reason, jobs.map((j) => j.id)]);
   if (change.unstarted !== 'replace') return;
@@ -63,7 +70,7 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
     conn,
     jobs.map((j) => ({
       taskId: idToBin(t.id),
-      occurrence: String(j.occurrence),
+      occurrence: j.occurrence,
       kind: j.kind,
       scheduledFor: j.scheduled_for,
       runAt: j.run_at,
@@ -86,9 +93,8 @@ export async function changeTask(
   return withTransaction(pool, async (conn) => {
     const row = await lockTask(conn, tenantId, id);
     if (!row) return null;
-    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
     const current = rowToTask(row);
-    const change = decide(current, clock!.now as Date);
+    const change = decide(current, await databaseNow(conn));
     if (!change) return { task: current, changed: false };
     const t = change.task;
     const [res] = await conn.query<ResultSetHeader>(UPDATE_TASK, [

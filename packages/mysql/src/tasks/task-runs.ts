@@ -2,6 +2,7 @@ import { newId, occurrenceKey, type Schedule } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/insert-jobs.ts';
+import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { scheduleFromJson } from './task-store.ts';
@@ -13,21 +14,31 @@ import { scheduleFromJson } from './task-store.ts';
 const LOCK_TASK_SHARED = loadSql(import.meta.url, './lock-task-shared.sql');
 const JOB_BY_OCCURRENCE = loadSql(import.meta.url, './job-by-occurrence.sql');
 
+/** lock-task-shared.sql. */
+interface SharedTaskRow extends RowDataPacket {
+  id: Buffer;
+  schedule: unknown;
+}
+
+/** job-by-occurrence.sql. */
+interface JobIdRow extends RowDataPacket {
+  id: Buffer;
+}
+
 /** Runs `fn` with a tenant's live task share-locked and the database clock; null if not found. */
 function withTaskShared<T>(
   pool: Pool,
   tenantId: string,
   taskId: string,
-  fn: (conn: PoolConnection, task: RowDataPacket, now: Date) => Promise<T>,
+  fn: (conn: PoolConnection, task: SharedTaskRow, now: Date) => Promise<T>,
 ): Promise<T | null> {
   return withTransaction(pool, async (conn) => {
-    const [[task]] = await conn.query<RowDataPacket[]>(LOCK_TASK_SHARED, [
+    const [[task]] = await conn.query<SharedTaskRow[]>(LOCK_TASK_SHARED, [
       idToBin(taskId),
       idToBin(tenantId),
     ]);
     if (!task) return null;
-    const [[clock]] = await conn.query<RowDataPacket[]>('SELECT NOW(3) AS now');
-    return fn(conn, task, clock!.now as Date);
+    return fn(conn, task, await databaseNow(conn));
   });
 }
 
@@ -46,7 +57,7 @@ export async function triggerTask(
     const jobId = newId(now.getTime());
     const key = occurrenceKey('trigger', now, discriminator ?? jobId);
     const job = {
-      taskId: task.id as Buffer,
+      taskId: task.id,
       occurrence: key,
       kind: 'trigger' as const,
       scheduledFor: now,
@@ -54,7 +65,7 @@ export async function triggerTask(
       id: jobId,
     };
     if ((await insertJobs(conn, [job], now)) === 1) return { jobId, created: true };
-    const [[existing]] = await conn.query<RowDataPacket[]>(JOB_BY_OCCURRENCE, [task.id, key]);
+    const [[existing]] = await conn.query<JobIdRow[]>(JOB_BY_OCCURRENCE, [task.id, key]);
     return { jobId: binToId(existing!.id), created: false };
   });
 }
@@ -72,7 +83,7 @@ export async function backfillTask(
   return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
     const times = plan(scheduleFromJson(task.schedule), now);
     const jobs = times.map((at) => ({
-      taskId: task.id as Buffer,
+      taskId: task.id,
       occurrence: occurrenceKey('backfill', at),
       kind: 'backfill' as const,
       scheduledFor: at,

@@ -12,11 +12,34 @@ import { PRIORITY_RANK, priorityFromRank } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { readJson, writeJson } from '../json.ts';
+import { loadSql } from '../sql.ts';
 
 // Task rows. Every read is scoped by tenant: a task of another tenant is simply not found.
 
-export const TASK_COLUMNS =
-  'id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy, metadata, state, next_fire_at, `partition`, version, created_at, updated_at';
+const INSERT_TASK = loadSql(import.meta.url, './insert-task.sql');
+const SELECT_TASK = loadSql(import.meta.url, './select-task.sql');
+
+/** A whole task row: select-task.sql, lock-task.sql, list-tasks.sql. */
+export interface TaskRow extends RowDataPacket {
+  id: Buffer;
+  tenant_id: Buffer;
+  name: string;
+  /** JSON columns: a string or a parsed value, by driver and server (readJson takes both). */
+  schedule: unknown;
+  target: unknown;
+  priority: number;
+  lane: string;
+  retry: unknown;
+  misfire_policy: string;
+  overlap_policy: string;
+  metadata: unknown;
+  state: string;
+  next_fire_at: Date | null;
+  partition: number;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
 
 type StoredSchedule =
   | (Omit<Extract<Schedule, { type: 'once' }>, 'at'> & { at: string })
@@ -31,7 +54,7 @@ export function scheduleFromJson(value: unknown): Schedule {
   return s.type === 'once' ? { type: 'once', at: new Date(s.at) } : s;
 }
 
-export function rowToTask(r: RowDataPacket): Task {
+export function rowToTask(r: TaskRow): Task {
   return {
     id: binToId(r.id),
     tenantId: binToId(r.tenant_id),
@@ -52,7 +75,7 @@ export function rowToTask(r: RowDataPacket): Task {
   };
 }
 
-/** The columns a task change may write, name through next_fire_at, in TASK_COLUMNS order. */
+/** The columns a task change may write, name through next_fire_at, in insert-task.sql's order. */
 export function changeableTaskValues(t: Task): unknown[] {
   return [
     t.name,
@@ -82,13 +105,10 @@ export function taskToRow(t: Task, partition: number): unknown[] {
 }
 
 export async function insertTask(pool: Pool, task: Task, partition: number): Promise<void> {
-  await pool.query(`INSERT INTO tasks (${TASK_COLUMNS}) VALUES (?)`, [taskToRow(task, partition)]);
+  await pool.query(INSERT_TASK, [taskToRow(task, partition)]);
 }
 
 export async function getTask(pool: Pool, tenantId: string, id: string): Promise<Task | null> {
-  const [rows] = await pool.query<RowDataPacket[]>(
-    `SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ? AND tenant_id = ? AND state <> 'deleted'`,
-    [idToBin(id), idToBin(tenantId)],
-  );
+  const [rows] = await pool.query<TaskRow[]>(SELECT_TASK, [idToBin(id), idToBin(tenantId)]);
   return rows[0] ? rowToTask(rows[0]) : null;
 }

@@ -1,4 +1,5 @@
 -- A tenant's first request: a full bucket less the token it takes. Ignored when another
 -- replica created the bucket first (the caller then tries to take a token again).
 -- Parameters: tenant_id, tokens
+-- Returns: affected rows
 INSERT IGNORE INTO tenant_rate_buckets (tenant_id, tokens, refilled_at) VALUES (?, ?, NOW(3))

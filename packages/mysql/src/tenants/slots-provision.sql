@@ -1,6 +1,7 @@
 -- Creates a tenant's concurrency slots 0 .. max_concurrency - 1 (those missing); the numbers come
 -- from a ten-by-ten-by-ten-by-ten cross join, so a limit is at most 10,000 (MAX_TENANT_CONCURRENCY).
 -- Parameters: tenant_id, max_concurrency
+-- Returns: affected rows
 INSERT IGNORE INTO tenant_slots (tenant_id, slot)
 SELECT ?, n.n
   FROM (SELECT a.d + 10 * b.d + 100 * c.d + 1000 * e.d AS n

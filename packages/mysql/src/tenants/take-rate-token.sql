@@ -2,6 +2,7 @@
 -- the database clock, so every API replica shares one limit. Matches no row when less than one
 -- token is left. SET runs left to right: tokens is computed from the old refilled_at.
 -- Parameters: rate, rate, tenant_id, rate, rate
+-- Returns: affected rows
 UPDATE tenant_rate_buckets
    SET tokens = LEAST(?, tokens + TIMESTAMPDIFF(MICROSECOND, refilled_at, NOW(3)) * ? / 1000000) - 1,
        refilled_at = NOW(3)

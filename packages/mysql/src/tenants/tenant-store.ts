@@ -1,4 +1,4 @@
-import type { Tenant } from '@dsched/domain';
+import type { QuotaPatch, Tenant } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
@@ -20,7 +20,27 @@ async function syncTenantSlots(conn: PoolConnection, tenantId: string, limit: nu
 // Tenants and their API keys. Keys are looked up by their SHA-256; a tenant is always read by id
 // or by key, never listed to another tenant.
 
-function toTenant(r: RowDataPacket): Tenant {
+const INSERT_TENANT = loadSql(import.meta.url, './insert-tenant.sql');
+const INSERT_API_KEY = loadSql(import.meta.url, './insert-api-key.sql');
+const SELECT_TENANT = loadSql(import.meta.url, './select-tenant.sql');
+const TENANT_BY_KEY_HASH = loadSql(import.meta.url, './tenant-by-key-hash.sql');
+const UPDATE_TENANT = loadSql(import.meta.url, './update-tenant.sql');
+const LOCK_TENANT = loadSql(import.meta.url, './lock-tenant.sql');
+const EXPIRE_API_KEYS = loadSql(import.meta.url, './expire-api-keys.sql');
+const INSERT_ROTATED_API_KEY = loadSql(import.meta.url, './insert-rotated-api-key.sql');
+
+/** select-tenant.sql, tenant-by-key-hash.sql. */
+interface TenantRow extends RowDataPacket {
+  id: Buffer;
+  name: string;
+  signing_secret: string;
+  max_tasks: number | null;
+  max_concurrency: number | null;
+  rate_limit_per_second: number | null;
+  created_at: Date;
+}
+
+function toTenant(r: TenantRow): Tenant {
   return {
     id: binToId(r.id),
     name: r.name,
@@ -32,16 +52,13 @@ function toTenant(r: RowDataPacket): Tenant {
   };
 }
 
-const TENANT_COLUMNS =
-  'id, name, signing_secret, max_tasks, max_concurrency, rate_limit_per_second, created_at';
-
 export async function insertTenant(
   pool: Pool,
   tenant: Tenant,
   key: { hash: Buffer; prefix: string },
 ): Promise<void> {
   await withTransaction(pool, async (conn) => {
-    await conn.query(`INSERT INTO tenants (${TENANT_COLUMNS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+    await conn.query(INSERT_TENANT, [
       idToBin(tenant.id),
       tenant.name,
       tenant.signingSecret,
@@ -51,60 +68,31 @@ export async function insertTenant(
       tenant.createdAt,
       tenant.createdAt,
     ]);
-    await conn.query(
-      'INSERT INTO tenant_api_keys (key_hash, tenant_id, key_prefix, created_at) VALUES (?, ?, ?, ?)',
-      [key.hash, idToBin(tenant.id), key.prefix, tenant.createdAt],
-    );
+    await conn.query(INSERT_API_KEY, [key.hash, idToBin(tenant.id), key.prefix, tenant.createdAt]);
     if (tenant.maxConcurrency !== null) await syncTenantSlots(conn, tenant.id, tenant.maxConcurrency);
   });
 }
 
 export async function getTenant(pool: Pool, id: string): Promise<Tenant | null> {
-  const [rows] = await pool.query<RowDataPacket[]>(`SELECT ${TENANT_COLUMNS} FROM tenants WHERE id = ?`, [
-    idToBin(id),
-  ]);
+  const [rows] = await pool.query<TenantRow[]>(SELECT_TENANT, [idToBin(id)]);
   return rows[0] ? toTenant(rows[0]) : null;
 }
 
 /** The tenant owning an unexpired key with this hash. */
 export async function findTenantByKeyHash(pool: Pool, keyHash: Buffer): Promise<Tenant | null> {
-  const [rows] = await pool.query<RowDataPacket[]>(
-    `SELECT t.id, t.name, t.signing_secret, t.max_tasks, t.max_concurrency, t.rate_limit_per_second, t.created_at
-       FROM tenant_api_keys k JOIN tenants t ON t.id = k.tenant_id
-      WHERE k.key_hash = ? AND (k.expires_at IS NULL OR k.expires_at > NOW(3))`,
-    [keyHash],
-  );
+  const [rows] = await pool.query<TenantRow[]>(TENANT_BY_KEY_HASH, [keyHash]);
   return rows[0] ? toTenant(rows[0]) : null;
 }
 
-export interface QuotaPatch {
-  name?: string;
-  maxTasks?: number | null;
-  maxConcurrency?: number | null;
-  rateLimitPerSecond?: number | null;
-}
-
+/** Applies a quota patch; false when the tenant does not exist. */
 export async function updateTenant(pool: Pool, id: string, patch: QuotaPatch): Promise<boolean> {
-  const sets: string[] = [];
-  const values: unknown[] = [];
-  const columns: [keyof QuotaPatch, string][] = [
-    ['name', 'name'],
-    ['maxTasks', 'max_tasks'],
-    ['maxConcurrency', 'max_concurrency'],
-    ['rateLimitPerSecond', 'rate_limit_per_second'],
-  ];
-  for (const [field, column] of columns) {
-    if (patch[field] !== undefined) {
-      sets.push(`${column} = ?`);
-      values.push(patch[field]);
-    }
-  }
-  if (sets.length === 0) return (await getTenant(pool, id)) !== null;
+  const fields = [patch.name, patch.maxTasks, patch.maxConcurrency, patch.rateLimitPerSecond];
+  if (fields.every((v) => v === undefined)) return (await getTenant(pool, id)) !== null;
   return withTransaction(pool, async (conn) => {
-    const [res] = await conn.query<ResultSetHeader>(
-      `UPDATE tenants SET ${sets.join(', ')}, updated_at = NOW(3) WHERE id = ?`,
-      [...values, idToBin(id)],
-    );
+    const [res] = await conn.query<ResultSetHeader>(UPDATE_TENANT, [
+      ...fields.flatMap((v) => (v === undefined ? [0, null] : [1, v])),
+      idToBin(id),
+    ]);
     if (res.affectedRows !== 1) return false;
     if (patch.maxConcurrency !== undefined) await syncTenantSlots(conn, id, patch.maxConcurrency);
     return true;
@@ -122,19 +110,10 @@ export async function rotateApiKey(
   graceS: number,
 ): Promise<boolean> {
   return withTransaction(pool, async (conn) => {
-    const [rows] = await conn.query<RowDataPacket[]>('SELECT id FROM tenants WHERE id = ? FOR UPDATE', [
-      idToBin(tenantId),
-    ]);
+    const [rows] = await conn.query<RowDataPacket[]>(LOCK_TENANT, [idToBin(tenantId)]);
     if (rows.length === 0) return false;
-    await conn.query(
-      `UPDATE tenant_api_keys SET expires_at = NOW(3) + INTERVAL ? SECOND
-        WHERE tenant_id = ? AND (expires_at IS NULL OR expires_at > NOW(3) + INTERVAL ? SECOND)`,
-      [graceS, idToBin(tenantId), graceS],
-    );
-    await conn.query(
-      'INSERT INTO tenant_api_keys (key_hash, tenant_id, key_prefix, created_at) VALUES (?, ?, ?, NOW(3))',
-      [key.hash, idToBin(tenantId), key.prefix],
-    );
+    await conn.query(EXPIRE_API_KEYS, [graceS, idToBin(tenantId), graceS]);
+    await conn.query(INSERT_ROTATED_API_KEY, [key.hash, idToBin(tenantId), key.prefix]);
     return true;
   });
 }

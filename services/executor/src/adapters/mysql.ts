@@ -1,6 +1,6 @@
-import type { Lane } from '@dsched/domain';
-import { type ClaimCursor, claimJobs } from '@dsched/mysql/jobs/claims';
-import { renewLeases } from '@dsched/mysql/jobs/leases';
+import type { ClaimCursor, Lane } from '@dsched/domain';
+import { renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
+import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
 import type { JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
@@ -54,5 +54,5 @@ export function mysqlLeaseRenewer(
   pool: Pool,
   options: { owner: string; leaseSeconds: number },
 ): LeaseRenewer {
-  return (held) => renewLeases(pool, { ...options, held });
+  return (held) => renewClaimLeases(pool, { ...options, held });
 }

@@ -22,7 +22,7 @@ export const callbackRoutes = [
   defineRoute({
     method: 'post',
     path: '/v1/jobs/{id}/heartbeat',
-    summary: 'Heartbeat of an asynchronous (202) job: pushes its deadline out, keeps its progress',
+    summary: 'Heartbeat of an asynchronous (202) job: pushes its heartbeat timeout out, keeps its progress',
     tags: ['async'],
     auth: 'tenant',
     params: idParamsSchema,

@@ -1,4 +1,3 @@
-import type { PlanLimits } from '@dsched/domain';
 import {
   acquirePartitionLeases,
   countMembers,
@@ -15,16 +14,10 @@ import type { DueMaterialiser, PartitionLeaseStore } from '../ports.ts';
 
 export function mysqlDueMaterialiser(
   pool: Pool,
-  options: { lookaheadMs: number; batchSize: number; maxJobsPerBatch: number; plan: PlanLimits },
+  options: { lookaheadMs: number; batchSize: number },
 ): DueMaterialiser {
-  return (scope) =>
-    materialiseDueBatch(pool, {
-      scope,
-      lookaheadMs: options.lookaheadMs,
-      limit: options.batchSize,
-      maxJobs: options.maxJobsPerBatch,
-      plan: options.plan,
-    });
+  return (scope, decide) =>
+    materialiseDueBatch(pool, { scope, lookaheadMs: options.lookaheadMs, limit: options.batchSize, decide });
 }
 
 export function mysqlPartitionLeases(pool: Pool): PartitionLeaseStore {

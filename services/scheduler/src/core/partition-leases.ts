@@ -5,7 +5,7 @@ import type { HeldLease, PartitionLeaseStore } from '../ports.ts';
 // (every TTL/3), counts live replicas, and moves toward ceil(P / replicas) leases: releasing the
 // excess so a newcomer gets its share, taking free or expired leases when short. A lease the
 // store no longer confirms is dropped at once, and the tick's own in-transaction check
-// (check-leases.sql) fences every write, so a replica that lost a lease writes nothing under it.
+// (check-partition-leases.sql) fences every write, so a replica that lost a lease writes nothing under it.
 //
 // The pace is monotonic time only; expiry itself is decided by the database clock.
 export class PartitionLeaseKeeper {

@@ -1,3 +1,4 @@
+import { type DueBatchDecision, type DueBatchLimits, dueBatchDecision } from '@dsched/domain';
 import type { SchedulerMetrics } from '../metrics.ts';
 import type { DueMaterialiser, PartitionScope } from '../ports.ts';
 
@@ -10,6 +11,7 @@ export class SchedulerTick {
   readonly #onLost: (partitions: number[]) => void;
   readonly #metrics: SchedulerMetrics;
   readonly #maxBatches: number;
+  readonly #decide: DueBatchDecision;
 
   constructor(deps: {
     materialise: DueMaterialiser;
@@ -19,12 +21,15 @@ export class SchedulerTick {
     onLost: (partitions: number[]) => void;
     metrics: SchedulerMetrics;
     maxBatchesPerTick: number;
+    /** What a batch may write: the plan limits and the job cap. */
+    limits: DueBatchLimits;
   }) {
     this.#materialise = deps.materialise;
     this.#scope = deps.scope;
     this.#onLost = deps.onLost;
     this.#metrics = deps.metrics;
     this.#maxBatches = deps.maxBatchesPerTick;
+    this.#decide = dueBatchDecision(deps.limits);
   }
 
   /** True when the batch cap stopped a tick that still had due work: the loop runs again at once. */
@@ -36,7 +41,7 @@ export class SchedulerTick {
       for (let i = 0; i < this.#maxBatches; i++) {
         const scope = this.#scope();
         if ('held' in scope && scope.held.length === 0) break;
-        const r = await this.#materialise(scope);
+        const r = await this.#materialise(scope, this.#decide);
         due += r.dueTasks;
         this.#metrics.jobsMaterialised.inc(r.jobsInserted);
         const now = r.now.getTime();

@@ -1,5 +1,5 @@
 import { notFound } from '@dsched/domain';
-import { authenticateAdmin } from '@dsched/runtime';
+import { authenticateAdmin, parseWith, pathId } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import {
   createTenant,
@@ -9,7 +9,6 @@ import {
   tenantView,
 } from '../core/tenants.ts';
 import type { DatabaseClock, TenantDirectory } from '../ports.ts';
-import { parseBody, parseId } from './parse.ts';
 
 export function registerAdminRoutes(
   app: FastifyInstance,
@@ -20,20 +19,20 @@ export function registerAdminRoutes(
   });
 
   app.post('/v1/admin/tenants', async (request, reply) => {
-    const body = parseBody(createTenantSchema, request.body);
+    const body = parseWith(createTenantSchema, request.body);
     return reply.status(201).send(await createTenant(deps, body));
   });
 
   app.get('/v1/admin/tenants/:id', async (request) => {
-    const id = parseId(request.params);
+    const id = pathId(request.params, 'resource');
     const tenant = await deps.tenants.get(id);
     if (!tenant) throw notFound('tenant');
     return tenantView(tenant);
   });
 
   app.patch('/v1/admin/tenants/:id', async (request) => {
-    const id = parseId(request.params);
-    const body = parseBody(patchTenantSchema, request.body);
+    const id = pathId(request.params, 'resource');
+    const body = parseWith(patchTenantSchema, request.body);
     if (!(await deps.tenants.update(id, body))) throw notFound('tenant');
     const tenant = await deps.tenants.get(id);
     if (!tenant) throw notFound('tenant');
@@ -41,7 +40,7 @@ export function registerAdminRoutes(
   });
 
   app.post('/v1/admin/tenants/:id/keys', async (request, reply) => {
-    const id = parseId(request.params);
+    const id = pathId(request.params, 'resource');
     return reply.status(201).send(await rotateTenantKey(deps, id));
   });
 }

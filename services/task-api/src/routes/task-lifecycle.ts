@@ -7,12 +7,11 @@ import {
   type Task,
   taskView,
 } from '@dsched/domain';
-import { defineRoute, STANDARD_ERRORS } from '@dsched/runtime';
+import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { editTask, listTaskPage, pause, remove, resume } from '../core/task-lifecycle.ts';
 import type { RateLimiter, TaskRepository, TenantDirectory } from '../ports.ts';
-import { parseBody, parseId } from './parse.ts';
 import { taskSchema } from './route-docs.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
@@ -117,7 +116,7 @@ export function registerTaskLifecycleRoutes(
 
   app.get('/v1/tasks', async (request) => {
     const tenant = await tenantOf(request);
-    const query = parseBody(listTasksQuerySchema, request.query);
+    const query = parseWith(listTasksQuerySchema, request.query);
     const page = await listTaskPage(deps.tasks, tenant, query);
     return {
       tasks: page.tasks.map(taskView),
@@ -127,25 +126,25 @@ export function registerTaskLifecycleRoutes(
 
   app.patch('/v1/tasks/:id', async (request, reply) => {
     const tenant = await tenantOf(request);
-    const id = parseId(request.params);
+    const id = pathId(request.params, 'resource');
     rejectUnknownFields(request.body);
-    const body = parseBody(patchTaskSchema, request.body);
+    const body = parseWith(patchTaskSchema, request.body);
     return sendTask(reply, await editTask(deps.tasks, tenant, id, body, expectedVersion(request)));
   });
 
   app.delete('/v1/tasks/:id', async (request, reply) => {
     const tenant = await tenantOf(request);
-    await remove(deps.tasks, tenant, parseId(request.params), expectedVersion(request));
+    await remove(deps.tasks, tenant, pathId(request.params, 'resource'), expectedVersion(request));
     return reply.status(204).send();
   });
 
   app.post('/v1/tasks/:id/pause', async (request, reply) => {
     const tenant = await tenantOf(request);
-    return sendTask(reply, await pause(deps.tasks, tenant, parseId(request.params)));
+    return sendTask(reply, await pause(deps.tasks, tenant, pathId(request.params, 'resource')));
   });
 
   app.post('/v1/tasks/:id/resume', async (request, reply) => {
     const tenant = await tenantOf(request);
-    return sendTask(reply, await resume(deps.tasks, tenant, parseId(request.params)));
+    return sendTask(reply, await resume(deps.tasks, tenant, pathId(request.params, 'resource')));
   });
 }

@@ -1,10 +1,9 @@
 import { backfillSchema, idParamsSchema } from '@dsched/domain';
-import { defineRoute, STANDARD_ERRORS } from '@dsched/runtime';
+import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { backfill, triggerNow } from '../core/task-runs.ts';
 import type { RateLimiter, TaskRuns, TenantDirectory } from '../ports.ts';
-import { parseBody, parseId } from './parse.ts';
 import { RATE_LIMITED } from './task-lifecycle.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
@@ -61,7 +60,7 @@ export function registerTaskRunRoutes(
     const result = await triggerNow(
       deps.runs,
       tenant,
-      parseId(request.params),
+      pathId(request.params, 'resource'),
       key === undefined ? undefined : String(key),
     );
     return reply.status(202).send(result);
@@ -69,8 +68,8 @@ export function registerTaskRunRoutes(
 
   app.post('/v1/tasks/:id/backfill', async (request, reply) => {
     const tenant = await tenantOf(request);
-    const id = parseId(request.params);
-    const body = parseBody(backfillSchema, request.body);
+    const id = pathId(request.params, 'resource');
+    const body = parseWith(backfillSchema, request.body);
     return reply.status(202).send(await backfill(deps.runs, tenant, id, body));
   });
 }

@@ -1,8 +1,8 @@
 import { createTaskSchema, notFound, taskView } from '@dsched/domain';
+import { parseWith, pathId } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { createTask } from '../core/tasks.ts';
 import type { DatabaseClock, RateLimiter, TaskRepository, TenantDirectory } from '../ports.ts';
-import { parseBody, parseId } from './parse.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
 export function registerTaskRoutes(
@@ -13,14 +13,14 @@ export function registerTaskRoutes(
 
   app.post('/v1/tasks', async (request, reply) => {
     const tenant = await tenantOf(request);
-    const body = parseBody(createTaskSchema, request.body);
+    const body = parseWith(createTaskSchema, request.body);
     const task = await createTask(deps, tenant, body);
     return reply.status(201).header('etag', `"${task.version}"`).send(taskView(task));
   });
 
   app.get('/v1/tasks/:id', async (request, reply) => {
     const tenant = await tenantOf(request);
-    const task = await deps.tasks.get(tenant.id, parseId(request.params));
+    const task = await deps.tasks.get(tenant.id, pathId(request.params, 'resource'));
     if (!task) throw notFound('task');
     return reply.header('etag', `"${task.version}"`).send(taskView(task));
   });

@@ -1,17 +1,17 @@
+import type { ClaimRef, LeaseReport } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
-import type { ClaimRef } from './outcomes.ts';
 
-const LEASE_RENEW = loadSql(import.meta.url, './lease-renew.sql');
-const LEASE_CHECK = loadSql(import.meta.url, './lease-check.sql');
+const CLAIM_LEASE_RENEW = loadSql(import.meta.url, './claim-lease-renew.sql');
+const CLAIM_LEASE_CHECK = loadSql(import.meta.url, './claim-lease-check.sql');
 const SLOTS_RENEW = loadSql(import.meta.url, './slots-renew.sql');
 
-export interface LeaseReport {
-  /** Claims no longer this executor's (reclaimed, finished through job-api, cancelled). */
-  lost: ClaimRef[];
-  /** Claims still held whose cancel was requested. */
-  cancelRequested: ClaimRef[];
+/** claim-lease-check.sql. */
+interface HeldClaimRow extends RowDataPacket {
+  id: Buffer;
+  attempt: number;
+  cancel_requested: number;
 }
 
 /**
@@ -19,14 +19,14 @@ export interface LeaseReport {
  * one more). Only when fewer rows matched than were named does it read which claims were lost
  * and which are being cancelled.
  */
-export async function renewLeases(
+export async function renewClaimLeases(
   pool: Pool,
   args: { owner: string; leaseSeconds: number; held: ClaimRef[] },
 ): Promise<LeaseReport> {
   const { held } = args;
   if (held.length === 0) return { lost: [], cancelRequested: [] };
   const pairs = held.map((c) => [idToBin(c.id), c.attempt]);
-  const [res] = await pool.query<ResultSetHeader>(LEASE_RENEW, [args.leaseSeconds, pairs, args.owner]);
+  const [res] = await pool.query<ResultSetHeader>(CLAIM_LEASE_RENEW, [args.leaseSeconds, pairs, args.owner]);
   const slots = held.filter((c) => c.tenantSlot != null && c.tenantId);
   if (slots.length > 0) {
     await pool.query(SLOTS_RENEW, [
@@ -35,9 +35,9 @@ export async function renewLeases(
     ]);
   }
   if (res.affectedRows === held.length) return { lost: [], cancelRequested: [] };
-  const [mine] = await pool.query<RowDataPacket[]>(LEASE_CHECK, [pairs, args.owner]);
+  const [mine] = await pool.query<HeldClaimRow[]>(CLAIM_LEASE_CHECK, [pairs, args.owner]);
   const stillMine = new Map(
-    mine.map((r) => [`${(r.id as Buffer).toString('hex')}:${r.attempt}`, Number(r.cancel_requested) === 1]),
+    mine.map((r) => [`${r.id.toString('hex')}:${r.attempt}`, Number(r.cancel_requested) === 1]),
   );
   const report: LeaseReport = { lost: [], cancelRequested: [] };
   for (const c of held) {

@@ -4,15 +4,18 @@ import type { Pool } from '@dsched/mysql/pool';
 import { insertTask } from '@dsched/mysql/tasks/task-store';
 import { insertTenant } from '@dsched/mysql/tenants/tenant-store';
 
-// Rows for tests and benchmarks that need many jobs in a given state, written straight into
-// MySQL in multi-row statements (bounded chunks), as the executor would have left them.
+// The one fixtures module for tests and benchmarks: tenants (with an API key), tasks (values and
+// rows), and jobs in a given state written straight into MySQL in multi-row statements (bounded
+// chunks), as the executor would have left them. Bulk loaders for many rows are tasks.ts
+// (thousands of cron tasks) and queue.ts (due pending jobs on the database clock).
 
 const CHUNK = 1000;
 
+/** A tenant with an API key (no limits unless `overrides` sets them). */
 export async function createTenantWithKey(
   pool: Pool,
   name = 'acme',
-  options: { maxConcurrency?: number | null } = {},
+  overrides: Partial<Omit<Tenant, 'name'>> = {},
 ): Promise<Tenant & { apiKey: string }> {
   const key = newApiKey();
   const tenant: Tenant = {
@@ -20,9 +23,10 @@ export async function createTenantWithKey(
     name,
     signingSecret: newSigningSecret(),
     maxTasks: null,
-    maxConcurrency: options.maxConcurrency ?? null,
+    maxConcurrency: null,
     rateLimitPerSecond: null,
     createdAt: new Date(),
+    ...overrides,
   };
   await insertTenant(pool, tenant, { hash: key.hash, prefix: key.prefix });
   return { ...tenant, apiKey: key.key };
@@ -56,8 +60,21 @@ export function cronTask(tenantId: string, overrides: Partial<Task> = {}): Task 
   };
 }
 
-export async function createTask(pool: Pool, task: Task): Promise<Task> {
-  await insertTask(pool, task, 0);
+/** A one-shot task due at `at`. */
+export function onceTask(tenantId: string, at: Date, overrides: Partial<Task> = {}): Task {
+  return cronTask(tenantId, {
+    name: 'once',
+    schedule: { type: 'once', at },
+    nextFireAt: at,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  });
+}
+
+/** Stores a task row in `partition` (0 unless given), bypassing task-api's quota. */
+export async function createTask(pool: Pool, task: Task, partition = 0): Promise<Task> {
+  await insertTask(pool, task, partition);
   return task;
 }
 

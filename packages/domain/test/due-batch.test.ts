@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { type DueTask, planDueBatch } from '../src/due-batch.ts';
+import type { Schedule } from '../src/model.ts';
+
+const everyMinute: Schedule = {
+  type: 'cron',
+  expression: '* * * * *',
+  timezone: 'UTC',
+  dst: { repeated: 'first', skipped: 'shift' },
+};
+const plan = { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 };
+const at = (hhmmss: string) => new Date(`2024-05-01T${hhmmss}.000Z`);
+// Each task has three occurrences due before 12:02:10.
+const clock = { now: at('12:00:30'), dueBefore: at('12:02:10') };
+
+function task(id: string, overrides: Partial<DueTask> = {}): DueTask {
+  return {
+    id,
+    schedule: everyMinute,
+    nextFireAt: at('12:00:00'),
+    misfirePolicy: 'fire_once',
+    overlapPolicy: 'allow',
+    previousRunLive: false,
+    ...overrides,
+  };
+}
+
+describe('planning a due batch', () => {
+  it('plans every task when the jobs fit, with scheduled occurrence keys', () => {
+    const out = planDueBatch([task('a'), task('b')], clock, { plan, maxJobs: 6 });
+    expect(out.full).toBe(false);
+    expect(out.jobs.map((j) => j.taskId)).toEqual(['a', 'a', 'a', 'b', 'b', 'b']);
+    expect(out.jobs[0]!.occurrence).toBe('2024-05-01T12:00:00.000Z');
+    expect(out.advance).toEqual([
+      { taskId: 'a', nextFireAt: at('12:03:00') },
+      { taskId: 'b', nextFireAt: at('12:03:00') },
+    ]);
+  });
+
+  it('stops at a task boundary when the job cap is reached, leaving the rest due', () => {
+    const out = planDueBatch([task('a'), task('b'), task('c')], clock, { plan, maxJobs: 5 });
+    expect(out.full).toBe(true);
+    expect(out.advance.map((a) => a.taskId)).toEqual(['a']);
+    expect(out.jobs).toHaveLength(3);
+  });
+
+  it('always plans the first task, even past the cap, so a batch moves forward', () => {
+    const out = planDueBatch([task('a'), task('b')], clock, { plan, maxJobs: 1 });
+    expect(out.advance.map((a) => a.taskId)).toEqual(['a']);
+    expect(out.jobs).toHaveLength(3);
+    expect(out.full).toBe(true);
+  });
+
+  it('passes the skipped ranges of a task whose previous run is live (overlap forbid)', () => {
+    const out = planDueBatch([task('a', { overlapPolicy: 'forbid', previousRunLive: true })], clock, {
+      plan,
+      maxJobs: 10,
+    });
+    expect(out.jobs).toEqual([]);
+    expect(out.skips.map((s) => [s.taskId, s.range.reason])).toContainEqual(['a', 'overlap']);
+  });
+});

@@ -1,0 +1,7 @@
+-- A new task row; task-changes.ts reserves the tenant's quota first, in the same transaction.
+-- Parameters: row (id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy,
+--             overlap_policy, metadata, state, next_fire_at, partition, version, created_at, updated_at)
+-- Returns: affected rows (1)
+INSERT INTO tasks (id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy,
+                   metadata, state, next_fire_at, `partition`, version, created_at, updated_at)
+VALUES (?)

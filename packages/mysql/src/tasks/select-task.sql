@@ -1,0 +1,7 @@
+-- A tenant's live task by id (the primary key; another tenant's task is not found).
+-- Parameters: id, tenant_id
+-- Returns: TaskRow; zero or one
+SELECT id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy,
+       metadata, state, next_fire_at, `partition`, version, created_at, updated_at
+  FROM tasks
+ WHERE id = ? AND tenant_id = ? AND state <> 'deleted'

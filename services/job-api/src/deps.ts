@@ -1,0 +1,48 @@
+import type { CassandraClient } from '@dsched/cassandra/client';
+import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/job-control';
+import type { Pool } from '@dsched/mysql/pool';
+import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
+import type { Logger } from '@dsched/runtime';
+import type { Registry } from 'prom-client';
+import {
+  cassandraHistory,
+  jobLookup,
+  mysqlClock,
+  mysqlDeadLetterQueue,
+  mysqlLiveJobs,
+} from './adapters/stores.ts';
+import type { JobApiDeps } from './app.ts';
+import { JobApiMetrics } from './metrics.ts';
+
+/**
+ * job-api's real adapters on a MySQL pool and a Cassandra client: what main.ts and the test app
+ * both hand to buildApp, so a test runs the wiring production runs.
+ */
+export function jobApiDeps(args: {
+  pool: Pool;
+  cassandra: CassandraClient;
+  logger: Logger;
+  registry: Registry;
+  heartbeatExtendSeconds: number;
+  random?: () => number;
+}): Omit<JobApiDeps, 'ready' | 'isShuttingDown'> {
+  const { pool } = args;
+  return {
+    logger: args.logger,
+    registry: args.registry,
+    jobs: jobLookup(pool, args.cassandra),
+    tenantByKey: (hash) => findTenantByKeyHash(pool, hash),
+    live: mysqlLiveJobs(pool),
+    history: cassandraHistory(args.cassandra),
+    dlq: mysqlDeadLetterQueue(pool),
+    now: mysqlClock(pool),
+    control: {
+      cancel: (tenantId, id) => cancelJob(pool, tenantId, id),
+      heartbeat: (a) => heartbeatJob(pool, a),
+      complete: (a, decide) => completeJob(pool, a, decide),
+    },
+    metrics: new JobApiMetrics(args.registry),
+    random: args.random ?? Math.random,
+    heartbeatExtendSeconds: args.heartbeatExtendSeconds,
+  };
+}

@@ -1,0 +1,46 @@
+import type { CassandraClient } from '@dsched/cassandra/client';
+import type { Pool } from '@dsched/mysql/pool';
+import type { Logger } from '@dsched/runtime';
+import type { Registry } from 'prom-client';
+import { auditSources } from './adapters/audit.ts';
+import {
+  mysqlClock,
+  mysqlRateLimiter,
+  mysqlTaskRepository,
+  mysqlTaskRuns,
+  mysqlTenantDirectory,
+} from './adapters/mysql.ts';
+import type { TaskApiDeps } from './app.ts';
+import { TaskApiMetrics } from './metrics.ts';
+
+/**
+ * task-api's real adapters on a MySQL pool and a Cassandra client: what main.ts and the test app
+ * both hand to buildApp, so a test runs the wiring production runs.
+ */
+export function taskApiDeps(args: {
+  pool: Pool;
+  cassandra: CassandraClient;
+  logger: Logger;
+  registry: Registry;
+  adminToken: string;
+  partitions: number;
+  rotationGraceS: number;
+  historyRetentionDays: number;
+}): Omit<TaskApiDeps, 'ready' | 'isShuttingDown'> {
+  const { pool } = args;
+  const metrics = new TaskApiMetrics(args.registry);
+  return {
+    logger: args.logger,
+    registry: args.registry,
+    tenants: mysqlTenantDirectory(pool, { rotationGraceS: args.rotationGraceS }),
+    tasks: mysqlTaskRepository(pool, { partitions: args.partitions }),
+    runs: mysqlTaskRuns(pool),
+    rateLimit: mysqlRateLimiter(pool),
+    now: mysqlClock(pool),
+    adminToken: args.adminToken,
+    audit: auditSources(pool, args.cassandra, {
+      historyRetentionDays: args.historyRetentionDays,
+      missing: metrics.auditMissing,
+    }),
+  };
+}
