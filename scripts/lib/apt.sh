@@ -17,3 +17,8 @@ dsched_ensure_apt_package() {
 dsched_ensure_faketime() {
   dsched_ensure_apt_package faketime /usr/bin/faketime
 }
+
+# Redis, for the BullMQ peer of `pnpm loadtest peak-vs-bullmq` (loadtest/src/peer/bullmq.ts).
+dsched_ensure_redis() {
+  dsched_ensure_apt_package redis-server /usr/bin/redis-server
+}

@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { freePort } from '@dsched/testkit/ports';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { REPO_ROOT } from '../harness/paths.ts';
 import { type Child, spawnChild } from '../harness/processes.ts';
 import { waitFor } from '../harness/wait.ts';
 import type { Priority, RegisteredTask } from '../harness/workload.ts';
@@ -29,6 +31,7 @@ export class BullmqPeer {
   }
 
   static async start(logDir: string): Promise<BullmqPeer> {
+    ensureRedisInstalled();
     const port = await freePort();
     const redis = spawnChild(
       'redis',
@@ -138,5 +141,22 @@ export class BullmqPeer {
   async stop(): Promise<void> {
     await Promise.all(this.#workers.map((w) => w.stop('SIGTERM', 5000)));
     await this.#redis.stop('SIGTERM', 5000);
+  }
+}
+
+/**
+ * A new machine has no redis-server: install Debian's package the way the stack script installs
+ * MariaDB, or stop with a message that says what to install (not a bare `spawn ENOENT`).
+ */
+function ensureRedisInstalled(): void {
+  try {
+    execFileSync('bash', ['-c', `. "${REPO_ROOT}scripts/lib/apt.sh" && dsched_ensure_redis`], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  } catch (cause) {
+    throw new Error(
+      'the BullMQ peer needs redis-server and could not install it: run `apt-get install redis-server` (as root) and try again',
+      { cause },
+    );
   }
 }
