@@ -4,6 +4,8 @@ export * from './cron.ts';
 export * from './due-batch.ts';
 export * from './errors.ts';
 export * from './ids.ts';
+export * from './interval.ts';
+export * from './jitter.ts';
 export * from './job-lifecycle.ts';
 export * from './job-queries.ts';
 export * from './job-requests.ts';
