@@ -61,20 +61,17 @@ const BAD: [string, Record<string, unknown>, string][] = [
 describe('creating', () => {
   it('stores and shows an interval task with its jitter, callbacks and pause threshold', async () => {
     const t = await tenantClient(app);
-    const body = intervalBody({
-      schedule: { type: 'interval', every: '90m', offset: '15m', startAt: '2024-01-01T00:00:00.000Z' },
-      jitterS: 30,
-      pauseAfterFailures: 3,
-      callbacks: { onSuccess: 'https://example.test/ok', onDead: 'https://example.test/dead' },
-    });
+    const schedule = { type: 'interval', every: '90m', offset: '15m', startAt: '2024-01-01T00:00:00.000Z' };
+    const callbacks = { onSuccess: 'https://example.test/ok', onDead: 'https://example.test/dead' };
+    const body = intervalBody({ schedule, jitterS: 30, pauseAfterFailures: 3, callbacks });
     const res = await t.call('POST', '/v1/tasks', body);
     expect(res.statusCode).toBe(201);
     const created = res.json();
     expect(created).toMatchObject({
-      schedule: body.schedule,
+      schedule,
       jitterS: 30,
       pauseAfterFailures: 3,
-      callbacks: body.callbacks,
+      callbacks,
       state: 'active',
     });
     // The next fire is on the grid: 00:15, 01:45, 03:15, ... counted from startAt.
