@@ -1,4 +1,5 @@
 export * from './audit.ts';
+export * from './callbacks.ts';
 export * from './credentials.ts';
 export * from './cron.ts';
 export * from './due-batch.ts';

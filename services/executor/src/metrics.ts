@@ -14,6 +14,8 @@ export class ExecutorMetrics {
   readonly tenantDeferred: Counter;
   readonly targetsRefused: Counter;
   readonly claimsLost: Counter;
+  readonly callbackJobs: Counter;
+  readonly tasksPausedAfterFailures: Counter;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -67,6 +69,16 @@ export class ExecutorMetrics {
     this.targetsRefused = new Counter({
       name: 'dsched_executor_targets_refused_total',
       help: 'Calls refused by the SSRF guard (forbidden resolved address)',
+      registers,
+    });
+    this.callbackJobs = new Counter({
+      name: 'dsched_callback_jobs_created_total',
+      help: 'Callback jobs made by final outcomes (one per reported job and attempt group)',
+      registers,
+    });
+    this.tasksPausedAfterFailures = new Counter({
+      name: 'dsched_tasks_paused_after_failures_total',
+      help: 'Tasks paused because they reached pauseAfterFailures dead occurrences in a row',
       registers,
     });
     this.claimsLost = new Counter({
