@@ -167,6 +167,8 @@ export interface LockedJob {
   deadlineAt: Date | null;
   /** The claim lease, or for a parked job its heartbeat timeout. */
   leaseExpiresAt: Date | null;
+  /** What its final outcome sets off (callback job, failure count); null: nothing. */
+  followUps: FinishFollowUps | null;
 }
 
 export type CancelResult = 'cancelled' | 'cancel_requested' | 'already_cancelled' | 'finished' | 'not_found';
@@ -185,6 +187,8 @@ export type CallbackResult<T> =
 export interface ReleaseResult {
   released: number;
   dead: number;
+  /** Tasks the dead ones paused (pauseAfterFailures); absent when none. */
+  pausedTasks?: number;
 }
 
 export interface MaintenanceGauges {

@@ -8,6 +8,7 @@ import { claimJobs } from '../src/jobs/claims.ts';
 import { followUpFinishedJobs } from '../src/jobs/follow-ups.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
 import { readJson } from '../src/json.ts';
 import { withTransaction } from '../src/transaction.ts';
 
@@ -179,6 +180,30 @@ describe('callback jobs', () => {
     };
     expect(await record([ok(first), retry])).toEqual([{ callbackJobs: 0, pausedTasks: 0 }]);
     expect(await callbackJobs(task.id)).toEqual([]);
+  });
+});
+
+describe('jobs dead-lettered by the reconciler', () => {
+  it('set off the same follow-ups: the onDead callback job and the failure streak', async () => {
+    const task = await taskWithJobs(
+      { callbacks: { onDead: 'http://127.0.0.1:9/dead' }, pauseAfterFailures: 1 },
+      1,
+    );
+    const [job] = await claimAll();
+    // Its executor died on the last attempt: the lease runs out and the reconciler sends it to the DLQ.
+    await db.pool.query(
+      'UPDATE jobs SET max_attempts = 1, lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?',
+      [idToBin(job!.id)],
+    );
+    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 0, dead: 1, pausedTasks: 1 });
+    const [made] = await callbackJobs(task.id);
+    expect(made.target.body).toMatchObject({
+      type: 'job.dead',
+      jobId: job!.id,
+      lastError: 'claim lease expired on the last attempt',
+      responseBody: null,
+    });
+    expect(await taskRow(task.id)).toMatchObject({ state: 'paused', failure_streak: 1 });
   });
 });
 

@@ -28,7 +28,10 @@ export interface FinishedJob {
 
 export const NO_FOLLOW_UPS: FollowUpReport = { callbackJobs: 0, pausedTasks: 0 };
 
-/** The columns every finishing path reads with a job to know its follow-ups. */
+/**
+ * The columns every finishing path reads with a job to know its follow-ups (claim-read.sql,
+ * control-lock.sql, the reconciler's selects).
+ */
 export interface FollowUpColumns {
   task_id: Buffer | null;
   /** callbacks IS NOT NULL */
