@@ -1,4 +1,4 @@
-import { verifyWebhookSignature } from '@dsched/domain';
+import { formatUuid, verifyWebhookSignature } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import { insertJobs as materialiseJobs } from '@dsched/mysql/jobs/insert-jobs';
 import type { RowDataPacket } from '@dsched/mysql/pool';
@@ -160,7 +160,7 @@ it('makes one callback job per final outcome, delivered under one key, through t
       ),
     ).toBe(true);
   }
-  const sourceIds = sources.map((s) => binId(s.id as Buffer)).sort();
+  const sourceIds = sources.map((s) => formatUuid(s.id as Buffer)).sort();
   expect([...keysByJob.keys()].sort()).toEqual(sourceIds);
   for (const keys of keysByJob.values()) expect(keys.size).toBe(1);
   expect(new Set([...keysByJob.values()].map((k) => [...k][0])).size).toBe(20);
@@ -169,7 +169,7 @@ it('makes one callback job per final outcome, delivered under one key, through t
   // Each event says what became of its job.
   const byJob = new Map(callbackCalls().map((c) => [String(event(c).jobId), c]));
   for (const s of sources) {
-    const c = byJob.get(binId(s.id as Buffer))!;
+    const c = byJob.get(formatUuid(s.id as Buffer))!;
     const e = event(c);
     if (s.state === 'succeeded') {
       expect(c.url).toBe('/cb/ok');
@@ -218,8 +218,3 @@ it('retries a failing callback URL and dead-letters it on its own, leaving the r
   expect(new Set(broken.map((c) => c.headers['idempotency-key'])).size).toBe(1);
   expect(broken.map((c) => c.headers['dsched-attempt'])).toEqual(['1', '2', '3', '4', '5']);
 });
-
-function binId(b: Buffer): string {
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
