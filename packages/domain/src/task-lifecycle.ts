@@ -98,7 +98,8 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
     reason: scheduleChanged ? 'schedule changed' : 'task changed',
     skipped: null,
     releasesQuota: false,
-    resetsFailureStreak: false,
+    // A new threshold (or none) counts from its own start, not from a streak kept under the old one.
+    resetsFailureStreak: next.pauseAfterFailures !== task.pauseAfterFailures,
   };
 }
 

@@ -138,4 +138,25 @@ describe('editing', () => {
       expect(r.callbacks).toBeNull();
     }
   });
+
+  it('starts the failure streak again when pauseAfterFailures changes, and only then', async () => {
+    const t = await tenantClient(app);
+    const created = (await t.call('POST', '/v1/tasks', intervalBody({ pauseAfterFailures: 3 }))).json();
+    const streak = async () => {
+      const [rows] = await db.pool.query<RowDataPacket[]>(
+        "SELECT failure_streak FROM tasks WHERE id = UNHEX(REPLACE(?, '-', ''))",
+        [created.id],
+      );
+      return Number(rows[0]!.failure_streak);
+    };
+    await db.pool.query("UPDATE tasks SET failure_streak = 2 WHERE id = UNHEX(REPLACE(?, '-', ''))", [
+      created.id,
+    ]);
+    expect((await t.call('PATCH', `/v1/tasks/${created.id}`, { name: 'renamed' })).statusCode).toBe(200);
+    expect(await streak()).toBe(2);
+    expect((await t.call('PATCH', `/v1/tasks/${created.id}`, { pauseAfterFailures: 5 })).statusCode).toBe(
+      200,
+    );
+    expect(await streak()).toBe(0);
+  });
 });
