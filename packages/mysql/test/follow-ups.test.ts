@@ -7,6 +7,7 @@ import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { followUpFinishedJobs } from '../src/jobs/follow-ups.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
+import { completeJob } from '../src/jobs/job-control.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
 import { readJson } from '../src/json.ts';
@@ -204,6 +205,32 @@ describe('jobs dead-lettered by the reconciler', () => {
       responseBody: null,
     });
     expect(await taskRow(task.id)).toMatchObject({ state: 'paused', failure_streak: 1 });
+  });
+});
+
+describe('jobs completed asynchronously through job-api', () => {
+  it('make their callback job with the completion, its report standing in for the response body', async () => {
+    const task = await taskWithJobs({ callbacks: { onSuccess: 'http://127.0.0.1:9/ok' } }, 1);
+    const [job] = await claimAll();
+    const parked: OutcomeWrite = {
+      job: job!,
+      transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 300, deadlineSeconds: 3600 },
+      attempt: attempt(202),
+    };
+    expect(await record([parked])).toEqual([]);
+    expect(await callbackJobs(task.id)).toEqual([]);
+    const done = await completeJob(
+      db.pool,
+      { tenantId: task.tenantId, id: job!.id, attempt: job!.attempt, errorClass: null },
+      () => ({ to: 'succeeded', output: { rows: 3 }, error: null }),
+    );
+    expect(done.kind).toBe('ok');
+    const [made] = await callbackJobs(task.id);
+    expect(made.target.body).toMatchObject({
+      type: 'job.succeeded',
+      jobId: job!.id,
+      responseBody: '{"rows":3}',
+    });
   });
 });
 
