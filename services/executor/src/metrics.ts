@@ -1,4 +1,9 @@
-import { dlqAdditionsCounter, LATENCY_BUCKETS_S, staleResultsCounter } from '@dsched/runtime';
+import {
+  dlqAdditionsCounter,
+  LATENCY_BUCKETS_S,
+  staleResultsCounter,
+  tasksPausedAfterFailuresCounter,
+} from '@dsched/runtime';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 // The executor's metrics; names and labels as in docs/metrics.md.
@@ -76,11 +81,7 @@ export class ExecutorMetrics {
       help: 'Callback jobs made by final outcomes (one per reported job and attempt group)',
       registers,
     });
-    this.tasksPausedAfterFailures = new Counter({
-      name: 'dsched_tasks_paused_after_failures_total',
-      help: 'Tasks paused because they reached pauseAfterFailures dead occurrences in a row',
-      registers,
-    });
+    this.tasksPausedAfterFailures = tasksPausedAfterFailuresCounter(registers);
     this.claimsLost = new Counter({
       name: 'dsched_executor_claims_lost_total',
       help: 'Calls aborted because lease renewal found their claim lost',

@@ -1,4 +1,4 @@
-import { dlqAdditionsCounter } from '@dsched/runtime';
+import { dlqAdditionsCounter, tasksPausedAfterFailuresCounter } from '@dsched/runtime';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export type ReleaseReason = 'lease_expired' | 'deadline' | 'executor_gone';
@@ -24,11 +24,7 @@ export class ReconcilerMetrics {
       labelNames: ['lane'],
       registers: [registry],
     });
-    this.tasksPausedAfterFailures = new Counter({
-      name: 'dsched_tasks_paused_after_failures_total',
-      help: 'Tasks paused because they reached pauseAfterFailures dead occurrences in a row',
-      registers: [registry],
-    });
+    this.tasksPausedAfterFailures = tasksPausedAfterFailuresCounter([registry]);
     this.dlqSize = new Gauge({
       name: 'dsched_dlq_size',
       help: 'Jobs in the dead-letter queue',
