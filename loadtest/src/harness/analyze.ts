@@ -13,6 +13,25 @@ import { type Occurrence, occurrenceKey } from './workload.ts';
 //   lost        expected occurrences with no effect, whose job is not dead-with-reason or
 //               cancelled by the harness: never materialised, stuck, or "succeeded" unseen
 
+/**
+ * How the first arrivals spread in time: the busiest wall-clock second, and the seconds between
+ * the 5th and 95th percentile arrival (a peak with a flexible window spreads itself over it).
+ */
+function arrivalShape(firstArrivals: number[]): { peak_calls_per_s: number; arrival_spread_s: number } {
+  if (firstArrivals.length === 0) return { peak_calls_per_s: 0, arrival_spread_s: 0 };
+  const perSecond = new Map<number, number>();
+  for (const at of firstArrivals) {
+    const s = Math.floor(at / 1000);
+    perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
+  }
+  const sorted = [...firstArrivals].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return {
+    peak_calls_per_s: Math.max(...perSecond.values()),
+    arrival_spread_s: Math.round((at(0.95) - at(0.05)) / 10) / 100,
+  };
+}
+
 export interface AnalysisInput {
   expected: Map<string, Occurrence>;
   /** Occurrences scheduled after this are outside the run (cron keeps firing while it stops). */
@@ -228,6 +247,7 @@ export function analyze(input: AnalysisInput): Analysis {
     other_p99_ms: round(percentile(lateness.other, 99), 0),
     other_max_ms: round(percentile(lateness.other, 100), 0),
     p99_ms: round(percentile(all, 99), 0),
+    ...arrivalShape([...arrivals.critical, ...arrivals.other].map(([at]) => at)),
   };
   // A run with no critical task has no critical figures (rather than -1s that read like data).
   if (lateness.critical.length === 0) {

@@ -17,6 +17,8 @@ export interface TaskPlan {
   schedule: PlannedSchedule;
   timeoutMs?: number;
   retry?: { maxAttempts: number; initialBackoffMs: number; maxBackoffMs: number };
+  /** A flexible window: the task's calls may come up to this many seconds after their time. */
+  jitterS?: number;
 }
 
 export interface RegisteredTask {
@@ -63,6 +65,7 @@ function taskBody(plan: TaskPlan, sinkBase: string, name: string): Record<string
     },
     priority: plan.priority,
     ...(plan.retry ? { retry: plan.retry } : {}),
+    ...(plan.jitterS ? { jitterS: plan.jitterS } : {}),
   };
 }
 
@@ -109,16 +112,27 @@ export async function registerTasks(
 export function burst(
   n: number,
   at: number,
-  o: { tenants: number; criticalShare?: number; profile?: string; retry?: TaskPlan['retry'] },
+  o: {
+    tenants: number;
+    criticalShare?: number;
+    profile?: string;
+    retry?: TaskPlan['retry'];
+    /** A flexible window for the non-critical tasks (critical ones keep their instant). */
+    jitterS?: number;
+  },
 ): TaskPlan[] {
   const criticalEvery = o.criticalShare ? Math.round(1 / o.criticalShare) : 0;
-  return Array.from({ length: n }, (_, i) => ({
-    tenant: i % o.tenants,
-    priority: criticalEvery && i % criticalEvery === 0 ? 'critical' : 'normal',
-    profile: o.profile ?? 'fast',
-    schedule: { type: 'once', at },
-    ...(o.retry ? { retry: o.retry } : {}),
-  }));
+  return Array.from({ length: n }, (_, i) => {
+    const critical = criticalEvery > 0 && i % criticalEvery === 0;
+    return {
+      tenant: i % o.tenants,
+      priority: critical ? 'critical' : 'normal',
+      profile: o.profile ?? 'fast',
+      schedule: { type: 'once', at },
+      ...(o.retry ? { retry: o.retry } : {}),
+      ...(o.jitterS && !critical ? { jitterS: o.jitterS } : {}),
+    };
+  });
 }
 
 /** `n` once tasks due evenly over `durationMs` from `from` (whole milliseconds). */

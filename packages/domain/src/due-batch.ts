@@ -1,3 +1,4 @@
+import { jitteredRunAt } from './jitter.ts';
 import { occurrenceKey } from './occurrence.ts';
 import { type DueTaskState, type PlanLimits, planOccurrences, type SkippedRange } from './occurrence-plan.ts';
 
@@ -8,6 +9,8 @@ import { type DueTaskState, type PlanLimits, planOccurrences, type SkippedRange 
 
 export interface DueTask extends DueTaskState {
   id: string;
+  /** The task's flexible window (0: none): each job runs at its deterministic instant in it. */
+  jitterS: number;
   /** A run of the task is still live (read only for overlapPolicy 'forbid'). */
   previousRunLive: boolean;
 }
@@ -26,7 +29,8 @@ export interface DueBatchLimits {
 }
 
 export interface DueBatchPlan {
-  jobs: { taskId: string; occurrence: string; scheduledFor: Date }[];
+  /** scheduledFor and the occurrence key keep the nominal time; runAt takes the jitter. */
+  jobs: { taskId: string; occurrence: string; scheduledFor: Date; runAt: Date }[];
   skips: { taskId: string; range: SkippedRange }[];
   /** Every task planned, in order; the tasks after the last one stay due (unlocked at commit). */
   advance: { taskId: string; nextFireAt: Date | null }[];
@@ -51,7 +55,12 @@ export function planDueBatch(tasks: DueTask[], clock: DueBatchClock, limits: Due
       break;
     }
     for (const at of plan.fireTimes) {
-      out.jobs.push({ taskId: t.id, occurrence: occurrenceKey('scheduled', at), scheduledFor: at });
+      out.jobs.push({
+        taskId: t.id,
+        occurrence: occurrenceKey('scheduled', at),
+        scheduledFor: at,
+        runAt: jitteredRunAt(t.id, at, t.jitterS),
+      });
     }
     for (const range of plan.skipped) out.skips.push({ taskId: t.id, range });
     out.advance.push({ taskId: t.id, nextFireAt: plan.nextFireAt });

@@ -1,3 +1,4 @@
+import type { FinishFollowUps } from './callbacks.ts';
 import type { JobState, Lane, Priority, RetryPolicy, Target } from './model.ts';
 import type { JobView } from './views.ts';
 
@@ -91,6 +92,8 @@ export interface ClaimedJob {
   dueInMs: number;
   /** The executor that holds the claim. */
   owner: string;
+  /** What the job's final outcome sets off (a callback job, its task's failure count); null: nothing. */
+  followUps: FinishFollowUps | null;
 }
 
 /** Where a claim stopped in its lane's claim order: the last job it locked. */
@@ -124,12 +127,16 @@ export interface ClaimRef {
 export interface HeldClaim extends ClaimRef {
   owner: string;
   claimedAt: Date;
+  /** What the job's final outcome sets off (its row's callbacks, failure count); null: nothing. */
+  followUps?: FinishFollowUps | null;
 }
 
 export interface OutcomeWrite {
   job: HeldClaim;
   transition: JobTransition;
   attempt: AttemptRecord;
+  /** The capped response body, kept for a callback event (only for jobs with callbacks). */
+  responseBody?: string | null;
 }
 
 /** What renewing an executor's claim leases found. */
@@ -160,6 +167,8 @@ export interface LockedJob {
   deadlineAt: Date | null;
   /** The claim lease, or for a parked job its heartbeat timeout. */
   leaseExpiresAt: Date | null;
+  /** What its final outcome sets off (callback job, failure count); null: nothing. */
+  followUps: FinishFollowUps | null;
 }
 
 export type CancelResult = 'cancelled' | 'cancel_requested' | 'already_cancelled' | 'finished' | 'not_found';
@@ -178,6 +187,8 @@ export type CallbackResult<T> =
 export interface ReleaseResult {
   released: number;
   dead: number;
+  /** Tasks the dead ones paused (pauseAfterFailures); absent when none. */
+  pausedTasks?: number;
 }
 
 export interface MaintenanceGauges {

@@ -1,3 +1,5 @@
+import type { IntervalSchedule } from './interval.ts';
+
 // The nouns of dsched and their closed vocabularies. Everything here is plain data.
 
 export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
@@ -34,7 +36,7 @@ export type JobState = (typeof JOB_STATES)[number];
 export const TERMINAL_JOB_STATES: readonly JobState[] = ['succeeded', 'dead', 'cancelled'];
 
 /** How a job came to be; part of its occurrence key so that each path has keys of its own. */
-export const JOB_KINDS = ['scheduled', 'trigger', 'backfill', 'workflow'] as const;
+export const JOB_KINDS = ['scheduled', 'trigger', 'backfill', 'workflow', 'callback'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -55,7 +57,14 @@ export interface DstPolicy {
 
 export type Schedule =
   | { type: 'once'; at: Date }
-  | { type: 'cron'; expression: string; timezone: string; dst: DstPolicy };
+  | { type: 'cron'; expression: string; timezone: string; dst: DstPolicy }
+  | IntervalSchedule;
+
+/** Where dsched reports a job's final outcome: a URL per outcome, each POSTed a signed event. */
+export interface TaskCallbacks {
+  onSuccess?: string;
+  onDead?: string;
+}
 
 export interface RetryRule {
   status: number | '4xx' | '5xx';
@@ -84,7 +93,14 @@ export interface Task {
   misfirePolicy: MisfirePolicy;
   overlapPolicy: OverlapPolicy;
   metadata: Record<string, unknown> | null;
+  /** Each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t. */
+  jitterS: number;
+  /** Pause after this many dead occurrences in a row (cron and interval tasks); null: never. */
+  pauseAfterFailures: number | null;
+  callbacks: TaskCallbacks | null;
   state: TaskState;
+  /** Why the task is paused when dsched paused it (pauseAfterFailures); null otherwise. */
+  pausedReason: string | null;
   nextFireAt: Date | null;
   version: number;
   createdAt: Date;

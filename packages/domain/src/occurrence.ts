@@ -12,6 +12,7 @@ export function occurrenceKey(kind: JobKind, at: Date, discriminator?: string): 
       return `backfill:${time}`;
     case 'trigger':
     case 'workflow':
+    case 'callback':
       if (!discriminator) throw new Error(`${kind} occurrences need a discriminator`);
       return `${kind}:${discriminator}`;
   }

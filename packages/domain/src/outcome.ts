@@ -3,7 +3,13 @@ import type { RetryPolicy, RetryRule } from './model.ts';
 // What an attempt's result means for its job. Outcomes are values, not strings.
 
 export type CallResult =
-  | { kind: 'response'; status: number; retryAfterMs?: number | undefined }
+  | {
+      kind: 'response';
+      status: number;
+      retryAfterMs?: number | undefined;
+      /** The first bytes of the response body, kept only for a job whose outcome is reported. */
+      body?: string | undefined;
+    }
   | {
       kind: 'error';
       errorClass: 'network' | 'timeout' | 'refused' | 'aborted' | 'body_too_large';

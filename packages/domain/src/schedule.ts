@@ -1,5 +1,6 @@
 import { type CompiledCron, CRON_HORIZON_YEARS, compileCron, nextLocalMatch } from './cron.ts';
 import { invalidArgument } from './errors.ts';
+import { lastIntervalFireBeforeMs, nextIntervalFireMs } from './interval.ts';
 import type { DstPolicy, Schedule } from './model.ts';
 import { isKnownTimeZone, zoneOffsets } from './time-zone.ts';
 
@@ -106,6 +107,7 @@ export function nextCronFireMs(
  */
 export function nextFireAfter(schedule: Schedule, after: Date): Date | null {
   if (schedule.type === 'once') return schedule.at.getTime() > after.getTime() ? schedule.at : null;
+  if (schedule.type === 'interval') return new Date(nextIntervalFireMs(schedule, after.getTime()));
   const next = nextCronFireMs(schedule.expression, schedule.timezone, schedule.dst, after.getTime());
   return next === null ? null : new Date(next);
 }
@@ -142,6 +144,10 @@ export function lastFireBefore(schedule: Schedule, from: Date, before: Date): Da
   const end = before.getTime();
   const start = from.getTime();
   if (start >= end) return null;
+  if (schedule.type === 'interval') {
+    const last = lastIntervalFireBeforeMs(schedule, end);
+    return last === null || last < start ? null : new Date(last);
+  }
   for (let window = 1000; ; window *= 8) {
     const lo = Math.max(start, end - window);
     let t = nextFireAfter(schedule, new Date(lo - 1));

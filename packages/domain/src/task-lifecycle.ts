@@ -3,7 +3,14 @@ import { laneFor, type Task } from './model.ts';
 import type { SkippedRange } from './occurrence-plan.ts';
 import { firstFireAt } from './schedule.ts';
 import type { PatchTaskRequest } from './task-requests.ts';
-import { CRITICAL_LANE_ISSUE, criticalLaneAllowed, toSchedule, toTarget } from './task-spec.ts';
+import {
+  CRITICAL_LANE_ISSUE,
+  criticalLaneAllowed,
+  PAUSE_ON_ONCE_ISSUE,
+  toCallbacks,
+  toSchedule,
+  toTarget,
+} from './task-spec.ts';
 
 // What an edit, a pause, a resume or a delete does to a task and to its materialised jobs
 // (docs/task-lifecycle.md). Pure: the caller reads the task under its row lock and the database
@@ -27,6 +34,8 @@ export interface TaskChange {
   skipped: SkippedRange | null;
   /** The task stops counting toward the tenant's maxTasks. */
   releasesQuota: boolean;
+  /** The count of dead occurrences in a row starts again from zero (a resume). */
+  resetsFailureStreak: boolean;
 }
 
 function bump(task: Task, now: Date, changes: Partial<Task>): Task {
@@ -58,9 +67,19 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
     misfirePolicy: req.misfirePolicy ?? task.misfirePolicy,
     overlapPolicy: req.overlapPolicy ?? task.overlapPolicy,
     metadata: req.metadata === undefined ? task.metadata : req.metadata,
+    jitterS: req.jitterS ?? task.jitterS,
+    pauseAfterFailures:
+      req.pauseAfterFailures === undefined ? task.pauseAfterFailures : req.pauseAfterFailures,
+    callbacks: req.callbacks === undefined ? task.callbacks : toCallbacks(req.callbacks),
   };
-  const scheduleChanged = !same(schedule, task.schedule);
-  const jobsChanged = ['target', 'retry', 'priority', 'lane'].some(
+  if (next.pauseAfterFailures !== null && schedule.type === 'once') {
+    throw invalidArgument('pauseAfterFailures', PAUSE_ON_ONCE_ISSUE);
+  }
+  // A new window moves when the occurrences run: like a new schedule, the ones materialised ahead
+  // go and are planned again.
+  const scheduleChanged = !same(schedule, task.schedule) || next.jitterS !== task.jitterS;
+  // Jobs copy the callbacks and the failure count flag from their task when they are made.
+  const jobsChanged = ['target', 'retry', 'priority', 'lane', 'callbacks', 'pauseAfterFailures'].some(
     (k) => !same(next[k as keyof Task], task[k as keyof Task]),
   );
   if (!scheduleChanged && !jobsChanged && same(next, task)) return null;
@@ -79,6 +98,8 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
     reason: scheduleChanged ? 'schedule changed' : 'task changed',
     skipped: null,
     releasesQuota: false,
+    // A new threshold (or none) counts from its own start, not from a streak kept under the old one.
+    resetsFailureStreak: next.pauseAfterFailures !== task.pauseAfterFailures,
   };
 }
 
@@ -86,12 +107,13 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
 export function pauseTask(task: Task, now: Date): TaskChange | null {
   if (task.state === 'paused') return null;
   return {
-    task: bump(task, now, { state: 'paused' }),
+    task: bump(task, now, { state: 'paused', pausedReason: null }),
     unstarted: 'cancel',
     kinds: 'scheduled',
     reason: 'task paused',
     skipped: null,
     releasesQuota: false,
+    resetsFailureStreak: false,
   };
 }
 
@@ -108,12 +130,14 @@ export function resumeTask(task: Task, now: Date): TaskChange | null {
       ? { from: task.nextFireAt, to: resumeAt, reason: 'paused' as const }
       : null;
   return {
-    task: bump(task, now, { state: 'active', nextFireAt: resumeAt }),
+    task: bump(task, now, { state: 'active', nextFireAt: resumeAt, pausedReason: null }),
     unstarted: 'keep',
     kinds: 'scheduled',
     reason: 'task resumed',
     skipped,
     releasesQuota: false,
+    // A task paused after failures starts counting again, or its next dead occurrence re-pauses it.
+    resetsFailureStreak: true,
   };
 }
 
@@ -126,5 +150,6 @@ export function deleteTask(task: Task, now: Date): TaskChange {
     reason: 'task deleted',
     skipped: null,
     releasesQuota: true,
+    resetsFailureStreak: false,
   };
 }

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import {
+  callbacksSchema,
+  jitterSchema,
   laneSchema,
   metadataSchema,
   misfirePolicySchema,
   overlapPolicySchema,
+  pauseAfterFailuresSchema,
   prioritySchema,
-  refineCronSchedule,
+  refineSchedule,
   retrySchema,
   scheduleSchema,
   targetSchema,
@@ -18,7 +21,7 @@ import {
 /**
  * PATCH /v1/tasks/{id}: any subset of the create fields. A field given replaces the whole field
  * (a new `target` is a whole target, with its defaults); a field absent is left alone; `metadata:
- * null` clears it. Other fields (id, state, version, nextFireAt...) are refused by name.
+ * null` clears it, and so do `pauseAfterFailures: null` and `callbacks: null`. Other fields (id, state, version, nextFireAt...) are refused by name.
  */
 export const patchTaskSchema = z
   .object({
@@ -31,8 +34,11 @@ export const patchTaskSchema = z
     misfirePolicy: misfirePolicySchema.optional(),
     overlapPolicy: overlapPolicySchema.optional(),
     metadata: metadataSchema.nullable().optional(),
+    jitterS: jitterSchema.optional(),
+    pauseAfterFailures: pauseAfterFailuresSchema.nullable().optional(),
+    callbacks: callbacksSchema.nullable().optional(),
   })
-  .superRefine((patch, ctx) => refineCronSchedule(patch.schedule, ctx));
+  .superRefine((patch, ctx) => refineSchedule(patch.schedule, ctx));
 
 export type PatchTaskRequest = z.infer<typeof patchTaskSchema>;
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { intervalIssues, MAX_INTERVAL_MS } from './interval.ts';
+import { MAX_JITTER_S } from './jitter.ts';
 import {
   LANES,
   type Lane,
@@ -8,6 +10,7 @@ import {
   type RetryPolicy,
   type Schedule,
   type Target,
+  type TaskCallbacks,
 } from './model.ts';
 import { validateCron } from './schedule.ts';
 
@@ -29,16 +32,33 @@ export const scheduleSchema = z.discriminatedUnion('type', [
     timezone: z.string().min(1).max(64).default('UTC'),
     dst: dstPolicySchema.default({ repeated: 'first', skipped: 'shift' }),
   }),
+  z.object({
+    type: z.literal('interval'),
+    every: z
+      .string()
+      .max(32)
+      .describe(
+        `elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to ${MAX_INTERVAL_MS / 86_400_000}d`,
+      ),
+    offset: z
+      .string()
+      .max(32)
+      .optional()
+      .describe('phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every'),
+    startAt: time.optional().describe('the first fire time (before the offset); the Unix epoch when absent'),
+  }),
 ]);
 
 export const MAX_TARGET_TIMEOUT_MS = 60 * 60 * 1000;
 export const MAX_BODY_BYTES = 256 * 1024;
 
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http or https URL');
+
 export const targetSchema = z.object({
-  url: z
-    .string()
-    .max(2048)
-    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http or https URL'),
+  url: httpUrl,
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('POST'),
   headers: z
     .record(z.string().min(1).max(128), z.string().max(4096))
@@ -74,18 +94,50 @@ export const misfirePolicySchema = z.enum(['fire_once', 'fire_all', 'skip']);
 export const overlapPolicySchema = z.enum(['allow', 'forbid']);
 export const metadataSchema = z.record(z.string(), z.unknown());
 
+export const jitterSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_JITTER_S)
+  .describe('each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t');
+
+export const pauseAfterFailuresSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(1000)
+  .describe('pause a cron or interval task after this many dead occurrences in a row');
+
+export const callbacksSchema = z
+  .object({
+    onSuccess: httpUrl.optional().describe('POSTed a signed job.succeeded event after a job succeeds'),
+    onDead: httpUrl.optional().describe('POSTed a signed job.dead event after a job is dead-lettered'),
+  })
+  .strict();
+
 // The critical lane's slots are reserved for critical jobs (docs/executor.md#lanes).
 export const CRITICAL_LANE_ISSUE = 'only critical-priority tasks run in the critical lane';
+
+export const PAUSE_ON_ONCE_ISSUE = 'only cron and interval tasks pause after failures';
 
 export function criticalLaneAllowed(priority: string, lane: string | undefined): boolean {
   return lane !== 'critical' || priority === 'critical';
 }
 
-/** Adds an issue naming the field when a cron schedule is malformed, impossible or zone-less. */
-export function refineCronSchedule(
+/**
+ * Adds an issue naming the field when a schedule is wrong: a cron expression malformed, impossible
+ * or zone-less, an interval's durations unreadable, zero or out of range.
+ */
+export function refineSchedule(
   schedule: z.infer<typeof scheduleSchema> | undefined,
   ctx: z.RefinementCtx,
 ): void {
+  if (schedule?.type === 'interval') {
+    for (const { field, issue } of intervalIssues(schedule)) {
+      ctx.addIssue({ code: 'custom', path: ['schedule', field], message: issue });
+    }
+    return;
+  }
   if (schedule?.type !== 'cron') return;
   try {
     validateCron(schedule.expression, schedule.timezone);
@@ -110,9 +162,15 @@ export const createTaskSchema = z
     misfirePolicy: misfirePolicySchema.default('fire_once'),
     overlapPolicy: overlapPolicySchema.default('allow'),
     metadata: metadataSchema.optional(),
+    jitterS: jitterSchema.default(0),
+    pauseAfterFailures: pauseAfterFailuresSchema.optional(),
+    callbacks: callbacksSchema.optional(),
   })
   .superRefine((task, ctx) => {
-    refineCronSchedule(task.schedule, ctx);
+    refineSchedule(task.schedule, ctx);
+    if (task.pauseAfterFailures !== undefined && task.schedule.type === 'once') {
+      ctx.addIssue({ code: 'custom', path: ['pauseAfterFailures'], message: PAUSE_ON_ONCE_ISSUE });
+    }
     if (!criticalLaneAllowed(task.priority, task.lane)) {
       ctx.addIssue({ code: 'custom', path: ['lane'], message: CRITICAL_LANE_ISSUE });
     }
@@ -131,12 +189,31 @@ export interface TaskSpec {
   misfirePolicy: 'fire_once' | 'fire_all' | 'skip';
   overlapPolicy: 'allow' | 'forbid';
   metadata: Record<string, unknown> | null;
+  jitterS: number;
+  pauseAfterFailures: number | null;
+  callbacks: TaskCallbacks | null;
 }
 
 export function toSchedule(s: CreateTaskRequest['schedule']): Schedule {
-  return s.type === 'once'
-    ? { type: 'once', at: new Date(s.at) }
-    : { type: 'cron', expression: s.expression.trim(), timezone: s.timezone, dst: s.dst };
+  if (s.type === 'once') return { type: 'once', at: new Date(s.at) };
+  if (s.type === 'interval') {
+    return {
+      type: 'interval',
+      every: s.every,
+      ...(s.offset !== undefined ? { offset: s.offset } : {}),
+      ...(s.startAt !== undefined ? { startAt: new Date(s.startAt) } : {}),
+    };
+  }
+  return { type: 'cron', expression: s.expression.trim(), timezone: s.timezone, dst: s.dst };
+}
+
+/** Callbacks as stored: null when none is set. */
+export function toCallbacks(c: CreateTaskRequest['callbacks'] | null): TaskCallbacks | null {
+  if (!c || (c.onSuccess === undefined && c.onDead === undefined)) return null;
+  return {
+    ...(c.onSuccess !== undefined ? { onSuccess: c.onSuccess } : {}),
+    ...(c.onDead !== undefined ? { onDead: c.onDead } : {}),
+  };
 }
 
 export function toTarget(t: CreateTaskRequest['target']): Target {
@@ -161,5 +238,8 @@ export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
     misfirePolicy: req.misfirePolicy,
     overlapPolicy: req.overlapPolicy,
     metadata: req.metadata ?? null,
+    jitterS: req.jitterS,
+    pauseAfterFailures: req.pauseAfterFailures ?? null,
+    callbacks: toCallbacks(req.callbacks),
   };
 }

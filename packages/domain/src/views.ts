@@ -47,7 +47,9 @@ export function iso(d: Date): string {
 }
 
 export function scheduleView(s: Schedule): Record<string, unknown> {
-  return s.type === 'once' ? { type: 'once', at: iso(s.at) } : { ...s };
+  if (s.type === 'once') return { type: 'once', at: iso(s.at) };
+  if (s.type === 'interval') return { ...s, ...(s.startAt ? { startAt: iso(s.startAt) } : {}) };
+  return { ...s };
 }
 
 export function taskView(t: Task): Record<string, unknown> {
@@ -62,7 +64,11 @@ export function taskView(t: Task): Record<string, unknown> {
     misfirePolicy: t.misfirePolicy,
     overlapPolicy: t.overlapPolicy,
     ...(t.metadata ? { metadata: t.metadata } : {}),
+    ...(t.jitterS > 0 ? { jitterS: t.jitterS } : {}),
+    ...(t.pauseAfterFailures !== null ? { pauseAfterFailures: t.pauseAfterFailures } : {}),
+    ...(t.callbacks ? { callbacks: t.callbacks } : {}),
     state: t.state,
+    ...(t.state === 'paused' && t.pausedReason ? { pausedReason: t.pausedReason } : {}),
     // A paused task fires nothing until resumed, whatever its stored next fire time.
     nextFireAt: t.nextFireAt && t.state === 'active' ? iso(t.nextFireAt) : null,
     version: t.version,

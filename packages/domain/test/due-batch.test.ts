@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DueTask, planDueBatch } from '../src/due-batch.ts';
+import { jitteredRunAt } from '../src/jitter.ts';
 import type { Schedule } from '../src/model.ts';
 
 const everyMinute: Schedule = {
@@ -20,6 +21,7 @@ function task(id: string, overrides: Partial<DueTask> = {}): DueTask {
     nextFireAt: at('12:00:00'),
     misfirePolicy: 'fire_once',
     overlapPolicy: 'allow',
+    jitterS: 0,
     previousRunLive: false,
     ...overrides,
   };
@@ -58,5 +60,15 @@ describe('planning a due batch', () => {
     });
     expect(out.jobs).toEqual([]);
     expect(out.skips.map((s) => [s.taskId, s.range.reason])).toContainEqual(['a', 'overlap']);
+  });
+
+  it('runs a jittered task’s jobs at their instants in the window, keyed by the nominal time', () => {
+    const id = '01900000-0000-7000-8000-000000000042';
+    const out = planDueBatch([task(id, { jitterS: 30 }), task('b')], clock, { plan, maxJobs: 6 });
+    const jittered = out.jobs.filter((j) => j.taskId === id);
+    expect(jittered.map((j) => j.occurrence)).toEqual(jittered.map((j) => j.scheduledFor.toISOString()));
+    for (const j of jittered) expect(j.runAt).toEqual(jitteredRunAt(id, j.scheduledFor, 30));
+    expect(jittered.some((j) => j.runAt.getTime() > j.scheduledFor.getTime())).toBe(true);
+    for (const j of out.jobs.filter((j) => j.taskId === 'b')) expect(j.runAt).toEqual(j.scheduledFor);
   });
 });

@@ -29,3 +29,12 @@ export function staleResultsCounter(registers: Registry[]): Counter {
     registers,
   });
 }
+
+/** Tasks paused on reaching pauseAfterFailures (executor outcomes, reconciler dead-lettering). */
+export function tasksPausedAfterFailuresCounter(registers: Registry[]): Counter {
+  return new Counter({
+    name: 'dsched_tasks_paused_after_failures_total',
+    help: 'Tasks paused because they reached pauseAfterFailures dead occurrences in a row',
+    registers,
+  });
+}

@@ -14,6 +14,8 @@ export type Responder = (call: ReceivedCall) => {
   status: number;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** The response body; 'ok' when absent. */
+  body?: string;
 };
 
 export interface RecordingTarget {
@@ -47,7 +49,7 @@ export async function startRecordingTarget(
       const answer = respond(call);
       const send = () => {
         res.writeHead(answer.status, answer.headers ?? {});
-        res.end('ok');
+        res.end(answer.body ?? 'ok');
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();

@@ -23,6 +23,7 @@ async function main(config: ExecutorConfig): Promise<void> {
         connectTimeoutMs: config.EXECUTOR_CONNECT_TIMEOUT_MS,
         connectionsPerOrigin: config.EXECUTOR_CONNECTIONS_PER_ORIGIN,
       });
+      const metrics = new ExecutorMetrics(registry);
       const executor = buildExecutor(
         {
           claim: mysqlJobClaimer(pool, {
@@ -32,9 +33,12 @@ async function main(config: ExecutorConfig): Promise<void> {
             leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
           }),
           call,
-          writeOutcomes: mysqlOutcomeWriter(pool),
+          writeOutcomes: mysqlOutcomeWriter(pool, (report) => {
+            metrics.callbackJobs.inc(report.callbackJobs);
+            metrics.tasksPausedAfterFailures.inc(report.pausedTasks);
+          }),
           renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),
-          metrics: new ExecutorMetrics(registry),
+          metrics,
           logger,
           random: Math.random,
           monotonicMs: () => performance.now(),

@@ -1,4 +1,9 @@
-import { dlqAdditionsCounter, LATENCY_BUCKETS_S, staleResultsCounter } from '@dsched/runtime';
+import {
+  dlqAdditionsCounter,
+  LATENCY_BUCKETS_S,
+  staleResultsCounter,
+  tasksPausedAfterFailuresCounter,
+} from '@dsched/runtime';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 // The executor's metrics; names and labels as in docs/metrics.md.
@@ -14,6 +19,8 @@ export class ExecutorMetrics {
   readonly tenantDeferred: Counter;
   readonly targetsRefused: Counter;
   readonly claimsLost: Counter;
+  readonly callbackJobs: Counter;
+  readonly tasksPausedAfterFailures: Counter;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -69,6 +76,12 @@ export class ExecutorMetrics {
       help: 'Calls refused by the SSRF guard (forbidden resolved address)',
       registers,
     });
+    this.callbackJobs = new Counter({
+      name: 'dsched_callback_jobs_created_total',
+      help: 'Callback jobs made by final outcomes (one per reported job and attempt group)',
+      registers,
+    });
+    this.tasksPausedAfterFailures = tasksPausedAfterFailuresCounter(registers);
     this.claimsLost = new Counter({
       name: 'dsched_executor_claims_lost_total',
       help: 'Calls aborted because lease renewal found their claim lost',

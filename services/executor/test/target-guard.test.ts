@@ -55,6 +55,7 @@ function job(url: string, overrides: Partial<ClaimedJob> = {}): ClaimedJob {
     claimedAt: new Date(),
     dueInMs: 0,
     owner: 'exec-test',
+    followUps: null,
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { dlqAdditionsCounter } from '@dsched/runtime';
+import { dlqAdditionsCounter, tasksPausedAfterFailuresCounter } from '@dsched/runtime';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export type ReleaseReason = 'lease_expired' | 'deadline' | 'executor_gone';
@@ -8,6 +8,7 @@ export class ReconcilerMetrics {
   readonly dlqAdditions: Counter;
   readonly readyBacklog: Gauge<'lane'>;
   readonly dlqSize: Gauge;
+  readonly tasksPausedAfterFailures: Counter;
 
   constructor(registry: Registry) {
     this.released = new Counter({
@@ -23,6 +24,7 @@ export class ReconcilerMetrics {
       labelNames: ['lane'],
       registers: [registry],
     });
+    this.tasksPausedAfterFailures = tasksPausedAfterFailuresCounter([registry]);
     this.dlqSize = new Gauge({
       name: 'dsched_dlq_size',
       help: 'Jobs in the dead-letter queue',
@@ -30,8 +32,9 @@ export class ReconcilerMetrics {
     });
   }
 
-  count(reason: ReleaseReason, r: { released: number; dead: number }): void {
+  count(reason: ReleaseReason, r: { released: number; dead: number; pausedTasks?: number }): void {
     this.released.inc({ reason }, r.released + r.dead);
     this.dlqAdditions.inc(r.dead);
+    this.tasksPausedAfterFailures.inc(r.pausedTasks ?? 0);
   }
 }

@@ -154,3 +154,51 @@ describe('OpenAPI', () => {
     expect((await app.inject({ method: 'GET', url: '/docs/' })).statusCode).toBe(200);
   });
 });
+
+describe('an interval task', () => {
+  it('is audited and backfilled on its grid, as a cron task is', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    const every = 90 * 60_000;
+    const offset = 15 * 60_000;
+    // The grid by arithmetic: epoch + 15 min + k × 90 min, from the first point after h(0).
+    const first = Math.ceil((h(0).getTime() - offset) / every) * every + offset;
+    const grid = Array.from({ length: 10 }, (_, i) => new Date(first + i * every)).filter(
+      (t) => t.getTime() < h(10).getTime(),
+    );
+    const task = await createTask(
+      db.pool,
+      cronTask(tenant.id, {
+        schedule: { type: 'interval', every: '90m', offset: '15m' },
+        createdAt: h(0),
+        nextFireAt: new Date(first + 10 * every),
+      }),
+    );
+    await insertJobs(db.pool, [
+      { tenantId: tenant.id, taskId: task.id, scheduledFor: grid[0]!, state: 'succeeded' },
+    ]);
+    const audit = async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/v1/tasks/${task.id}/audit?from=${h(0).toISOString()}&to=${h(10).toISOString()}`,
+        headers: { authorization: `Bearer ${tenant.apiKey}` },
+      });
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { occurrences: { scheduledFor: string; status: string }[] }).occurrences;
+    };
+    expect((await audit()).map((o) => [o.scheduledFor, o.status])).toEqual(
+      grid.map((t, i) => [t.toISOString(), i === 0 ? 'succeeded' : 'missing']),
+    );
+    const backfill = await app.inject({
+      method: 'POST',
+      url: `/v1/tasks/${task.id}/backfill`,
+      headers: { authorization: `Bearer ${tenant.apiKey}` },
+      payload: { from: grid[1]!.toISOString(), to: h(10).toISOString() },
+    });
+    expect(backfill.statusCode).toBe(202);
+    expect(backfill.json()).toMatchObject({ count: grid.length - 1, created: grid.length - 1 });
+    expect((await audit()).map((o) => o.status)).toEqual([
+      'succeeded',
+      ...grid.slice(1).map(() => 'pending'),
+    ]);
+  });
+});

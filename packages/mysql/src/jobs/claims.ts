@@ -12,6 +12,7 @@ import { binToId, maybeBinToId } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { followUpsOfRow } from './follow-ups.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
 const CLAIM_SELECT_AFTER = loadSql(import.meta.url, './claim-select-after.sql');
@@ -67,6 +68,8 @@ interface ClaimRow extends RowDataPacket {
   db_now: Date;
   signing_secret: string;
   max_concurrency: number | null;
+  has_callbacks: number;
+  counts_failures: number;
 }
 
 /** claim-slots-part.sql, one part per limited tenant. */
@@ -173,6 +176,7 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         claimedAt: new Date(Math.max(r.run_at.getTime(), dbNow.getTime())),
         dueInMs: Math.max(0, r.run_at.getTime() - dbNow.getTime() - sinceRead),
         owner: args.owner,
+        followUps: followUpsOfRow(r),
       }),
     );
     return { jobs, ...position, deferred: deferred.length, cancelled: toCancel.length };

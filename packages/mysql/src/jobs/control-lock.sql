@@ -1,9 +1,10 @@
 -- Locks one job for a job-api write (cancel, heartbeat, complete) and reads what the decision
--- needs. By primary key, so it waits only on that job's row.
+-- needs (and what a completion sets off, follow-ups.ts). By primary key, so it waits only on
+-- that job's row.
 -- Parameters: id
--- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at)
+-- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at, task_id, has_callbacks, counts_failures)
 SELECT tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested,
-       deadline_at, lease_expires_at
+       deadline_at, lease_expires_at, task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures
   FROM jobs
  WHERE id = ?
    FOR UPDATE

@@ -6,17 +6,19 @@
 -- row, which the caller holds locked in the same transaction, so a job describes what its task did
 -- when it was made and nothing large crosses the wire. A (task_id, occurrence) that exists is
 -- skipped, so two schedulers computing one occurrence make one row; affectedRows counts the rows
--- inserted.
+-- inserted. A job copies its task's callbacks, and a scheduled job whether its task pauses after
+-- failures (counts_failures): its outcome then knows from the row what follows it.
 -- JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
 -- Parameters: created_at, updated_at, document
 -- Returns: affected rows
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
-                         attempt, max_attempts, run_at, target, retry, created_at, updated_at)
+                         attempt, max_attempts, run_at, target, retry, callbacks, counts_failures,
+                         created_at, updated_at)
 SELECT UNHEX(j.id), t.tenant_id, t.id, j.occurrence, j.kind,
        TIMESTAMPADD(MICROSECOND, j.scheduled_ms * 1000, TIMESTAMP '1970-01-01 00:00:00'),
        t.priority, t.lane, 'pending', 0, t.max_attempts,
        TIMESTAMPADD(MICROSECOND, COALESCE(j.run_ms, j.scheduled_ms) * 1000, TIMESTAMP '1970-01-01 00:00:00'),
-       t.target, t.retry, ?, ?
+       t.target, t.retry, t.callbacks, j.kind = 'scheduled' AND t.pause_after_failures IS NOT NULL, ?, ?
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          id CHAR(32) PATH '$[0]',
          task_id CHAR(32) PATH '$[1]',

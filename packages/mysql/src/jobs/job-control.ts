@@ -1,16 +1,18 @@
-import type {
-  CallbackResult,
-  CancelResult,
-  CompletionDecision,
-  JobState,
-  LockedJob,
-  RetryPolicy,
+import {
+  type CallbackResult,
+  type CancelResult,
+  type CompletionDecision,
+  cappedResponseBody,
+  type JobState,
+  type LockedJob,
+  type RetryPolicy,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { followUpFinishedJobs, followUpsOfRow } from './follow-ups.ts';
 
 // job-api's writes on a job: cancel, and the heartbeat and completion of an asynchronous (202)
 // job. Each locks the one row, lets the caller decide on what it read, and applies the decision
@@ -35,6 +37,9 @@ interface ControlRow extends RowDataPacket {
   cancel_requested: number;
   deadline_at: Date | null;
   lease_expires_at: Date | null;
+  task_id: Buffer | null;
+  has_callbacks: number;
+  counts_failures: number;
 }
 
 async function lockJob(conn: PoolConnection, tenantId: string, id: string): Promise<LockedJob | null> {
@@ -53,6 +58,7 @@ async function lockJob(conn: PoolConnection, tenantId: string, id: string): Prom
     cancelRequested: Number(r.cancel_requested) === 1,
     deadlineAt: r.deadline_at,
     leaseExpiresAt: r.lease_expires_at,
+    followUps: followUpsOfRow(r),
   };
 }
 
@@ -144,6 +150,17 @@ export async function completeJob(
           ])
         : await conn.query<ResultSetHeader>(COMPLETE, [output, error, decision.to, bin, job.attempt]);
     fenced(res);
+    if (decision.to !== 'retry' && job.followUps) {
+      // The target's report stands in for the response body of a synchronous call.
+      const report = output ?? error;
+      await followUpFinishedJobs(conn, [
+        {
+          id: args.id,
+          followUps: job.followUps,
+          responseBody: report === null ? null : cappedResponseBody(Buffer.from(report)),
+        },
+      ]);
+    }
     return { kind: 'ok', value: decision };
   });
 }

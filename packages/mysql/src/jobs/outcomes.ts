@@ -1,6 +1,7 @@
 import {
   type AttemptRecord,
   ClaimLostError,
+  type FollowUpReport,
   type HeldClaim,
   type JobTransition,
   type OutcomeWrite,
@@ -9,6 +10,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { followUpFinishedJobs } from './follow-ups.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
 const OUTCOME_FINISH = loadSql(import.meta.url, './outcome-finish.sql');
@@ -45,19 +47,27 @@ function key(id: string | Buffer, attempt: number): string {
  * fewer rows than they name is the transaction rolled back and run again behind a locking read
  * that tells the current claims from the lost ones.
  */
-export async function recordOutcomes(pool: Pool, writes: OutcomeWrite[]): Promise<OutcomeWrite[]> {
+export async function recordOutcomes(
+  pool: Pool,
+  writes: OutcomeWrite[],
+  /** Told, once committed, what the batch's final outcomes set off (callback jobs, paused tasks). */
+  onFollowUps?: (report: FollowUpReport) => void,
+): Promise<OutcomeWrite[]> {
   if (writes.length === 0) return [];
+  let applied: { lost: OutcomeWrite[]; followUps: FollowUpReport | null } | undefined;
   try {
-    return await withTransaction(pool, (conn) => applyOutcomes(conn, writes, null));
+    applied = await withTransaction(pool, (conn) => applyOutcomes(conn, writes, null));
   } catch (err) {
     if (!(err instanceof FenceMismatch)) throw err;
   }
-  return withTransaction(pool, async (conn) => {
+  applied ??= await withTransaction(pool, async (conn) => {
     const [current] = await conn.query<FencedClaimRow[]>(OUTCOME_LOCK, [
       writes.map((w) => [idToBin(w.job.id), w.job.attempt]),
     ]);
     return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))));
   });
+  if (applied.followUps && onFollowUps) onFollowUps(applied.followUps);
+  return applied.lost;
 }
 
 class FenceMismatch extends Error {}
@@ -66,11 +76,12 @@ async function applyOutcomes(
   conn: PoolConnection,
   writes: OutcomeWrite[],
   live: Set<string> | null,
-): Promise<OutcomeWrite[]> {
+): Promise<{ lost: OutcomeWrite[]; followUps: FollowUpReport | null }> {
   const current = live ? writes.filter((w) => live.has(key(w.job.id, w.job.attempt))) : writes;
   if (current.length > 0 && (await updateJobs(conn, current)) !== current.length) {
     throw new FenceMismatch();
   }
+  const followUps = await followUpsOf(conn, current);
   await writeAttempts(conn, writes);
   // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
   const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);
@@ -79,7 +90,19 @@ async function applyOutcomes(
       slots.map((w) => [idToBin(w.job.tenantId!), w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),
     ]);
   }
-  return live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [];
+  return { lost: live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [], followUps };
+}
+
+/** The follow-ups of the current writes that finished their job (follow-ups.ts); null: none ran. */
+async function followUpsOf(conn: PoolConnection, current: OutcomeWrite[]): Promise<FollowUpReport | null> {
+  const finished = current.filter(
+    (w) => w.job.followUps && (w.transition.to === 'succeeded' || w.transition.to === 'dead'),
+  );
+  if (finished.length === 0) return null;
+  return followUpFinishedJobs(
+    conn,
+    finished.map((w) => ({ id: w.job.id, followUps: w.job.followUps!, responseBody: w.responseBody })),
+  );
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { MaintenanceGauges, ReleaseResult } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { binToId } from '../ids.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { followUpFinishedJobs, followUpsOfRow } from './follow-ups.ts';
 
 // The reconciler's statements. Each pass takes one batch: a locking select that skips rows
 // another replica holds (so replicas share the work instead of queueing on it), one fenced update
@@ -25,6 +27,9 @@ interface ReleasableRow extends RowDataPacket {
   attempt: number;
   /** 1 when this attempt was the last one allowed. */
   spent: number;
+  task_id: Buffer | null;
+  has_callbacks: number;
+  counts_failures: number;
 }
 
 /** running-owners.sql. */
@@ -60,8 +65,16 @@ async function releaseBatch(
   await conn.query(CLOSE_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);
   // The rows stay locked from the select to here, so the update changed exactly those rows and
   // `spent` (read under the lock) says which of them went to the DLQ.
-  const dead = rows.filter((r) => Number(r.spent) === 1).length;
-  return { released: res.affectedRows - dead, dead };
+  const spent = rows.filter((r) => Number(r.spent) === 1);
+  const dead = spent.length;
+  // A job sent to the DLQ here has reached its final outcome like one an executor recorded.
+  const finished = spent.flatMap((r) => {
+    const followUps = followUpsOfRow(r);
+    return followUps ? [{ id: binToId(r.id), followUps }] : [];
+  });
+  if (finished.length === 0) return { released: res.affectedRows - dead, dead };
+  const { pausedTasks } = await followUpFinishedJobs(conn, finished);
+  return { released: res.affectedRows - dead, dead, ...(pausedTasks > 0 ? { pausedTasks } : {}) };
 }
 
 /** Gives back one batch of expired claims (to pending, or to the DLQ when attempts are spent). */

@@ -56,6 +56,7 @@ interface DueTaskRow extends RowDataPacket {
   misfire_policy: MisfirePolicy;
   overlap_policy: OverlapPolicy;
   next_fire_at: Date;
+  jitter_s: number;
 }
 
 /** select-live-runs.sql. */
@@ -138,6 +139,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
         nextFireAt: t.next_fire_at,
         misfirePolicy: t.misfire_policy,
         overlapPolicy: t.overlap_policy,
+        jitterS: Number(t.jitter_s),
         previousRunLive: live.has(t.id.toString('hex')),
       };
     });
@@ -149,7 +151,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
       occurrence: j.occurrence,
       kind: 'scheduled',
       scheduledFor: j.scheduledFor,
-      runAt: j.scheduledFor,
+      runAt: j.runAt,
     }));
     for (const j of plan.jobs) result.scheduledFor.push(j.scheduledFor);
     const skips = plan.skips.map(({ taskId, range }) => {

@@ -6,7 +6,13 @@ import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { inclusiveRange, recordOccurrenceSkips } from './occurrence-skips.ts';
-import { changeableTaskValues, rowToTask, type TaskRow, taskToRow } from './task-store.ts';
+import {
+  changeableTaskValues,
+  rowToTask,
+  type TaskRow,
+  taskToRow,
+  trailingTaskValues,
+} from './task-store.ts';
 
 // Task writes of the lifecycle: create within the tenant's quota, list, and every change
 // (edit, pause, resume, delete) as one transaction under the task's row lock.
@@ -101,6 +107,8 @@ export async function changeTask(
       ...changeableTaskValues(t),
       t.version,
       t.updatedAt,
+      ...trailingTaskValues(t),
+      change.resetsFailureStreak ? 1 : 0,
       idToBin(t.id),
       current.version,
     ]);

@@ -6,6 +6,7 @@ import type {
   Schedule,
   Target,
   Task,
+  TaskCallbacks,
   TaskState,
 } from '@dsched/domain';
 import { PRIORITY_RANK, priorityFromRank } from '@dsched/domain';
@@ -39,19 +40,31 @@ export interface TaskRow extends RowDataPacket {
   version: number;
   created_at: Date;
   updated_at: Date;
+  jitter_s: number;
+  pause_after_failures: number | null;
+  callbacks: unknown;
+  paused_reason: string | null;
 }
 
 type StoredSchedule =
   | (Omit<Extract<Schedule, { type: 'once' }>, 'at'> & { at: string })
-  | Extract<Schedule, { type: 'cron' }>;
+  | Extract<Schedule, { type: 'cron' }>
+  | (Omit<Extract<Schedule, { type: 'interval' }>, 'startAt'> & { startAt?: string });
 
 export function scheduleToJson(s: Schedule): string {
-  return writeJson(s.type === 'once' ? { type: 'once', at: s.at.toISOString() } : s);
+  if (s.type === 'once') return writeJson({ type: 'once', at: s.at.toISOString() });
+  if (s.type === 'interval' && s.startAt) return writeJson({ ...s, startAt: s.startAt.toISOString() });
+  return writeJson(s);
 }
 
 export function scheduleFromJson(value: unknown): Schedule {
   const s = readJson<StoredSchedule>(value);
-  return s.type === 'once' ? { type: 'once', at: new Date(s.at) } : s;
+  if (s.type === 'once') return { type: 'once', at: new Date(s.at) };
+  if (s.type === 'interval') {
+    const { startAt, ...rest } = s;
+    return startAt === undefined ? rest : { ...rest, startAt: new Date(startAt) };
+  }
+  return s;
 }
 
 export function rowToTask(r: TaskRow): Task {
@@ -72,7 +85,21 @@ export function rowToTask(r: TaskRow): Task {
     version: Number(r.version),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    jitterS: Number(r.jitter_s),
+    pauseAfterFailures: r.pause_after_failures === null ? null : Number(r.pause_after_failures),
+    callbacks: readJson<TaskCallbacks | null>(r.callbacks),
+    pausedReason: r.paused_reason ?? null,
   };
+}
+
+/** The columns after updated_at in insert-task.sql (jitter_s through paused_reason), in that order. */
+export function trailingTaskValues(t: Task): unknown[] {
+  return [
+    t.jitterS,
+    t.pauseAfterFailures,
+    t.callbacks === null ? null : writeJson(t.callbacks),
+    t.pausedReason,
+  ];
 }
 
 /** The columns a task change may write, name through next_fire_at, in insert-task.sql's order. */
@@ -101,6 +128,7 @@ export function taskToRow(t: Task, partition: number): unknown[] {
     t.version,
     t.createdAt,
     t.updatedAt,
+    ...trailingTaskValues(t),
   ];
 }
 

@@ -1,4 +1,11 @@
-import { type CallResult, type Lane, parseRetryAfter, webhookSigner } from '@dsched/domain';
+import {
+  CALLBACK_RESPONSE_BODY_BYTES,
+  type CallResult,
+  cappedResponseBody,
+  type Lane,
+  parseRetryAfter,
+  webhookSigner,
+} from '@dsched/domain';
 import { Agent, request } from 'undici';
 import type { ClaimedJob, TargetCaller } from '../ports.ts';
 import {
@@ -103,12 +110,17 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
         headersTimeout: job.target.timeoutMs,
         bodyTimeout: job.target.timeoutMs,
       });
-      await drainCapped(res.body, options.maxResponseBytes);
+      // A job whose outcome a callback reports keeps the head of the body for the event.
+      const keep = job.followUps?.callbacks
+        ? Math.min(CALLBACK_RESPONSE_BODY_BYTES, options.maxResponseBytes)
+        : 0;
+      const head = await drainCapped(res.body, options.maxResponseBytes, keep);
       const retryAfter = res.headers['retry-after'];
       return {
         kind: 'response',
         status: res.statusCode,
         retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now()),
+        ...(head ? { body: cappedResponseBody(head) } : {}),
       };
     } catch (err) {
       if (signal.aborted) return { kind: 'error', errorClass: 'aborted', message: String(signal.reason) };
@@ -147,14 +159,29 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((h) => h.toLowerCase() === name);
 }
 
-/** Reads and drops the body, stopping (and closing the connection) past the cap. */
-async function drainCapped(body: AsyncIterable<Buffer> & { destroy(): void }, cap: number): Promise<void> {
+/**
+ * Reads and drops the body, stopping (and closing the connection) past the cap; returns its first
+ * `keep` bytes when asked to keep any.
+ */
+async function drainCapped(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  cap: number,
+  keep = 0,
+): Promise<Buffer | undefined> {
   let seen = 0;
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
   for await (const chunk of body) {
     seen += chunk.length;
+    if (keptBytes < keep) {
+      const part = chunk.subarray(0, keep - keptBytes);
+      kept.push(part);
+      keptBytes += part.length;
+    }
     if (seen > cap) {
       body.destroy();
-      return;
+      break;
     }
   }
+  return keep > 0 ? Buffer.concat(kept) : undefined;
 }

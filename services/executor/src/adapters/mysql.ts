@@ -1,4 +1,4 @@
-import type { ClaimCursor, Lane } from '@dsched/domain';
+import type { ClaimCursor, FollowUpReport, Lane } from '@dsched/domain';
 import { renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
 import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
@@ -46,8 +46,12 @@ export function mysqlJobClaimer(
   };
 }
 
-export function mysqlOutcomeWriter(pool: Pool): OutcomeWriter {
-  return (writes) => recordOutcomes(pool, writes);
+/** `onFollowUps` hears, once each batch commits, how many callback jobs and task pauses it made. */
+export function mysqlOutcomeWriter(
+  pool: Pool,
+  onFollowUps?: (report: FollowUpReport) => void,
+): OutcomeWriter {
+  return (writes) => recordOutcomes(pool, writes, onFollowUps);
 }
 
 export function mysqlLeaseRenewer(

@@ -156,6 +156,7 @@ export class LaneWorker {
       job,
       transition: settled.transition,
       attempt: settled.attempt,
+      ...(result.kind === 'response' && result.body !== undefined ? { responseBody: result.body } : {}),
     });
     if (written === 'stale') metrics.staleResults.inc();
     if (written !== 'applied') return;

@@ -25,6 +25,7 @@ export async function createTask(
     id: newId(now.getTime()),
     tenantId: tenant.id,
     state: 'active',
+    pausedReason: null,
     nextFireAt: firstFireAt(spec.schedule, now),
     version: 1,
     createdAt: now,

@@ -1,0 +1,291 @@
+import { CALLBACK_RETRY, type ClaimedJob, type FollowUpReport, type OutcomeWrite } from '@dsched/domain';
+import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { claimJobs } from '../src/jobs/claims.ts';
+import { followUpFinishedJobs } from '../src/jobs/follow-ups.ts';
+import { insertJobs } from '../src/jobs/insert-jobs.ts';
+import { completeJob } from '../src/jobs/job-control.ts';
+import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
+import { readJson } from '../src/json.ts';
+import { withTransaction } from '../src/transaction.ts';
+
+// What a final outcome sets off, on real MariaDB: the callback job made with it (once, whatever is
+// written again) and the task's failure streak, which pauses the task at its threshold.
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+});
+afterAll(async () => {
+  await db.close();
+});
+beforeEach(async () => {
+  for (const t of ['jobs', 'job_attempts', 'tasks']) await db.pool.query(`DELETE FROM ${t}`);
+});
+
+const T0 = Date.UTC(2026, 0, 1, 9);
+
+/** A task with these settings, and `n` due scheduled jobs of it made by the scheduler's insert. */
+async function taskWithJobs(
+  settings: { callbacks?: { onSuccess?: string; onDead?: string }; pauseAfterFailures?: number },
+  n: number,
+) {
+  const tenant = await createTenantWithKey(db.pool);
+  const task = await createTask(
+    db.pool,
+    cronTask(tenant.id, {
+      callbacks: settings.callbacks ?? null,
+      pauseAfterFailures: settings.pauseAfterFailures ?? null,
+    }),
+  );
+  await withTransaction(db.pool, (conn) =>
+    insertJobs(
+      conn,
+      Array.from({ length: n }, (_, i) => ({
+        taskId: idToBin(task.id),
+        occurrence: new Date(T0 + i * 60_000).toISOString(),
+        kind: 'scheduled' as const,
+        scheduledFor: new Date(T0 + i * 60_000),
+        runAt: new Date(T0 + i * 60_000),
+      })),
+      new Date(),
+    ),
+  );
+  return task;
+}
+
+async function claimAll(): Promise<ClaimedJob[]> {
+  const { jobs } = await claimJobs(db.pool, {
+    lane: 'default',
+    limit: 100,
+    owner: 'exec-f',
+    leaseSeconds: 60,
+  });
+  return jobs.sort((a, b) => a.scheduledFor.getTime() - b.scheduledFor.getTime());
+}
+
+const attempt = (status: number) => ({ status, errorClass: null, error: null, durationMs: 3 });
+const ok = (job: ClaimedJob, body = 'ok'): OutcomeWrite => ({
+  job,
+  transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+  attempt: attempt(200),
+  responseBody: body,
+});
+const dead = (job: ClaimedJob): OutcomeWrite => ({
+  job,
+  transition: { to: 'dead', lastStatus: 404, lastError: 'HTTP 404' },
+  attempt: attempt(404),
+  responseBody: 'no such thing',
+});
+
+async function record(writes: OutcomeWrite[]): Promise<FollowUpReport[]> {
+  const reports: FollowUpReport[] = [];
+  await recordOutcomes(db.pool, writes, (r) => reports.push(r));
+  return reports;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: rows read back for assertions
+async function callbackJobs(taskId: string): Promise<any[]> {
+  const [rows] = await db.pool.query<RowDataPacket[]>(
+    `SELECT id, occurrence, state, max_attempts, lane, target, retry, callbacks, counts_failures
+       FROM jobs WHERE task_id = ? AND kind = 'callback' ORDER BY occurrence`,
+    [idToBin(taskId)],
+  );
+  return rows.map((r) => ({ ...r, target: readJson(r.target), retry: readJson(r.retry) }));
+}
+
+async function taskRow(taskId: string): Promise<RowDataPacket> {
+  const [rows] = await db.pool.query<RowDataPacket[]>(
+    'SELECT state, failure_streak, paused_reason, version FROM tasks WHERE id = ?',
+    [idToBin(taskId)],
+  );
+  return rows[0]!;
+}
+
+describe('callback jobs', () => {
+  it('are made with the final outcome, carrying the event, and never twice', async () => {
+    const task = await taskWithJobs(
+      { callbacks: { onSuccess: 'http://127.0.0.1:9/ok', onDead: 'http://127.0.0.1:9/dead' } },
+      2,
+    );
+    const [first, second] = (await claimAll()) as [ClaimedJob, ClaimedJob];
+    expect(first.followUps).toEqual({ taskId: task.id, callbacks: true, countsFailures: false });
+    expect(await record([ok(first, '{"done":true}'), dead(second)])).toEqual([
+      { callbackJobs: 2, pausedTasks: 0 },
+    ]);
+    // The same outcomes written again (a retried batch) are fenced off and make nothing.
+    expect(await recordOutcomes(db.pool, [ok(first), dead(second)])).toHaveLength(2);
+    // And the follow-up itself run again (a transaction replayed after a lost commit) makes none:
+    // the callback job's key is the reported job and its attempt group.
+    const again = await withTransaction(db.pool, (conn) =>
+      followUpFinishedJobs(conn, [{ id: first.id, followUps: first.followUps! }]),
+    );
+    expect(again.callbackJobs).toBe(0);
+
+    const made = await callbackJobs(task.id);
+    expect(made).toHaveLength(2);
+    const bySource = new Map(made.map((c) => [c.target.body.jobId as string, c]));
+    const success = bySource.get(first.id)!;
+    expect(success).toMatchObject({
+      occurrence: `callback:${first.id.replaceAll('-', '')}:1`,
+      state: 'pending',
+      max_attempts: CALLBACK_RETRY.maxAttempts,
+      lane: 'default',
+      callbacks: null,
+      counts_failures: 0,
+      retry: CALLBACK_RETRY,
+    });
+    expect(success.target).toMatchObject({
+      url: 'http://127.0.0.1:9/ok',
+      method: 'POST',
+      headers: { 'dsched-event': 'job.succeeded' },
+    });
+    expect(success.target.body).toMatchObject({
+      type: 'job.succeeded',
+      jobId: first.id,
+      taskId: task.id,
+      occurrence: first.scheduledFor.toISOString(),
+      scheduledFor: first.scheduledFor.toISOString(),
+      state: 'succeeded',
+      attempts: 1,
+      attemptGroup: 1,
+      lastStatus: 200,
+      lastError: null,
+      responseBody: '{"done":true}',
+    });
+    expect(success.target.body.finishedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(bySource.get(second.id)!.target).toMatchObject({
+      url: 'http://127.0.0.1:9/dead',
+      body: {
+        type: 'job.dead',
+        state: 'dead',
+        lastStatus: 404,
+        lastError: 'HTTP 404',
+        responseBody: 'no such thing',
+      },
+    });
+  });
+
+  it('are made only for the outcomes the task has a URL for, and not for a retry', async () => {
+    const task = await taskWithJobs({ callbacks: { onDead: 'http://127.0.0.1:9/dead' } }, 2);
+    const [first, second] = (await claimAll()) as [ClaimedJob, ClaimedJob];
+    const retry: OutcomeWrite = {
+      job: second,
+      transition: { to: 'retry', lastStatus: 503, lastError: 'HTTP 503', delayMs: 60_000 },
+      attempt: attempt(503),
+    };
+    expect(await record([ok(first), retry])).toEqual([{ callbackJobs: 0, pausedTasks: 0 }]);
+    expect(await callbackJobs(task.id)).toEqual([]);
+  });
+});
+
+describe('jobs dead-lettered by the reconciler', () => {
+  it('set off the same follow-ups: the onDead callback job and the failure streak', async () => {
+    const task = await taskWithJobs(
+      { callbacks: { onDead: 'http://127.0.0.1:9/dead' }, pauseAfterFailures: 1 },
+      1,
+    );
+    const [job] = await claimAll();
+    // Its executor died on the last attempt: the lease runs out and the reconciler sends it to the DLQ.
+    await db.pool.query(
+      'UPDATE jobs SET max_attempts = 1, lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?',
+      [idToBin(job!.id)],
+    );
+    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 0, dead: 1, pausedTasks: 1 });
+    const [made] = await callbackJobs(task.id);
+    expect(made.target.body).toMatchObject({
+      type: 'job.dead',
+      jobId: job!.id,
+      lastError: 'claim lease expired on the last attempt',
+      responseBody: null,
+    });
+    expect(await taskRow(task.id)).toMatchObject({ state: 'paused', failure_streak: 1 });
+  });
+});
+
+describe('jobs completed asynchronously through job-api', () => {
+  it('make their callback job with the completion, its report standing in for the response body', async () => {
+    const task = await taskWithJobs({ callbacks: { onSuccess: 'http://127.0.0.1:9/ok' } }, 1);
+    const [job] = await claimAll();
+    const parked: OutcomeWrite = {
+      job: job!,
+      transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 300, deadlineSeconds: 3600 },
+      attempt: attempt(202),
+    };
+    expect(await record([parked])).toEqual([]);
+    expect(await callbackJobs(task.id)).toEqual([]);
+    const done = await completeJob(
+      db.pool,
+      { tenantId: task.tenantId, id: job!.id, attempt: job!.attempt, errorClass: null },
+      () => ({ to: 'succeeded', output: { rows: 3 }, error: null }),
+    );
+    expect(done.kind).toBe('ok');
+    const [made] = await callbackJobs(task.id);
+    expect(made.target.body).toMatchObject({
+      type: 'job.succeeded',
+      jobId: job!.id,
+      responseBody: '{"rows":3}',
+    });
+  });
+});
+
+describe('pause after failures', () => {
+  it('counts dead occurrences in a row across batches, and pauses at the threshold with its reason', async () => {
+    const task = await taskWithJobs({ pauseAfterFailures: 3 }, 6);
+    const jobs = await claimAll();
+    expect(jobs[0]!.followUps).toEqual({ taskId: task.id, callbacks: false, countsFailures: true });
+    await record([dead(jobs[0]!), dead(jobs[1]!)]);
+    expect(await taskRow(task.id)).toMatchObject({ state: 'active', failure_streak: 2 });
+    // A success resets the streak.
+    await record([ok(jobs[2]!)]);
+    expect((await taskRow(task.id)).failure_streak).toBe(0);
+    await record([dead(jobs[3]!)]);
+    // In one batch, the dead occurrences after its latest success count.
+    expect(await record([dead(jobs[5]!), ok(jobs[4]!)])).toEqual([{ callbackJobs: 0, pausedTasks: 0 }]);
+    expect((await taskRow(task.id)).failure_streak).toBe(1);
+  });
+
+  it('pauses once, and cancels the jobs materialised ahead', async () => {
+    const task = await taskWithJobs({ pauseAfterFailures: 2 }, 3);
+    const jobs = await claimAll();
+    // A fourth occurrence materialised ahead, not yet claimed.
+    await withTransaction(db.pool, (conn) =>
+      insertJobs(
+        conn,
+        [
+          {
+            taskId: idToBin(task.id),
+            occurrence: new Date(T0 + 10 * 60_000).toISOString(),
+            kind: 'scheduled',
+            scheduledFor: new Date(T0 + 10 * 60_000),
+            runAt: new Date(Date.now() + 3_600_000),
+          },
+        ],
+        new Date(),
+      ),
+    );
+    expect(await record([dead(jobs[0]!), dead(jobs[1]!)])).toEqual([{ callbackJobs: 0, pausedTasks: 1 }]);
+    const paused = await taskRow(task.id);
+    expect(paused).toMatchObject({
+      state: 'paused',
+      failure_streak: 2,
+      paused_reason: 'paused after 2 dead occurrences in a row (pauseAfterFailures 2)',
+      version: task.version + 1,
+    });
+    // The third dead occurrence counts on, but the task is paused once.
+    expect(await record([dead(jobs[2]!)])).toEqual([{ callbackJobs: 0, pausedTasks: 0 }]);
+    expect(await taskRow(task.id)).toMatchObject({ failure_streak: 3, version: task.version + 1 });
+    const [ahead] = await db.pool.query<RowDataPacket[]>(
+      "SELECT state, occurrence FROM jobs WHERE task_id = ? AND state NOT IN ('dead')",
+      [idToBin(task.id)],
+    );
+    expect(ahead).toHaveLength(1);
+    expect(ahead[0]).toMatchObject({ state: 'cancelled' });
+    expect(String(ahead[0]!.occurrence)).toMatch(/^superseded:\d+:/);
+  });
+});
