@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import {
   CALLBACK_RESPONSE_BODY_BYTES,
   type CallResult,
@@ -99,13 +100,25 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       'webhook-timestamp': String(timestampS),
       'webhook-signature': signerFor(job.signingSecret)(job.id, timestampS, payload),
     };
-    const timeout = AbortSignal.timeout(job.target.timeoutMs);
+    // One controller and one plain timer per call: the job's timeout bounds the whole call, and an
+    // abort by the executor (cancel, lost claim, shutdown) ends it too. AbortSignal.timeout and
+    // AbortSignal.any did the same at several times the cost (composite-signal bookkeeping and a
+    // weak-ref'd timer per call, in the executor's CPU profile; docs/performance.md).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`no response within ${job.target.timeoutMs} ms`));
+    }, job.target.timeoutMs);
+    const onAbort = () => controller.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     try {
       const res = await request(job.target.url, {
         method: job.target.method,
         headers,
         body: job.target.method === 'GET' ? null : payload,
-        signal: AbortSignal.any([signal, timeout]),
+        signal: controller.signal,
         dispatcher: agentFor(job.lane),
         headersTimeout: job.target.timeoutMs,
         bodyTimeout: job.target.timeoutMs,
@@ -124,7 +137,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       };
     } catch (err) {
       if (signal.aborted) return { kind: 'error', errorClass: 'aborted', message: String(signal.reason) };
-      if (timeout.aborted) {
+      if (timedOut) {
         return {
           kind: 'error',
           errorClass: 'timeout',
@@ -134,6 +147,9 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       const refused = findRefusal(err);
       if (refused) return { kind: 'error', errorClass: 'refused', message: refused.message };
       return { kind: 'error', errorClass: 'network', message: describe(err) };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
     }
   };
   return Object.assign(call, {
@@ -161,27 +177,30 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
 
 /**
  * Reads and drops the body, stopping (and closing the connection) past the cap; returns its first
- * `keep` bytes when asked to keep any.
+ * `keep` bytes when asked to keep any. Event-driven: an async iterator per response cost a promise
+ * and a tick per chunk. A body that breaks before its end (reset, timeout, abort) rejects, so the
+ * call counts as failed as before.
  */
-async function drainCapped(
-  body: AsyncIterable<Buffer> & { destroy(): void },
-  cap: number,
-  keep = 0,
-): Promise<Buffer | undefined> {
-  let seen = 0;
-  const kept: Buffer[] = [];
-  let keptBytes = 0;
-  for await (const chunk of body) {
-    seen += chunk.length;
-    if (keptBytes < keep) {
-      const part = chunk.subarray(0, keep - keptBytes);
-      kept.push(part);
-      keptBytes += part.length;
-    }
-    if (seen > cap) {
-      body.destroy();
-      break;
-    }
-  }
-  return keep > 0 ? Buffer.concat(kept) : undefined;
+function drainCapped(body: Readable, cap: number, keep = 0): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    const done = () => resolve(keep > 0 ? Buffer.concat(kept) : undefined);
+    body
+      .on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (keptBytes < keep) {
+          const part = chunk.subarray(0, keep - keptBytes);
+          kept.push(part);
+          keptBytes += part.length;
+        }
+        if (seen > cap) {
+          body.destroy();
+          done();
+        }
+      })
+      .once('end', done)
+      .once('error', reject);
+  });
 }
