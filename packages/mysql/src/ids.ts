@@ -1,5 +1,7 @@
 import { formatUuid } from '@dsched/domain';
 
+export { uuidFromHex } from '@dsched/domain';
+
 // Ids travel as UUID strings in the domain and as BINARY(16) in MySQL.
 export function idToBin(id: string): Buffer {
   return Buffer.from(id.replaceAll('-', ''), 'hex');
