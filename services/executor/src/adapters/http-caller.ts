@@ -120,8 +120,10 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
         body: job.target.method === 'GET' ? null : payload,
         signal: controller.signal,
         dispatcher: agentFor(job.lane),
-        headersTimeout: job.target.timeoutMs,
-        bodyTimeout: job.target.timeoutMs,
+        // The timer above bounds headers and body together; undici's own per-phase timers (armed
+        // and refreshed per chunk) would only repeat it, so they are off.
+        headersTimeout: 0,
+        bodyTimeout: 0,
       });
       // A job whose outcome a callback reports keeps the head of the body for the event.
       const keep = job.followUps?.callbacks
