@@ -15,7 +15,6 @@
 // executors' dsched_executor_claim_batch_size histogram (deltas over the window, empty polls
 // included).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { createPool, databaseNow, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
@@ -24,6 +23,7 @@ import { MYSQL_SERVER_URL } from '@dsched/testkit/mysql';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type RunningService, serviceEntry, startService } from '@dsched/testkit/services';
+import { connectionThreadCpuMs, cpuMs, mysqlServerPid, threadCpuMs } from './_cpu.ts';
 import { ensureStack, machine, median } from './_stack.ts';
 
 const args = process.argv.slice(2);
@@ -37,68 +37,6 @@ const EXECUTORS = (args.includes('--executors') ? args[args.indexOf('--executors
   .split(',')
   .map(Number);
 const CPU_PROF_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1]! : undefined;
-const TICK_MS = 1000 / 100; // USER_HZ: /proc times are in clock ticks of 10 ms on Linux
-
-/** CPU milliseconds (user + system) a process (or, with a `task/<tid>` path, one thread) has used so far. */
-function cpuMs(pid: number | string): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-
-/** CPU so far of each thread of a process, by thread id. */
-function threadCpuMs(pid: number): Map<number, number> {
-  const threads = new Map<number, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      threads.set(Number(tid), cpuMs(`${pid}/task/${tid}`));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return threads;
-}
-
-// The MariaDB server is shared (other checkouts' tests run on it at the same time), so its whole
-// CPU over a run is an upper bound for ours. MariaDB runs one thread per connection and names it in
-// the process list (TID), so the CPU of the executors' own connections is theirs: read at the end
-// of a run for the benchmark database's connections other than the benchmark's own (inserts and
-// polling), against each thread's CPU at the start (0 for a thread started during the run). Work
-// InnoDB's background threads do for those connections (purge, flushing) is not in it.
-async function connectionThreadCpuMs(
-  pool: Pool,
-  mysqlPid: number,
-  database: string,
-  start: Map<number, number>,
-): Promise<number> {
-  const [own] = await pool.query<RowDataPacket[]>('SELECT CONNECTION_ID() AS id');
-  const [rows] = await pool.query<RowDataPacket[]>(
-    'SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> ?',
-    [database, own[0]!.id],
-  );
-  let total = 0;
-  for (const { tid } of rows) {
-    try {
-      total += cpuMs(`${mysqlPid}/task/${Number(tid)}`) - (start.get(Number(tid)) ?? 0);
-    } catch {
-      // the connection closed meanwhile
-    }
-  }
-  return total;
-}
-
-function findPid(names: string[]): number | null {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (names.includes(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return null;
-}
-
 async function claimHistogram(service: RunningService): Promise<{ sum: number; count: number }> {
   const text = await (await fetch(`${service.url}/metrics`)).text();
   const read = (suffix: string) =>
@@ -148,7 +86,7 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
     ),
   );
   try {
-    const mysqlPid = findPid(['mariadbd', 'mysqld']);
+    const mysqlPid = mysqlServerPid();
     const pids = services.map((s) => s.process.pid!);
     const before = await Promise.all(services.map(claimHistogram));
     const cpu0 = pids.map(cpuMs);
