@@ -203,10 +203,17 @@ describe('the call', () => {
     expect(huge).toMatchObject({ kind: 'response', status: 200 });
   });
 
-  it('bounds the body by the job timeout, and fails a body cut short', async () => {
+  it('bounds the body by the job timeout, fails a body cut short, and stops reading at the cap', async () => {
     // A plain server: headers at once, then a body that stalls, or one whose connection is cut
     // before its announced length.
     const server = createServer((req, res) => {
+      if (req.url === '/endless') {
+        // A body with no end: only the response cap ends the call before its timeout.
+        res.writeHead(200);
+        const more = setInterval(() => res.write('y'.repeat(64)), 5);
+        res.on('close', () => clearInterval(more));
+        return;
+      }
       res.writeHead(200, { 'content-length': '100' });
       res.write('x'.repeat(10));
       if (req.url === '/cut') setTimeout(() => res.socket?.destroy(), 50);
@@ -223,6 +230,13 @@ describe('the call', () => {
       expect(stalled).toMatchObject({ kind: 'error', errorClass: 'timeout' });
       const cut = await caller(['127.0.0.0/8'])(job(`${base}/cut`), never);
       expect(cut).toMatchObject({ kind: 'error', errorClass: 'network' });
+      const endless = await caller(['127.0.0.0/8'], { maxResponseBytes: 1000 })(
+        job(`${base}/endless`, {
+          target: { url: `${base}/endless`, method: 'GET', headers: {}, timeoutMs: 5000 },
+        }),
+        never,
+      );
+      expect(endless).toMatchObject({ kind: 'response', status: 200 });
     } finally {
       server.closeAllConnections();
       server.close();

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import {
   CALLBACK_RESPONSE_BODY_BYTES,
   type CallResult,
@@ -7,8 +6,9 @@ import {
   parseRetryAfter,
   webhookSigner,
 } from '@dsched/domain';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { ClaimedJob, TargetCaller } from '../ports.ts';
+import { type CappedExchange, dispatchCapped } from './capped-dispatch.ts';
 import {
   guardedConnector,
   type Resolver,
@@ -77,6 +77,18 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
     }
     return signer;
   };
+  // A task's URL split once into what the dispatcher takes, not parsed again on every call.
+  const urlParts = new Map<string, { origin: string; path: string }>();
+  const partsOf = (url: string) => {
+    let parts = urlParts.get(url);
+    if (!parts) {
+      if (urlParts.size >= 10_000) urlParts.clear();
+      const u = new URL(url);
+      parts = { origin: u.origin, path: `${u.pathname}${u.search}` };
+      urlParts.set(url, parts);
+    }
+    return parts;
+  };
   const call = async (job: ClaimedJob, signal: AbortSignal): Promise<CallResult> => {
     const { payload, contentType } = encodeBody(job.target.body);
     if (Buffer.byteLength(payload) > options.maxRequestBytes) {
@@ -100,42 +112,45 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       'webhook-timestamp': String(timestampS),
       'webhook-signature': signerFor(job.signingSecret)(job.id, timestampS, payload),
     };
-    // One controller and one plain timer per call: the job's timeout bounds the whole call, and an
-    // abort by the executor (cancel, lost claim, shutdown) ends it too. AbortSignal.timeout and
-    // AbortSignal.any did the same at several times the cost (composite-signal bookkeeping and a
-    // weak-ref'd timer per call, in the executor's CPU profile; docs/performance.md).
-    const controller = new AbortController();
+    // One plain timer per call bounds the whole exchange, head and body (undici's per-phase timers
+    // are off: they would only repeat it); an abort by the executor (cancel, lost claim, shutdown)
+    // ends it too. AbortSignal.timeout + AbortSignal.any did this at several times the cost
+    // (composite-signal bookkeeping, a weak-ref'd timer per call; docs/performance.md).
+    let exchange: CappedExchange | undefined;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new Error(`no response within ${job.target.timeoutMs} ms`));
+      exchange?.abort(new Error(`no response within ${job.target.timeoutMs} ms`));
     }, job.target.timeoutMs);
-    const onAbort = () => controller.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => exchange?.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const res = await request(job.target.url, {
-        method: job.target.method,
-        headers,
-        body: job.target.method === 'GET' ? null : payload,
-        signal: controller.signal,
-        dispatcher: agentFor(job.lane),
-        // The timer above bounds headers and body together; undici's own per-phase timers (armed
-        // and refreshed per chunk) would only repeat it, so they are off.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
+      if (signal.aborted) throw signal.reason;
+      const { origin, path } = partsOf(job.target.url);
       // A job whose outcome a callback reports keeps the head of the body for the event.
       const keep = job.followUps?.callbacks
         ? Math.min(CALLBACK_RESPONSE_BODY_BYTES, options.maxResponseBytes)
         : 0;
-      const head = await drainCapped(res.body, options.maxResponseBytes, keep);
-      const retryAfter = res.headers['retry-after'];
+      exchange = dispatchCapped(
+        agentFor(job.lane),
+        {
+          origin,
+          path,
+          method: job.target.method,
+          headers,
+          body: job.target.method === 'GET' ? null : payload,
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        options.maxResponseBytes,
+        keep,
+      );
+      const res = await exchange.reply;
       return {
         kind: 'response',
-        status: res.statusCode,
-        retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now()),
-        ...(head ? { body: cappedResponseBody(head) } : {}),
+        status: res.status,
+        retryAfterMs: parseRetryAfter(res.retryAfter, now()),
+        ...(res.head ? { body: cappedResponseBody(res.head) } : {}),
       };
     } catch (err) {
       if (signal.aborted) return { kind: 'error', errorClass: 'aborted', message: String(signal.reason) };
@@ -175,34 +190,4 @@ function describe(err: unknown): string {
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((h) => h.toLowerCase() === name);
-}
-
-/**
- * Reads and drops the body, stopping (and closing the connection) past the cap; returns its first
- * `keep` bytes when asked to keep any. Event-driven: an async iterator per response cost a promise
- * and a tick per chunk. A body that breaks before its end (reset, timeout, abort) rejects, so the
- * call counts as failed as before.
- */
-function drainCapped(body: Readable, cap: number, keep = 0): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    let seen = 0;
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    const done = () => resolve(keep > 0 ? Buffer.concat(kept) : undefined);
-    body
-      .on('data', (chunk: Buffer) => {
-        seen += chunk.length;
-        if (keptBytes < keep) {
-          const part = chunk.subarray(0, keep - keptBytes);
-          kept.push(part);
-          keptBytes += part.length;
-        }
-        if (seen > cap) {
-          body.destroy();
-          done();
-        }
-      })
-      .once('end', done)
-      .once('error', reject);
-  });
 }
