@@ -1,4 +1,8 @@
-// pnpm bench executor [--jobs N] [--runs R]
+// pnpm bench executor [--jobs N] [--runs R] [--executors 1,2,4] [--cpu-prof DIR]
+//
+// --executors: the configurations to run (process counts, comma-separated). --cpu-prof: start each
+// executor with node's --cpu-prof, writing one .cpuprofile per process into DIR at its exit
+// (profiling slows the process: read CPU per job from a run without it).
 //
 // Jobs per second from `pending` to a recorded 2xx, with 1, 2 and 4 executor processes, against
 // a loopback target that answers at once; CPU per job of the executors (and of MariaDB, from
@@ -10,14 +14,16 @@
 // CPU is utime+stime of the processes over the same window. Claims per query come from the
 // executors' dsched_executor_claim_batch_size histogram (deltas over the window, empty polls
 // included).
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { createPool, databaseNow, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { MYSQL_SERVER_URL } from '@dsched/testkit/mysql';
+import { REPO_ROOT } from '@dsched/testkit/names';
 import { insertDueJobs } from '@dsched/testkit/queue';
-import { type RunningService, startService } from '@dsched/testkit/services';
+import { type RunningService, serviceEntry, startService } from '@dsched/testkit/services';
+import { connectionThreadCpuMs, cpuMs, mysqlServerPid, threadCpuMs } from './_cpu.ts';
 import { ensureStack, machine, median } from './_stack.ts';
 
 const args = process.argv.slice(2);
@@ -27,28 +33,10 @@ const option = (name: string, fallback: number) => {
 };
 const JOBS = option('jobs', 2000);
 const RUNS = option('runs', 3);
-const EXECUTORS = [1, 2, 4];
-const TICK_MS = 1000 / 100; // USER_HZ: /proc times are in clock ticks of 10 ms on Linux
-
-/** CPU milliseconds (user + system) a process has used so far. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-
-function findPid(names: string[]): number | null {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (names.includes(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return null;
-}
-
+const EXECUTORS = (args.includes('--executors') ? args[args.indexOf('--executors') + 1]! : '1,2,4')
+  .split(',')
+  .map(Number);
+const CPU_PROF_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1]! : undefined;
 async function claimHistogram(service: RunningService): Promise<{ sum: number; count: number }> {
   const text = await (await fetch(`${service.url}/metrics`)).text();
   const read = (suffix: string) =>
@@ -63,6 +51,8 @@ interface RunResult {
   jobsPerS: number;
   executorCpuMsPerJob: number;
   mysqlCpuMsPerJob: number;
+  /** The CPU of the executors' own MariaDB connection threads per job (see connectionThreadCpuMs). */
+  mysqlConnectionsCpuMsPerJob: number;
   executorCores: number;
   mysqlCores: number;
   rowsPerClaim: number;
@@ -73,20 +63,35 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
   await db.pool.query('DELETE FROM jobs');
   const services = await Promise.all(
     Array.from({ length: executors }, (_, i) =>
-      startService('executor', {
-        DATABASE_URL: db.url,
-        INSTANCE_ID: `bench-${i}`,
-        EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
-        LOG_LEVEL: 'warn',
-      }),
+      startService(
+        'executor',
+        {
+          DATABASE_URL: db.url,
+          INSTANCE_ID: `bench-${i}`,
+          EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
+          LOG_LEVEL: 'warn',
+        },
+        CPU_PROF_DIR
+          ? {
+              command: [
+                process.execPath,
+                '--cpu-prof',
+                '--cpu-prof-dir',
+                CPU_PROF_DIR,
+                serviceEntry('executor'),
+              ],
+            }
+          : {},
+      ),
     ),
   );
   try {
-    const mysqlPid = findPid(['mariadbd', 'mysqld']);
+    const mysqlPid = mysqlServerPid();
     const pids = services.map((s) => s.process.pid!);
     const before = await Promise.all(services.map(claimHistogram));
     const cpu0 = pids.map(cpuMs);
     const mysql0 = mysqlPid ? cpuMs(mysqlPid) : 0;
+    const threads0 = mysqlPid ? threadCpuMs(mysqlPid) : new Map<number, number>();
     const wall0 = performance.now();
     const t0 = await databaseNow(db.pool);
     await insertDueJobs(
@@ -103,6 +108,9 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
         const wallMs = performance.now() - wall0;
         const executorCpu = pids.map(cpuMs).reduce((a, b) => a + b, 0) - cpu0.reduce((a, b) => a + b, 0);
         const mysqlCpu = mysqlPid ? cpuMs(mysqlPid) - mysql0 : Number.NaN;
+        const connectionsCpu = mysqlPid
+          ? await connectionThreadCpuMs(db.pool, mysqlPid, db.name, threads0)
+          : Number.NaN;
         const after = await Promise.all(services.map(claimHistogram));
         const sum = after.reduce((s, h, i) => s + h.sum - before[i]!.sum, 0);
         const count = after.reduce((s, h, i) => s + h.count - before[i]!.count, 0);
@@ -110,6 +118,7 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
           jobsPerS: JOBS / seconds,
           executorCpuMsPerJob: executorCpu / JOBS,
           mysqlCpuMsPerJob: mysqlCpu / JOBS,
+          mysqlConnectionsCpuMsPerJob: connectionsCpu / JOBS,
           executorCores: executorCpu / wallMs,
           mysqlCores: mysqlCpu / wallMs,
           rowsPerClaim: count > 0 ? sum / count : 0,
@@ -124,14 +133,19 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
 
 interface Bench {
   url: string;
+  name: string;
   pool: Pool;
 }
 
 async function main(): Promise<void> {
-  // The benchmark's own database (created and migrated by ensureStack), emptied before each run.
-  const url = `${MYSQL_SERVER_URL}/dsched_bench_executor`;
-  await ensureStack({ DATABASE_URL: url, CASSANDRA_KEYSPACE: 'dsched_bench_executor' });
-  const db: Bench = { url, pool: createPool(url, { connectionLimit: 4 }) };
+  // The benchmark's own database (created and migrated by ensureStack), emptied before each run;
+  // named for the checkout, so two checkouts benchmarking at once on one server do not empty each
+  // other's jobs.
+  const name = `dsched_bench_executor_${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 6)}`;
+  const url = `${MYSQL_SERVER_URL}/${name}`;
+  await ensureStack({ DATABASE_URL: url, CASSANDRA_KEYSPACE: name });
+  // One connection: connectionThreadCpuMs leaves the benchmark's own connection out by its id.
+  const db: Bench = { url, name, pool: createPool(url, { connectionLimit: 1 }) };
   const target = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.end());
@@ -151,7 +165,7 @@ async function main(): Promise<void> {
     }
     const m = (r: RunResult[], f: (x: RunResult) => number) => median(r.map(f));
     process.stdout.write(
-      'executors  jobs/s   exec CPU ms/job  mysql CPU ms/job  exec cores  mysql cores  rows/claim\n',
+      'executors  jobs/s   exec CPU ms/job  mysql CPU ms/job  (its conns)  exec cores  mysql cores  rows/claim\n',
     );
     for (const { executors, results } of rows) {
       process.stdout.write(
@@ -161,7 +175,9 @@ async function main(): Promise<void> {
           .toFixed(3)
           .padStart(15)}  ${m(results, (x) => x.mysqlCpuMsPerJob)
           .toFixed(3)
-          .padStart(16)}  ${m(results, (x) => x.executorCores)
+          .padStart(16)}  ${m(results, (x) => x.mysqlConnectionsCpuMsPerJob)
+          .toFixed(3)
+          .padStart(11)}  ${m(results, (x) => x.executorCores)
           .toFixed(2)
           .padStart(10)}  ${m(results, (x) => x.mysqlCores)
           .toFixed(2)
@@ -171,10 +187,15 @@ async function main(): Promise<void> {
       );
     }
     const all = rows.flatMap((r) => r.results);
-    const perK = (k: number) => m(rows.find((r) => r.executors === k)!.results, (x) => x.jobsPerS);
+    const at = (k: number, f: (x: RunResult) => number) => {
+      const row = rows.find((r) => r.executors === k);
+      return row ? m(row.results, f) : Number.NaN;
+    };
+    const perK = (k: number) => at(k, (x) => x.jobsPerS);
+    const most = Math.max(...EXECUTORS);
     const mysqlMs = m(all, (x) => x.mysqlCpuMsPerJob);
     const executorMs = m(all, (x) => x.executorCpuMsPerJob);
-    const scaling = perK(4) / perK(1);
+    const scaling = perK(most) / perK(Math.min(...EXECUTORS));
     const runQueue = loadavg()[0]! / cpus().length;
     // Executors scale out (one process per core); MySQL is one primary. On dedicated cores, the
     // fleet's ceiling is MySQL's: 1000 / (its CPU ms per job) jobs/s for each core it can use.
@@ -185,7 +206,7 @@ async function main(): Promise<void> {
       scaling >= 1.2
         ? 'the executor: throughput grows with executor processes'
         : runQueue > 1.5 || busy > 0.6 * cores
-          ? `this machine's CPU: more executor processes add nothing (×${scaling.toFixed(2)} at 4), with ` +
+          ? `this machine's CPU: more executor processes add nothing (×${scaling.toFixed(2)} at ${most}), with ` +
             `executors and MySQL using ${busy.toFixed(2)} of ${cores} cores beside the target (run queue ` +
             `${runQueue.toFixed(1)} per core); per job ${heavier} spends the most, so here it is the limit. ` +
             'Executors scale out one process per core and MySQL does not: on dedicated cores MySQL is the ceiling'
@@ -193,15 +214,21 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\nCPU per job: executors ${executorMs.toFixed(3)} ms, MySQL ${mysqlMs.toFixed(3)} ms. Ceilings on ` +
         `dedicated cores: ~${Math.round(1000 / mysqlMs)} jobs/s per MySQL core, ~${Math.round(1000 / executorMs)} ` +
-        `jobs/s per executor process.\n4 executors vs 1: ×${scaling.toFixed(2)}.\nBottleneck: ${bottleneck}.\n`,
+        `jobs/s per executor process.\n${most} executors vs ${Math.min(...EXECUTORS)}: ×${scaling.toFixed(2)}.\nBottleneck: ${bottleneck}.\n`,
     );
-    const metrics = {
-      jobs_per_s_1: Math.round(perK(1)),
-      jobs_per_s_2: Math.round(perK(2)),
-      jobs_per_s_4: Math.round(perK(4)),
-      cpu_ms_per_job: Number(m(all, (x) => x.executorCpuMsPerJob).toFixed(3)),
-      rows_per_claim: Number(m(all, (x) => x.rowsPerClaim).toFixed(1)),
-    };
+    // A configuration not run (--executors) is left out rather than reported as null.
+    const metrics = Object.fromEntries(
+      Object.entries({
+        jobs_per_s_1: Math.round(perK(1)),
+        jobs_per_s_2: Math.round(perK(2)),
+        jobs_per_s_4: Math.round(perK(4)),
+        cpu_ms_per_job: Number(m(all, (x) => x.executorCpuMsPerJob).toFixed(3)),
+        executor_cpu_ms_per_job_1: Number(at(1, (x) => x.executorCpuMsPerJob).toFixed(3)),
+        mysql_cpu_ms_per_job_1: Number(at(1, (x) => x.mysqlCpuMsPerJob).toFixed(3)),
+        mysql_connections_cpu_ms_per_job_1: Number(at(1, (x) => x.mysqlConnectionsCpuMsPerJob).toFixed(3)),
+        rows_per_claim: Number(m(all, (x) => x.rowsPerClaim).toFixed(1)),
+      }).filter(([, v]) => Number.isFinite(v)),
+    );
     process.stdout.write(`${JSON.stringify({ bench: 'executor', metrics })}\n`);
   } finally {
     await db.pool.end();

@@ -1,4 +1,5 @@
 import { runAllFaults } from './all-faults.ts';
+import { type FleetProfile, isFleetProfile } from './harness/fleet.ts';
 import { Run, type RunResult } from './harness/run.ts';
 import { printResult } from './report/console.ts';
 import { writeReport } from './report/report.ts';
@@ -6,13 +7,14 @@ import { SCENARIOS } from './scenarios/index.ts';
 
 // pnpm loadtest <scenario> [--<knob> N]... [--env NAME=VALUE]... [--concurrency N] [--no-report]
 //                          [--store-prefix NAME] (the run's database/keyspace prefix; default dsched_lt)
+//                          [--profile ha|throughput] (the fleet's process counts; default ha)
 //
 // Exit code: 0 PASS, 1 FAIL (a no-loss or no-duplicate check failed), 3 INCOMPLETE (passed what it
 // could check; a feature it needs is not on this branch yet), 2 usage or harness error.
 
 function usage(): never {
   process.stderr.write(
-    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--no-report]\n       pnpm loadtest faults [options]   (every fault scenario in turn, then a summary)\n\nscenarios:\n${SCENARIOS.map(
+    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--profile ha|throughput] [--no-report]\n       pnpm loadtest faults [options]   (every fault scenario in turn, then a summary)\n\nscenarios:\n${SCENARIOS.map(
       (s) =>
         `  ${s.name.padEnd(22)} ${s.summary}${
           s.knobs
@@ -35,6 +37,7 @@ const env: Record<string, string> = {};
 let concurrency = 64;
 let report = true;
 let storePrefix: string | undefined;
+let profile: FleetProfile | undefined;
 for (let i = 0; i < rest.length; i++) {
   const arg = rest[i] ?? '';
   const value = rest[i + 1];
@@ -45,6 +48,9 @@ for (let i = 0; i < rest.length; i++) {
     i++;
   } else if (arg === '--store-prefix' && value && /^[a-z][a-z0-9_]{0,20}$/.test(value)) {
     storePrefix = value;
+    i++;
+  } else if (arg === '--profile' && value && isFleetProfile(value)) {
+    profile = value;
     i++;
   } else if (arg === '--concurrency' && value) {
     concurrency = Number(value);
@@ -65,6 +71,7 @@ const run = new Run({
   concurrency,
   log,
   ...(storePrefix ? { storePrefix } : {}),
+  ...(profile ? { profile } : {}),
 });
 let result: RunResult;
 try {

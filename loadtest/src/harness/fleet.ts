@@ -12,6 +12,22 @@ import { pollUntil, sleep } from './wait.ts';
 export const SERVICES = ['task-api', 'job-api', 'scheduler', 'executor', 'reconciler', 'archiver'] as const;
 export type { ServiceName };
 
+/**
+ * Process counts of a run's fleet (`--profile`). `ha`: every service replicated, as a production
+ * fleet would be, so that every fault scenario has a survivor. `throughput`: one process of each,
+ * for a peak on a small box, where every extra process is a claimer, a connection pool and an event
+ * loop competing for the same cores (docs/performance.md). A scenario's own counts win over both.
+ */
+export const FLEET_PROFILES = {
+  ha: { 'task-api': 2, 'job-api': 2, scheduler: 2, executor: 3, reconciler: 2, archiver: 2 },
+  throughput: { 'task-api': 1, 'job-api': 1, scheduler: 1, executor: 1, reconciler: 1, archiver: 1 },
+} as const satisfies Record<string, Record<ServiceName, number>>;
+export type FleetProfile = keyof typeof FLEET_PROFILES;
+
+export function isFleetProfile(name: string): name is FleetProfile {
+  return Object.hasOwn(FLEET_PROFILES, name);
+}
+
 export interface FleetSpec {
   replicas: Record<ServiceName, number>;
   /** Environment of every service. */

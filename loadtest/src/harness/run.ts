@@ -4,7 +4,7 @@ import { SinkProcess as Sink } from '../sink/client.ts';
 import type { SinkProfile } from '../sink/protocol.ts';
 import { type Analysis, analyze, type Check } from './analyze.ts';
 import { ApiClient, createTenant, type Tenant } from './api.ts';
-import { Fleet, type FleetSpec, type ServiceName } from './fleet.ts';
+import { FLEET_PROFILES, Fleet, type FleetProfile, type FleetSpec, type ServiceName } from './fleet.ts';
 import { type MachineState, machineState } from './machine.ts';
 import { scratchDir } from './paths.ts';
 import { adoptPidFile } from './processes.ts';
@@ -45,14 +45,7 @@ export const SERVICE_ENV: Record<string, string> = {
   ARCHIVER_INTERVAL_MS: '500',
 };
 
-export const DEFAULT_REPLICAS: Record<ServiceName, number> = {
-  'task-api': 2,
-  'job-api': 2,
-  scheduler: 2,
-  executor: 3,
-  reconciler: 2,
-  archiver: 2,
-};
+export const DEFAULT_REPLICAS: Record<ServiceName, number> = FLEET_PROFILES.ha;
 
 export interface RunOptions {
   scenario: string;
@@ -63,6 +56,8 @@ export interface RunOptions {
   concurrency: number;
   /** Prefix of the run's database/keyspace name. */
   storePrefix?: string;
+  /** The fleet's process counts (default `ha`). */
+  profile?: FleetProfile;
   log: (msg: string) => void;
 }
 
@@ -165,7 +160,7 @@ export class Run {
     this.log(`stores: database and keyspace ${name}, freshly migrated`);
     this.sink = await Sink.start(`${this.scratch}logs/sink.log`);
     this.fleet = new Fleet({
-      replicas: { ...DEFAULT_REPLICAS, ...spec.replicas },
+      replicas: { ...FLEET_PROFILES[this.opts.profile ?? 'ha'], ...spec.replicas },
       env: {
         DATABASE_URL: this.stores.databaseUrl,
         CASSANDRA_CONTACT_POINTS: CASSANDRA_CONTACT,
@@ -182,8 +177,10 @@ export class Run {
       m[i.name] = (m[i.name] ?? 0) + 1;
       return m;
     }, {});
+    if (this.opts.profile && this.opts.profile !== 'ha')
+      this.notes.push(`fleet profile: ${this.opts.profile}`);
     this.log(
-      `services up: ${Object.entries(counts)
+      `services up (profile ${this.opts.profile ?? 'ha'}): ${Object.entries(counts)
         .map(([n, c]) => `${c} ${n}`)
         .join(', ')}`,
     );

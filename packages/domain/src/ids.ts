@@ -45,7 +45,13 @@ export function newId(nowMs: number = Date.now()): string {
 }
 
 export function formatUuid(bytes: Uint8Array): string {
-  const h = Buffer.from(bytes).toString('hex');
+  // A view, not a copy: the executor formats several ids per job.
+  const view = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return uuidFromHex(view.toString('hex'));
+}
+
+/** An id from the 32 hex digits of its bytes (a caller that already has them saves a conversion). */
+export function uuidFromHex(h: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 

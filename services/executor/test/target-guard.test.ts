@@ -1,4 +1,5 @@
-import { isIP, type Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { type AddressInfo, isIP, type Socket } from 'node:net';
 import { type ClaimedJob, verifyWebhookSignature } from '@dsched/domain';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -200,6 +201,46 @@ describe('the call', () => {
     target.setHandler(() => ({ status: 200, body: 'x'.repeat(1_000_000) }));
     const huge = await caller(['127.0.0.0/8'], { maxResponseBytes: 100 })(job(`${target.url}/huge`), never);
     expect(huge).toMatchObject({ kind: 'response', status: 200 });
+  });
+
+  it('bounds the body by the job timeout, fails a body cut short, and stops reading at the cap', async () => {
+    // A plain server: headers at once, then a body that stalls, or one whose connection is cut
+    // before its announced length.
+    const server = createServer((req, res) => {
+      if (req.url === '/endless') {
+        // A body with no end: only the response cap ends the call before its timeout.
+        res.writeHead(200);
+        const more = setInterval(() => res.write('y'.repeat(64)), 5);
+        res.on('close', () => clearInterval(more));
+        return;
+      }
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('x'.repeat(10));
+      if (req.url === '/cut') setTimeout(() => res.socket?.destroy(), 50);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const stalled = await caller(['127.0.0.0/8'])(
+        job(`${base}/stall`, {
+          target: { url: `${base}/stall`, method: 'GET', headers: {}, timeoutMs: 300 },
+        }),
+        never,
+      );
+      expect(stalled).toMatchObject({ kind: 'error', errorClass: 'timeout' });
+      const cut = await caller(['127.0.0.0/8'])(job(`${base}/cut`), never);
+      expect(cut).toMatchObject({ kind: 'error', errorClass: 'network' });
+      const endless = await caller(['127.0.0.0/8'], { maxResponseBytes: 1000 })(
+        job(`${base}/endless`, {
+          target: { url: `${base}/endless`, method: 'GET', headers: {}, timeoutMs: 5000 },
+        }),
+        never,
+      );
+      expect(endless).toMatchObject({ kind: 'response', status: 200 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('reports an abort by the executor as aborted', async () => {

@@ -8,7 +8,7 @@ import {
   type Target,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { binToId, maybeBinToId } from '../ids.ts';
+import { maybeBinToId, uuidFromHex } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
@@ -70,6 +70,8 @@ interface ClaimRow extends RowDataPacket {
   max_concurrency: number | null;
   has_callbacks: number;
   counts_failures: number;
+  /** Not a column: the id in hex, set once by claimJobs for its maps and the job's id string. */
+  hexId: string;
 }
 
 /** claim-slots-part.sql, one part per limited tenant. */
@@ -121,16 +123,18 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     // db_now was read before this moment: run_at - db_now counted from here is never early.
     const readAt = performance.now();
     // Back into claim order (priority, then run_at): slots go, and calls start, in this order.
+    // Each id is turned to hex once (a key for the maps below, and the job's id string).
     const rank = new Map(locked.map((r, i) => [hex(r.id), i]));
-    const candidates = rows.sort((a, b) => rank.get(hex(a.id))! - rank.get(hex(b.id))!);
+    for (const r of rows) r.hexId = hex(r.id);
+    const candidates = rows.sort((a, b) => rank.get(a.hexId)! - rank.get(b.hexId)!);
 
     const toCancel = candidates.filter((r) => Number(r.cancel_requested) === 1);
     const live = candidates.filter((r) => Number(r.cancel_requested) !== 1);
     const slots = await takeSlots(conn, live);
 
     const limited = (r: ClaimRow) => r.max_concurrency !== null;
-    const claimed = live.filter((r) => !limited(r) || slots.has(hex(r.id)));
-    const deferred = live.filter((r) => limited(r) && !slots.has(hex(r.id)));
+    const claimed = live.filter((r) => !limited(r) || slots.has(r.hexId));
+    const deferred = live.filter((r) => limited(r) && !slots.has(r.hexId));
 
     if (toCancel.length > 0) await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
     if (deferred.length > 0) {
@@ -151,17 +155,29 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     if (res.affectedRows !== ids.length) throw new Error('claim: locked rows changed under the lock');
     if (slots.size > 0) {
       const held = claimed
-        .filter((r) => slots.has(hex(r.id)))
-        .map((r) => [r.tenant_id, slots.get(hex(r.id)), r.id, Number(r.attempt) + 1]);
+        .filter((r) => slots.has(r.hexId))
+        .map((r) => [r.tenant_id, slots.get(r.hexId), r.id, Number(r.attempt) + 1]);
       const hold = withRows(CLAIM_SLOTS_HOLD, ['tenant_id', 'slot', 'job_id', 'attempt'], held);
       await conn.query(hold.sql, [...hold.params, args.leaseSeconds]);
     }
 
     const sinceRead = performance.now() - readAt;
+    // A claim's jobs mostly share a few tenants: each tenant id is formatted once per claim.
+    const tenantIds = new Map<string, string>();
+    const tenantIdOf = (bin: Buffer) => {
+      const key = hex(bin);
+      let id = tenantIds.get(key);
+      if (id === undefined) {
+        id = uuidFromHex(key);
+        tenantIds.set(key, id);
+      }
+      return id;
+    };
+    const dbNowMs = dbNow.getTime();
     const jobs = claimed.map(
       (r): ClaimedJob => ({
-        id: binToId(r.id),
-        tenantId: binToId(r.tenant_id),
+        id: uuidFromHex(r.hexId),
+        tenantId: tenantIdOf(r.tenant_id),
         taskId: maybeBinToId(r.task_id),
         kind: r.kind,
         scheduledFor: r.scheduled_for,
@@ -172,9 +188,9 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         target: readJson<Target>(r.target),
         retry: readJson<RetryPolicy>(r.retry),
         signingSecret: r.signing_secret,
-        tenantSlot: slots.get(hex(r.id)) ?? null,
-        claimedAt: new Date(Math.max(r.run_at.getTime(), dbNow.getTime())),
-        dueInMs: Math.max(0, r.run_at.getTime() - dbNow.getTime() - sinceRead),
+        tenantSlot: slots.get(r.hexId) ?? null,
+        claimedAt: new Date(Math.max(r.run_at.getTime(), dbNowMs)),
+        dueInMs: Math.max(0, r.run_at.getTime() - dbNowMs - sinceRead),
         owner: args.owner,
         followUps: followUpsOfRow(r),
       }),
@@ -194,7 +210,8 @@ function hex(b: Buffer): string {
 
 /**
  * Takes free slots for the candidates of limited tenants, at most one per candidate, in claim
- * order; returns job id (hex) → slot. One statement whatever the number of tenants.
+ * order (each row's hexId set by claimJobs); returns job id (hex) → slot. One statement whatever
+ * the number of tenants.
  */
 async function takeSlots(conn: PoolConnection, rows: ClaimRow[]): Promise<Map<string, number>> {
   const wanted = new Map<string, ClaimRow[]>();
@@ -222,7 +239,7 @@ async function takeSlots(conn: PoolConnection, rows: ClaimRow[]): Promise<Map<st
   for (const [tenant, jobs] of wanted) {
     const slots = byTenant.get(tenant) ?? [];
     jobs.forEach((job, i) => {
-      if (i < slots.length) assigned.set(hex(job.id), slots[i]!);
+      if (i < slots.length) assigned.set(job.hexId, slots[i]!);
     });
   }
   return assigned;

@@ -6,8 +6,9 @@ import {
   parseRetryAfter,
   webhookSigner,
 } from '@dsched/domain';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { ClaimedJob, TargetCaller } from '../ports.ts';
+import { type CappedExchange, dispatchCapped } from './capped-dispatch.ts';
 import {
   guardedConnector,
   type Resolver,
@@ -76,6 +77,18 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
     }
     return signer;
   };
+  // A task's URL split once into what the dispatcher takes, not parsed again on every call.
+  const urlParts = new Map<string, { origin: string; path: string }>();
+  const partsOf = (url: string) => {
+    let parts = urlParts.get(url);
+    if (!parts) {
+      if (urlParts.size >= 10_000) urlParts.clear();
+      const u = new URL(url);
+      parts = { origin: u.origin, path: `${u.pathname}${u.search}` };
+      urlParts.set(url, parts);
+    }
+    return parts;
+  };
   const call = async (job: ClaimedJob, signal: AbortSignal): Promise<CallResult> => {
     const { payload, contentType } = encodeBody(job.target.body);
     if (Buffer.byteLength(payload) > options.maxRequestBytes) {
@@ -99,32 +112,49 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       'webhook-timestamp': String(timestampS),
       'webhook-signature': signerFor(job.signingSecret)(job.id, timestampS, payload),
     };
-    const timeout = AbortSignal.timeout(job.target.timeoutMs);
+    // One plain timer per call bounds the whole exchange, head and body (undici's per-phase timers
+    // are off: they would only repeat it); an abort by the executor (cancel, lost claim, shutdown)
+    // ends it too. AbortSignal.timeout + AbortSignal.any did this at several times the cost
+    // (composite-signal bookkeeping, a weak-ref'd timer per call; docs/performance.md).
+    let exchange: CappedExchange | undefined;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      exchange?.abort(new Error(`no response within ${job.target.timeoutMs} ms`));
+    }, job.target.timeoutMs);
+    const onAbort = () => exchange?.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const res = await request(job.target.url, {
-        method: job.target.method,
-        headers,
-        body: job.target.method === 'GET' ? null : payload,
-        signal: AbortSignal.any([signal, timeout]),
-        dispatcher: agentFor(job.lane),
-        headersTimeout: job.target.timeoutMs,
-        bodyTimeout: job.target.timeoutMs,
-      });
+      if (signal.aborted) throw signal.reason;
+      const { origin, path } = partsOf(job.target.url);
       // A job whose outcome a callback reports keeps the head of the body for the event.
       const keep = job.followUps?.callbacks
         ? Math.min(CALLBACK_RESPONSE_BODY_BYTES, options.maxResponseBytes)
         : 0;
-      const head = await drainCapped(res.body, options.maxResponseBytes, keep);
-      const retryAfter = res.headers['retry-after'];
+      exchange = dispatchCapped(
+        agentFor(job.lane),
+        {
+          origin,
+          path,
+          method: job.target.method,
+          headers,
+          body: job.target.method === 'GET' ? null : payload,
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        options.maxResponseBytes,
+        keep,
+      );
+      const res = await exchange.reply;
       return {
         kind: 'response',
-        status: res.statusCode,
-        retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now()),
-        ...(head ? { body: cappedResponseBody(head) } : {}),
+        status: res.status,
+        retryAfterMs: parseRetryAfter(res.retryAfter, now()),
+        ...(res.head ? { body: cappedResponseBody(res.head) } : {}),
       };
     } catch (err) {
       if (signal.aborted) return { kind: 'error', errorClass: 'aborted', message: String(signal.reason) };
-      if (timeout.aborted) {
+      if (timedOut) {
         return {
           kind: 'error',
           errorClass: 'timeout',
@@ -134,6 +164,9 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       const refused = findRefusal(err);
       if (refused) return { kind: 'error', errorClass: 'refused', message: refused.message };
       return { kind: 'error', errorClass: 'network', message: describe(err) };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
     }
   };
   return Object.assign(call, {
@@ -157,31 +190,4 @@ function describe(err: unknown): string {
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((h) => h.toLowerCase() === name);
-}
-
-/**
- * Reads and drops the body, stopping (and closing the connection) past the cap; returns its first
- * `keep` bytes when asked to keep any.
- */
-async function drainCapped(
-  body: AsyncIterable<Buffer> & { destroy(): void },
-  cap: number,
-  keep = 0,
-): Promise<Buffer | undefined> {
-  let seen = 0;
-  const kept: Buffer[] = [];
-  let keptBytes = 0;
-  for await (const chunk of body) {
-    seen += chunk.length;
-    if (keptBytes < keep) {
-      const part = chunk.subarray(0, keep - keptBytes);
-      kept.push(part);
-      keptBytes += part.length;
-    }
-    if (seen > cap) {
-      body.destroy();
-      break;
-    }
-  }
-  return keep > 0 ? Buffer.concat(kept) : undefined;
 }

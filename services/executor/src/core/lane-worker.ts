@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Lane } from '@dsched/domain';
-import type { ExecutorMetrics } from '../metrics.ts';
+import type { ExecutorMetrics, LaneMetrics } from '../metrics.ts';
 import type { ClaimedJob, ClaimRef, JobClaimer, TargetCaller } from '../ports.ts';
 import type { OutcomeBatcher } from './outcome-batcher.ts';
 import { type AbortReason, type ParkTimes, settle } from './transitions.ts';
@@ -44,6 +44,7 @@ export class LaneWorker {
   readonly lane: Lane;
   readonly #opts: LaneOptions;
   readonly #deps: LaneWorkerDeps;
+  readonly #metrics: LaneMetrics;
   readonly #inFlight = new Map<string, InFlight>();
   #onRefill: () => void = () => undefined;
 
@@ -51,6 +52,7 @@ export class LaneWorker {
     this.lane = opts.lane;
     this.#opts = opts;
     this.#deps = deps;
+    this.#metrics = deps.metrics.forLane(opts.lane);
   }
 
   /** Called when enough slots are free that claiming now is worth it. */
@@ -70,13 +72,12 @@ export class LaneWorker {
   async runOnce(): Promise<boolean> {
     const limit = Math.min(this.free, this.#opts.maxBatch);
     if (limit <= 0) return false;
-    const { metrics } = this.#deps;
-    const end = metrics.claimQuery.startTimer({ lane: this.lane });
+    const end = this.#metrics.claimQuery.startTimer();
     const result = await this.#deps.claim(this.lane, limit);
     end();
-    metrics.claimBatch.observe({ lane: this.lane }, result.jobs.length);
-    if (result.deferred > 0) metrics.tenantDeferred.inc(result.deferred);
-    if (result.cancelled > 0) metrics.outcomes.inc({ outcome: 'cancelled' }, result.cancelled);
+    this.#metrics.claimBatch.observe(result.jobs.length);
+    if (result.deferred > 0) this.#deps.metrics.tenantDeferred.inc(result.deferred);
+    if (result.cancelled > 0) this.#metrics.outcome('cancelled').inc(result.cancelled);
     for (const job of result.jobs) this.#start(job);
     return result.jobs.length === limit && this.free > 0;
   }
@@ -119,10 +120,10 @@ export class LaneWorker {
     const key = claimKey(job);
     const entry: InFlight = { job, abort: new AbortController(), calling: true, done: Promise.resolve() };
     this.#inFlight.set(key, entry);
-    this.#deps.metrics.inFlight.set({ lane: this.lane }, this.#inFlight.size);
+    this.#metrics.inFlight.set(this.#inFlight.size);
     entry.done = this.#execute(entry).finally(() => {
       this.#inFlight.delete(key);
-      this.#deps.metrics.inFlight.set({ lane: this.lane }, this.#inFlight.size);
+      this.#metrics.inFlight.set(this.#inFlight.size);
       if (this.free >= this.#opts.refillAt) this.#onRefill();
     });
   }
@@ -136,15 +137,14 @@ export class LaneWorker {
     if (job.dueInMs > 0) {
       await sleep(job.dueInMs, undefined, { signal: entry.abort.signal }).catch(() => undefined);
     }
-    metrics.scheduleLag.observe(
-      { priority: job.priority },
+    this.#metrics.scheduleLag[job.priority].observe(
       Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000),
     );
     const startedAt = this.#deps.monotonicMs();
     const result = await this.#deps.call(job, entry.abort.signal);
     entry.calling = false;
     const durationMs = this.#deps.monotonicMs() - startedAt;
-    metrics.attemptDuration.observe({ lane: this.lane }, durationMs / 1000);
+    this.#metrics.attemptDuration.observe(durationMs / 1000);
     if (result.kind === 'error' && result.errorClass === 'refused') metrics.targetsRefused.inc();
     const settled = settle(job, result, {
       durationMs,
@@ -160,7 +160,7 @@ export class LaneWorker {
     });
     if (written === 'stale') metrics.staleResults.inc();
     if (written !== 'applied') return;
-    metrics.outcomes.inc({ outcome: settled.outcome });
+    this.#metrics.outcome(settled.outcome).inc();
     if (settled.outcome === 'dead') metrics.dlqAdditions.inc();
   }
 }
