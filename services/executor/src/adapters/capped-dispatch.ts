@@ -63,7 +63,7 @@ export function dispatchCapped(
       seen += chunk.length;
       if (keptBytes < keepBytes) {
         const part = chunk.subarray(0, keepBytes - keptBytes);
-        kept.push(part);
+        kept.push(Buffer.from(part)); // a copy: the chunk belongs to undici once this returns
         keptBytes += part.length;
       }
       if (seen > capBytes) {
