@@ -54,7 +54,11 @@ function formatOffset(offsetMs: number): string {
   return `${sign}${hh}:${mm}`;
 }
 
-function entry(instant: number, offsetMs: number, extra: Partial<PreviewedOccurrence> = {}): PreviewedOccurrence {
+function entry(
+  instant: number,
+  offsetMs: number,
+  extra: Partial<PreviewedOccurrence> = {},
+): PreviewedOccurrence {
   return {
     at: new Date(instant).toISOString(),
     localTime: wallTime(instant + offsetMs),

@@ -27,7 +27,11 @@ describe('previewOccurrences', () => {
   });
 
   it('lists the wall time a skip policy leaves out, without counting it', () => {
-    const out = previewOccurrences(cron('30 2 * * *', { skipped: 'skip' }), new Date('2026-03-28T00:00:00Z'), 2);
+    const out = previewOccurrences(
+      cron('30 2 * * *', { skipped: 'skip' }),
+      new Date('2026-03-28T00:00:00Z'),
+      2,
+    );
     expect(brief(out)).toEqual([
       ['2026-03-28T01:30:00.000Z', '2026-03-28T02:30:00', '+01:00', true, '-'],
       ['2026-03-29T01:00:00.000Z', '2026-03-29T02:30:00', '+01:00', false, 'skipped'],
