@@ -1,3 +1,5 @@
+import type { components } from './generated/task-api.ts';
+
 // Typed errors of @dsched/client. Every answer of the APIs outside 2xx becomes a DschedApiError
 // carrying the API's `error.code`, `message` and `details` (each naming a field), so callers
 // branch on `code`, never on message text.
@@ -7,17 +9,8 @@ export interface ErrorDetail {
   issue: string;
 }
 
-export const ERROR_CODES = [
-  'invalid_argument',
-  'not_found',
-  'conflict',
-  'unauthenticated',
-  'permission_denied',
-  'resource_exhausted',
-  'failed_precondition',
-  'internal',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/** The codes of the API's error document, from its OpenAPI schema. */
+export type ErrorCode = components['schemas']['Error']['error']['code'];
 
 export class DschedApiError extends Error {
   override readonly name: string = 'DschedApiError';
