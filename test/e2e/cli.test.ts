@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { insertJobs } from '@dsched/testkit/jobs';
 import { REPO_ROOT } from '@dsched/testkit/names';
+import { eventually } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, cli, cliEnv, expectGolden, type Stack, spawnCli, startStack } from './cli-kit.ts';
 
@@ -17,7 +18,7 @@ let env: Record<string, string>;
 let tenant: { id: string; apiKey: string };
 
 beforeAll(async () => {
-  stack = await startStack(import.meta.url);
+  stack = await startStack(import.meta.url, { LOG_LEVEL: 'info' });
   const made = await cli(
     ['tenant', 'create', '--name', 'acme', '-o', 'json'],
     cliEnv(stack, { DSCHED_ADMIN_TOKEN: ADMIN_TOKEN }),
@@ -257,6 +258,27 @@ describe('live commands', () => {
     expect(await exited).toBe(1); // finished, but not succeeded
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(new RegExp(`${jobId}  cancelled  attempt 0/5(  |$)`));
+  });
+
+  it('task pause --reason: the reason is in task-api’s log beside the task id', async () => {
+    const task = await createTask();
+    const res = await cli(['task', 'pause', task.id, '--reason', 'deploy freeze'], env);
+    expect([res.code, res.stdout]).toEqual([0, expect.stringContaining('paused')]);
+    const line = await eventually(
+      async () =>
+        stack.taskApi
+          .output()
+          .split('\n')
+          .find((l) => l.includes('deploy freeze')),
+      10_000,
+      'the log line',
+    );
+    expect(JSON.parse(line)).toMatchObject({
+      taskId: task.id,
+      tenantId: tenant.id,
+      action: 'pause',
+      reason: 'deploy freeze',
+    });
   });
 
   it('dlq redrive: a dry run and a refusal without --yes change nothing; --yes redrives', async () => {

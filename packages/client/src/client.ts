@@ -125,12 +125,21 @@ export class DschedClient {
     await unwrap(this.taskApi.DELETE('/v1/tasks/{id}', { params: { path: { id } } }), 'DELETE');
   }
 
-  pauseTask(id: string): Promise<Task> {
-    return unwrap(this.taskApi.POST('/v1/tasks/{id}/pause', { params: { path: { id } } }), 'POST');
+  /** Pauses a task; the reason goes to task-api's log with the task and tenant ids. */
+  pauseTask(id: string, options: { reason?: string } = {}): Promise<Task> {
+    const body = options.reason ? { reason: options.reason } : undefined;
+    return unwrap(
+      this.taskApi.POST('/v1/tasks/{id}/pause', { params: { path: { id } }, ...(body ? { body } : {}) }),
+      'POST',
+    );
   }
 
-  resumeTask(id: string): Promise<Task> {
-    return unwrap(this.taskApi.POST('/v1/tasks/{id}/resume', { params: { path: { id } } }), 'POST');
+  resumeTask(id: string, options: { reason?: string } = {}): Promise<Task> {
+    const body = options.reason ? { reason: options.reason } : undefined;
+    return unwrap(
+      this.taskApi.POST('/v1/tasks/{id}/resume', { params: { path: { id } }, ...(body ? { body } : {}) }),
+      'POST',
+    );
   }
 
   /** Runs the task now. With an idempotency key, asking again answers the same job (and is retried). */

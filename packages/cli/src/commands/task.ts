@@ -132,11 +132,15 @@ export function registerTaskCommands(program: Command, act: Act): void {
           ? 'pause tasks: nothing fires, jobs made ahead are cancelled'
           : 'resume tasks from now; what fell due while paused is skipped',
       )
+      .option('--reason <text>', 'why (written to task-api’s log with the task id)')
       .action(
-        act(async (rt: Runtime, ids: string[]) =>
+        act(async (rt: Runtime, ids: string[], opts: { reason?: string }) =>
           eachId(rt, ids, async (id) => {
+            const why = opts.reason ? { reason: opts.reason } : {};
             const t: Task =
-              action === 'pause' ? await rt.client().pauseTask(id) : await rt.client().resumeTask(id);
+              action === 'pause'
+                ? await rt.client().pauseTask(id, why)
+                : await rt.client().resumeTask(id, why);
             return {
               body: t,
               table: () => `${t.id}  ${t.state}  next fire ${formatTime(t.nextFireAt, rt.out)}`,

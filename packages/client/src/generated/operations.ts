@@ -263,7 +263,7 @@ export const OPERATIONS = {
       "id"
     ],
     "queryParams": [],
-    "body": false
+    "body": true
   },
   "postV1TasksIdResume": {
     "api": "task",
@@ -274,7 +274,7 @@ export const OPERATIONS = {
       "id"
     ],
     "queryParams": [],
-    "body": false
+    "body": true
   },
   "postV1TasksIdTrigger": {
     "api": "task",

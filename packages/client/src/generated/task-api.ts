@@ -910,7 +910,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description why; written to the service log */
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description the task */
             200: {
@@ -919,6 +926,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthenticated: missing or unknown API key */
@@ -960,7 +976,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description why; written to the service log */
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description the task */
             200: {
@@ -969,6 +992,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthenticated: missing or unknown API key */
