@@ -123,19 +123,3 @@ it('both routes are in the OpenAPI document with the Occurrence schema', async (
   expect(doc.paths['/v1/schedules/preview'].post.requestBody).toBeDefined();
   expect(doc.components.schemas.Occurrence.properties.dst.enum).toEqual(['shifted', 'repeated', 'skipped']);
 });
-
-describe('pause and resume with a reason', () => {
-  it('takes an optional reason and refuses a bad one by field', async () => {
-    const t = await tenantClient(app);
-    const task = (await t.call('POST', '/v1/tasks', cronBody('0 9 * * *'))).json() as { id: string };
-    const paused = await t.call('POST', `/v1/tasks/${task.id}/pause`, { reason: 'maintenance window' });
-    expect([paused.statusCode, paused.json().state]).toEqual([200, 'paused']);
-    const tooLong = await t.call('POST', `/v1/tasks/${task.id}/resume`, { reason: 'x'.repeat(501) });
-    expect(tooLong.statusCode).toBe(400);
-    expect(tooLong.json().error.details[0].field).toBe('reason');
-    const stillPaused = await t.call('GET', `/v1/tasks/${task.id}`);
-    expect(stillPaused.json().state).toBe('paused');
-    const bare = await t.call('POST', `/v1/tasks/${task.id}/resume`);
-    expect([bare.statusCode, bare.json().state]).toEqual([200, 'active']);
-  });
-});
