@@ -260,6 +260,36 @@ describe('live commands', () => {
     expect(lines[1]).toMatch(new RegExp(`${jobId}  cancelled  attempt 0/5(  |$)`));
   });
 
+  it('run list --follow prints a run as it appears and as it changes, until ^C', async () => {
+    const task = await createTask();
+    const follow = spawnCli(
+      ['run', 'list', '--task', task.id, '--follow', '--interval', '100ms', '-o', 'jsonl'],
+      env,
+    );
+    let out = '';
+    follow.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const exited = new Promise<number>((resolve) => follow.on('close', (code) => resolve(code ?? -1)));
+    const events = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; state: string });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(events()).toEqual([]);
+    const { jobId } = JSON.parse((await cli(['task', 'trigger', task.id, '-o', 'json'], env)).stdout);
+    await eventually(async () => (events().length === 1 ? true : undefined), 10_000, 'the new run');
+    expect((await cli(['run', 'cancel', jobId], env)).code).toBe(0);
+    await eventually(async () => (events().length === 2 ? true : undefined), 10_000, 'the change');
+    expect(events().map((e) => [e.id, e.state])).toEqual([
+      [jobId, 'pending'],
+      [jobId, 'cancelled'],
+    ]);
+    follow.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
   it('task pause --reason: the reason is in task-api’s log beside the task id', async () => {
     const task = await createTask();
     const res = await cli(['task', 'pause', task.id, '--reason', 'deploy freeze'], env);
