@@ -3,8 +3,7 @@ import { cell, fields, formatTime, type OutputOptions, table } from './output.ts
 
 // The tables people read. JSON output never passes through here: it is the API's body.
 
-export function scheduleText(schedule: Task['schedule']): string {
-  const s = schedule as { type?: string; at?: string; expression?: string; timezone?: string };
+export function scheduleText(s: Task['schedule']): string {
   return s.type === 'once' ? `once ${s.at}` : `cron "${s.expression}" ${s.timezone}`;
 }
 
@@ -37,8 +36,7 @@ export function occurrenceRows(preview: OccurrencePreview, out: OutputOptions): 
 }
 
 export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrencePreview): string {
-  const t = task as Task & { target: { url?: string; method?: string }; retry: { maxAttempts?: number } };
-  const dst = (task.schedule as { dst?: { repeated: string; skipped: string } }).dst;
+  const dst = task.schedule.type === 'cron' ? task.schedule.dst : undefined;
   const text = fields([
     ['id', task.id],
     ['name', task.name],
@@ -47,9 +45,9 @@ export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrenceP
     ...(dst
       ? ([['dst policy', `repeated: ${dst.repeated}, skipped: ${dst.skipped}`]] as [string, string][])
       : []),
-    ['target', `${t.target.method ?? 'POST'} ${t.target.url}`],
+    ['target', `${task.target.method} ${task.target.url}`],
     ['priority', `${task.priority} (lane ${task.lane})`],
-    ['retry', `up to ${t.retry.maxAttempts} attempts`],
+    ['retry', `up to ${task.retry.maxAttempts} attempts`],
     ['misfire / overlap', `${task.misfirePolicy} / ${task.overlapPolicy}`],
     ['next fire', formatTime(task.nextFireAt, out)],
     ['version', String(task.version)],

@@ -250,18 +250,75 @@ export interface components {
             id: string;
             name: string;
             schedule: {
-                [key: string]: unknown;
+                /** @constant */
+                type: "once";
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 time
+                 */
+                at: string;
+            } | {
+                /** @constant */
+                type: "cron";
+                expression: string;
+                /** @default UTC */
+                timezone: string;
+                /**
+                 * @default {
+                 *       "repeated": "first",
+                 *       "skipped": "shift"
+                 *     }
+                 */
+                dst: {
+                    /**
+                     * @default first
+                     * @enum {string}
+                     */
+                    repeated: "first" | "last" | "both";
+                    /**
+                     * @default shift
+                     * @enum {string}
+                     */
+                    skipped: "shift" | "skip";
+                };
             };
             target: {
-                [key: string]: unknown;
+                url: string;
+                /**
+                 * @default POST
+                 * @enum {string}
+                 */
+                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @default {} */
+                headers: {
+                    [key: string]: string;
+                };
+                body?: unknown;
+                /** @default 30000 */
+                timeoutMs: number;
             };
-            priority: string;
-            lane: string;
+            /** @enum {string} */
+            priority: "critical" | "high" | "normal" | "low";
+            /** @enum {string} */
+            lane: "critical" | "default" | "long";
             retry: {
-                [key: string]: unknown;
+                /** @default 5 */
+                maxAttempts: number;
+                /** @default 1000 */
+                initialBackoffMs: number;
+                /** @default 300000 */
+                maxBackoffMs: number;
+                /** @default [] */
+                rules: {
+                    status: number | ("4xx" | "5xx");
+                    /** @enum {string} */
+                    action: "retry" | "dead";
+                }[];
             };
-            misfirePolicy: string;
-            overlapPolicy: string;
+            /** @enum {string} */
+            misfirePolicy: "fire_once" | "fire_all" | "skip";
+            /** @enum {string} */
+            overlapPolicy: "allow" | "forbid";
             metadata?: {
                 [key: string]: unknown;
             };
