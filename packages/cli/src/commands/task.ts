@@ -220,10 +220,12 @@ export function registerTaskCommands(program: Command, act: Act): void {
                 o.jobId ?? '-',
                 o.reason ?? '-',
               ]),
-            )}\n\n${Object.entries(audit.counts)
-              .filter(([, n]) => n > 0)
-              .map(([s, n]) => `${s} ${n}`)
-              .join(', ')}`,
+            )}\n\n${
+              Object.entries(audit.counts)
+                .filter(([, n]) => n > 0)
+                .map(([s, n]) => `${s} ${n}`)
+                .join(', ') || 'no occurrences in the range'
+            }`,
         });
       }),
     );
