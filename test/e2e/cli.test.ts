@@ -3,7 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { insertJobs } from '@dsched/testkit/jobs';
+import { insertJobs } from '@dsched/testkit/fixtures';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { eventually } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

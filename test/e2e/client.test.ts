@@ -1,6 +1,6 @@
 import { createDschedClient, DschedApiError, type Job, PageTokenError } from '@dsched/client';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/jobs';
+import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type RunningService, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -131,7 +131,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Heartbeat of an asynchronous (202) job: pushes its deadline out, keeps its progress */
+        /** Heartbeat of an asynchronous (202) job: pushes its heartbeat timeout out, keeps its progress */
         post: operations["postV1JobsIdHeartbeat"];
         delete?: never;
         options?: never;

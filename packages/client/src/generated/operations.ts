@@ -207,7 +207,7 @@ export const OPERATIONS = {
     "api": "job",
     "method": "POST",
     "path": "/v1/jobs/{id}/heartbeat",
-    "summary": "Heartbeat of an asynchronous (202) job: pushes its deadline out, keeps its progress",
+    "summary": "Heartbeat of an asynchronous (202) job: pushes its heartbeat timeout out, keeps its progress",
     "pathParams": [
       "id"
     ],

@@ -4,11 +4,10 @@ import {
   occurrencesQuerySchema,
   schedulePreviewSchema,
 } from '@dsched/domain';
-import { defineRoute, STANDARD_ERRORS } from '@dsched/runtime';
+import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { schedulePreview, taskOccurrences } from '../core/schedule-preview.ts';
 import type { DatabaseClock, RateLimiter, TaskRepository, TenantDirectory } from '../ports.ts';
-import { parseBody, parseId } from './parse.ts';
 import { RATE_LIMITED } from './task-lifecycle.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
@@ -61,12 +60,12 @@ export function registerSchedulePreviewRoutes(
 
   app.get('/v1/tasks/:id/occurrences', async (request) => {
     const tenant = await tenantOf(request);
-    const id = parseId(request.params);
-    return taskOccurrences(deps, tenant, id, parseBody(occurrencesQuerySchema, request.query));
+    const id = pathId(request.params, 'task');
+    return taskOccurrences(deps, tenant, id, parseWith(occurrencesQuerySchema, request.query));
   });
 
   app.post('/v1/schedules/preview', async (request) => {
     await tenantOf(request);
-    return schedulePreview(deps, parseBody(schedulePreviewSchema, request.body));
+    return schedulePreview(deps, parseWith(schedulePreviewSchema, request.body));
   });
 }
