@@ -4,7 +4,9 @@ import { cell, fields, formatTime, type OutputOptions, table } from './output.ts
 // The tables people read. JSON output never passes through here: it is the API's body.
 
 export function scheduleText(s: Task['schedule']): string {
-  return s.type === 'once' ? `once ${s.at}` : `cron "${s.expression}" ${s.timezone}`;
+  if (s.type === 'once') return `once ${s.at}`;
+  if (s.type === 'interval') return `every ${s.every}${s.offset ? ` offset ${s.offset}` : ''}`;
+  return `cron "${s.expression}" ${s.timezone}`;
 }
 
 export function taskRows(tasks: Task[], out: OutputOptions): string {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { compileCron, nextLocalMatch } from './cron.ts';
 import type { Schedule } from './model.ts';
-import { nextCronFireMs } from './schedule.ts';
-import { refineCronSchedule, scheduleSchema } from './task-spec.ts';
+import { nextCronFireMs, nextFireAfter } from './schedule.ts';
+import { refineSchedule, scheduleSchema } from './task-spec.ts';
 import { zoneOffsets } from './time-zone.ts';
 
 // The fire-time preview (GET /v1/tasks/{id}/occurrences, POST /v1/schedules/preview): the next
@@ -75,6 +75,16 @@ function entry(
 export function previewOccurrences(schedule: Schedule, from: Date, count: number): PreviewedOccurrence[] {
   if (schedule.type === 'once') {
     return schedule.at.getTime() >= from.getTime() ? [entry(schedule.at.getTime(), 0)] : [];
+  }
+  if (schedule.type === 'interval') {
+    // Elapsed time in UTC: no wall clock, so nothing for daylight saving to move.
+    const out: PreviewedOccurrence[] = [];
+    let t = nextFireAfter(schedule, new Date(from.getTime() - 1));
+    while (t !== null && out.length < count) {
+      out.push(entry(t.getTime(), 0));
+      t = nextFireAfter(schedule, t);
+    }
+    return out;
   }
   const { expression, timezone, dst } = schedule;
   const cron = compileCron(expression);
@@ -203,7 +213,7 @@ export const schedulePreviewSchema = z
     count: countShape,
     from: time.optional().describe('the first fire time may be this instant or later (default: now)'),
   })
-  .superRefine((body, ctx) => refineCronSchedule(body.schedule, ctx));
+  .superRefine((body, ctx) => refineSchedule(body.schedule, ctx));
 
 export const previewedOccurrenceSchema = z
   .object({

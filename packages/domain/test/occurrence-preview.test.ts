@@ -94,6 +94,20 @@ describe('previewOccurrences', () => {
     }
   });
 
+  it('an interval schedule previews its grid in UTC, unmarked, as the scheduler fires it', () => {
+    const every: Schedule = { type: 'interval', every: '15m' };
+    const from = new Date('2026-10-25T00:50:00Z');
+    const out = previewOccurrences(every, from, 3);
+    const expected: string[] = [];
+    let t = nextFireAfter(every, new Date(from.getTime() - 1));
+    while (t !== null && expected.length < 3) {
+      expected.push(t.toISOString());
+      t = nextFireAfter(every, t);
+    }
+    expect(out.map((e) => e.at)).toEqual(expected);
+    expect(out.every((e) => e.fires && e.dst === undefined && e.utcOffset === '+00:00')).toBe(true);
+  });
+
   it('a once schedule previews its time unless it is past', () => {
     const once: Schedule = { type: 'once', at: new Date('2026-05-01T10:00:00Z') };
     expect(brief(previewOccurrences(once, new Date('2026-04-01T00:00:00Z'), 5))).toEqual([

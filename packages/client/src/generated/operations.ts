@@ -238,7 +238,7 @@ export const OPERATIONS = {
     "api": "task",
     "method": "POST",
     "path": "/v1/tasks",
-    "summary": "Create a task: a once or cron schedule and an HTTP target",
+    "summary": "Create a task: a once, cron or interval schedule and an HTTP target",
     "pathParams": [],
     "queryParams": [],
     "body": true

@@ -62,7 +62,7 @@ export interface paths {
         /** The tenant’s tasks, oldest first, paged */
         get: operations["getV1Tasks"];
         put?: never;
-        /** Create a task: a once or cron schedule and an HTTP target */
+        /** Create a task: a once, cron or interval schedule and an HTTP target */
         post: operations["postV1Tasks"];
         delete?: never;
         options?: never;
@@ -281,6 +281,18 @@ export interface components {
                      */
                     skipped: "shift" | "skip";
                 };
+            } | {
+                /** @constant */
+                type: "interval";
+                /** @description elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to 366d */
+                every: string;
+                /** @description phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every */
+                offset?: string;
+                /**
+                 * Format: date-time
+                 * @description the first fire time (before the offset); the Unix epoch when absent
+                 */
+                startAt?: string;
             };
             target: {
                 url: string;
@@ -322,8 +334,17 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description the flexible window, when the task has one */
+            jitterS?: number;
+            pauseAfterFailures?: number;
+            callbacks?: {
+                onSuccess?: string;
+                onDead?: string;
+            };
             /** @enum {string} */
             state: "active" | "paused";
+            /** @description why dsched paused the task (pauseAfterFailures) */
+            pausedReason?: string;
             nextFireAt: string | null;
             version: number;
             createdAt: string;
@@ -621,6 +642,18 @@ export interface operations {
                              */
                             skipped?: "shift" | "skip";
                         };
+                    } | {
+                        /** @constant */
+                        type: "interval";
+                        /** @description elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to 366d */
+                        every: string;
+                        /** @description phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every */
+                        offset?: string;
+                        /**
+                         * Format: date-time
+                         * @description the first fire time (before the offset); the Unix epoch when absent
+                         */
+                        startAt?: string;
                     };
                     target: {
                         url: string;
@@ -678,6 +711,19 @@ export interface operations {
                     overlapPolicy?: "allow" | "forbid";
                     metadata?: {
                         [key: string]: unknown;
+                    };
+                    /**
+                     * @description each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t
+                     * @default 0
+                     */
+                    jitterS?: number;
+                    /** @description pause a cron or interval task after this many dead occurrences in a row */
+                    pauseAfterFailures?: number;
+                    callbacks?: {
+                        /** @description POSTed a signed job.succeeded event after a job succeeds */
+                        onSuccess?: string;
+                        /** @description POSTed a signed job.dead event after a job is dead-lettered */
+                        onDead?: string;
                     };
                 };
             };
@@ -856,6 +902,18 @@ export interface operations {
                              */
                             skipped?: "shift" | "skip";
                         };
+                    } | {
+                        /** @constant */
+                        type: "interval";
+                        /** @description elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to 366d */
+                        every: string;
+                        /** @description phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every */
+                        offset?: string;
+                        /**
+                         * Format: date-time
+                         * @description the first fire time (before the offset); the Unix epoch when absent
+                         */
+                        startAt?: string;
                     };
                     target?: {
                         url: string;
@@ -896,6 +954,15 @@ export interface operations {
                     overlapPolicy?: "allow" | "forbid";
                     metadata?: {
                         [key: string]: unknown;
+                    } | null;
+                    /** @description each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t */
+                    jitterS?: number;
+                    pauseAfterFailures?: number | null;
+                    callbacks?: {
+                        /** @description POSTed a signed job.succeeded event after a job succeeds */
+                        onSuccess?: string;
+                        /** @description POSTed a signed job.dead event after a job is dead-lettered */
+                        onDead?: string;
                     } | null;
                 };
             };
@@ -1402,6 +1469,18 @@ export interface operations {
                              */
                             skipped?: "shift" | "skip";
                         };
+                    } | {
+                        /** @constant */
+                        type: "interval";
+                        /** @description elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to 366d */
+                        every: string;
+                        /** @description phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every */
+                        offset?: string;
+                        /**
+                         * Format: date-time
+                         * @description the first fire time (before the offset); the Unix epoch when absent
+                         */
+                        startAt?: string;
                     };
                     /**
                      * @description how many fire times, at most 1000
