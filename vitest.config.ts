@@ -10,6 +10,8 @@ const UNIT = [
   'packages/runtime/test/**/*.test.ts',
   'services/*/test/config.test.ts',
   'services/executor/test/transitions.test.ts',
+  'packages/client/test/webhook.test.ts',
+  'packages/client/test/generated.test.ts',
 ];
 
 export default defineConfig({

@@ -14,6 +14,7 @@ export * from './job-schemas.ts';
 export * from './model.ts';
 export * from './occurrence.ts';
 export * from './occurrence-plan.ts';
+export * from './occurrence-preview.ts';
 export * from './outcome.ts';
 export * from './paging.ts';
 export * from './partition.ts';

@@ -64,3 +64,11 @@ export const listTasksQuerySchema = z.object({
 });
 
 export type ListTasksQuery = z.infer<typeof listTasksQuerySchema>;
+
+/**
+ * POST /v1/tasks/{id}/pause and /resume: an optional body with the reason, which task-api writes
+ * to its log beside the task and tenant ids (it is not stored on the task).
+ */
+export const taskStateChangeSchema = z
+  .object({ reason: z.string().min(1).max(500).optional().describe('why; written to the service log') })
+  .strict();

@@ -39,6 +39,8 @@ export interface RouteDoc {
   params?: z.ZodObject;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** The body may be left out (an empty POST is valid). */
+  bodyOptional?: boolean;
   responses: Record<number, ResponseDoc>;
 }
 
@@ -139,7 +141,7 @@ export class OpenApiDocument {
         ...(r.body
           ? {
               requestBody: {
-                required: true,
+                required: !r.bodyOptional,
                 content: { 'application/json': { schema: convert(r.body, 'input') } },
               },
             }

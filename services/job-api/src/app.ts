@@ -1,9 +1,7 @@
-import { errorSchema } from '@dsched/domain';
 import {
   createHttpServer,
   installErrorHandler,
   type Logger,
-  OpenApiDocument,
   type ReadinessCheck,
   registerOpsRoutes,
   serveOpenApi,
@@ -11,6 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { JobApiMetrics } from './metrics.ts';
+import { jobApiDocument } from './openapi.ts';
 import type {
   DatabaseClock,
   DeadLetterQueue,
@@ -20,11 +19,11 @@ import type {
   LiveJobs,
   TenantByKeyHash,
 } from './ports.ts';
-import { callbackRoutes, registerCallbackRoutes } from './routes/callbacks.ts';
-import { cancelRoute, registerCancelRoute } from './routes/cancel.ts';
-import { dlqRoutes, registerDlqRoutes } from './routes/dlq.ts';
-import { historyRoutes, registerHistoryRoutes } from './routes/history.ts';
-import { getJobRoute, registerJobRoutes } from './routes/jobs.ts';
+import { registerCallbackRoutes } from './routes/callbacks.ts';
+import { registerCancelRoute } from './routes/cancel.ts';
+import { registerDlqRoutes } from './routes/dlq.ts';
+import { registerHistoryRoutes } from './routes/history.ts';
+import { registerJobRoutes } from './routes/jobs.ts';
 
 export interface JobApiDeps {
   logger: Logger;
@@ -49,25 +48,12 @@ export function buildApp(deps: JobApiDeps): FastifyInstance {
   const app = createHttpServer(deps.logger);
   installErrorHandler(app);
   registerOpsRoutes(app, deps);
-  const openapi = new OpenApiDocument(
-    {
-      title: 'dsched job-api',
-      version: '1',
-      description:
-        'Job status, history, the DLQ and its redrive, cancel, and the callbacks of asynchronous jobs.',
-    },
-    { errorSchema },
-  );
+  // Each route's OpenAPI entry sits beside its handler and is listed in openapi.ts.
   registerJobRoutes(app, deps);
-  openapi.add(getJobRoute);
   registerHistoryRoutes(app, deps);
-  openapi.add(historyRoutes);
   registerDlqRoutes(app, deps);
-  openapi.add(dlqRoutes);
   registerCancelRoute(app, deps);
-  openapi.add(cancelRoute);
   registerCallbackRoutes(app, deps);
-  openapi.add(callbackRoutes);
-  serveOpenApi(app, openapi);
+  serveOpenApi(app, jobApiDocument());
   return app;
 }

@@ -1,9 +1,7 @@
-import { errorSchema } from '@dsched/domain';
 import {
   createHttpServer,
   installErrorHandler,
   type Logger,
-  OpenApiDocument,
   type ReadinessCheck,
   registerOpsRoutes,
   serveOpenApi,
@@ -11,12 +9,13 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { AuditSources } from './core/audit.ts';
+import { taskApiDocument } from './openapi.ts';
 import type { DatabaseClock, RateLimiter, TaskRepository, TaskRuns, TenantDirectory } from './ports.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
-import { auditRoute, registerAuditRoutes } from './routes/audit.ts';
-import { adminRouteDocs, taskRouteDocs } from './routes/route-docs.ts';
-import { registerTaskLifecycleRoutes, taskLifecycleRouteDocs } from './routes/task-lifecycle.ts';
-import { registerTaskRunRoutes, taskRunRouteDocs } from './routes/task-runs.ts';
+import { registerAuditRoutes } from './routes/audit.ts';
+import { registerSchedulePreviewRoutes } from './routes/schedule-preview.ts';
+import { registerTaskLifecycleRoutes } from './routes/task-lifecycle.ts';
+import { registerTaskRunRoutes } from './routes/task-runs.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
 
 export interface TaskApiDeps {
@@ -37,20 +36,13 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   const app = createHttpServer(deps.logger);
   installErrorHandler(app);
   registerOpsRoutes(app, deps);
-  const openapi = new OpenApiDocument(
-    { title: 'dsched task-api', version: '1', description: 'Tenants, tasks and their audit.' },
-    { errorSchema },
-  );
+  // Each route's OpenAPI entry sits beside its handler and is listed in openapi.ts.
   registerAdminRoutes(app, deps);
-  openapi.add(adminRouteDocs);
   registerTaskRoutes(app, deps);
-  openapi.add(taskRouteDocs);
   registerTaskLifecycleRoutes(app, deps);
-  openapi.add(taskLifecycleRouteDocs);
   registerTaskRunRoutes(app, deps);
-  openapi.add(taskRunRouteDocs);
   registerAuditRoutes(app, deps);
-  openapi.add(auditRoute);
-  serveOpenApi(app, openapi);
+  registerSchedulePreviewRoutes(app, deps);
+  serveOpenApi(app, taskApiDocument());
   return app;
 }

@@ -272,3 +272,19 @@ describe('quotas', () => {
     expect((await a.call('GET', '/v1/tasks')).statusCode).toBe(200);
   });
 });
+
+describe('pause and resume with a reason', () => {
+  it('takes an optional reason and refuses a bad one by field', async () => {
+    const t = await tenantClient(app);
+    const task = (await t.call('POST', '/v1/tasks', cronBody('0 9 * * *'))).json() as { id: string };
+    const paused = await t.call('POST', `/v1/tasks/${task.id}/pause`, { reason: 'maintenance window' });
+    expect([paused.statusCode, paused.json().state]).toEqual([200, 'paused']);
+    const tooLong = await t.call('POST', `/v1/tasks/${task.id}/resume`, { reason: 'x'.repeat(501) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.details[0].field).toBe('reason');
+    const stillPaused = await t.call('GET', `/v1/tasks/${task.id}`);
+    expect(stillPaused.json().state).toBe('paused');
+    const bare = await t.call('POST', `/v1/tasks/${task.id}/resume`);
+    expect([bare.statusCode, bare.json().state]).toEqual([200, 'active']);
+  });
+});

@@ -1,4 +1,15 @@
-import { createTaskSchema, idParamsSchema } from '@dsched/domain';
+import {
+  createTaskSchema,
+  idParamsSchema,
+  laneSchema,
+  metadataSchema,
+  misfirePolicySchema,
+  overlapPolicySchema,
+  prioritySchema,
+  retrySchema,
+  scheduleSchema,
+  targetSchema,
+} from '@dsched/domain';
 import { defineRoute, STANDARD_ERRORS } from '@dsched/runtime';
 import { z } from 'zod';
 import { createTenantSchema, patchTenantSchema } from '../core/tenants.ts';
@@ -10,14 +21,15 @@ export const taskSchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    schedule: z.record(z.string(), z.unknown()),
-    target: z.record(z.string(), z.unknown()),
-    priority: z.string(),
-    lane: z.string(),
-    retry: z.record(z.string(), z.unknown()),
-    misfirePolicy: z.string(),
-    overlapPolicy: z.string(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    // The stored shapes, defaults applied: what taskView writes.
+    schedule: scheduleSchema,
+    target: targetSchema,
+    priority: prioritySchema,
+    lane: laneSchema,
+    retry: retrySchema,
+    misfirePolicy: misfirePolicySchema,
+    overlapPolicy: overlapPolicySchema,
+    metadata: metadataSchema.optional(),
     jitterS: z.number().int().optional().describe('the flexible window, when the task has one'),
     pauseAfterFailures: z.number().int().optional(),
     callbacks: z.object({ onSuccess: z.string().optional(), onDead: z.string().optional() }).optional(),

@@ -5,6 +5,7 @@ import {
   PATCHABLE_TASK_FIELDS,
   patchTaskSchema,
   type Task,
+  taskStateChangeSchema,
   taskView,
 } from '@dsched/domain';
 import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
@@ -80,7 +81,13 @@ export const taskLifecycleRouteDocs = [
       tags: ['tasks'],
       auth: 'tenant',
       params: idParamsSchema,
-      responses: { 200: { description: 'the task', schema: taskSchema }, ...tenantErrors },
+      body: taskStateChangeSchema,
+      bodyOptional: true,
+      responses: {
+        200: { description: 'the task', schema: taskSchema },
+        400: STANDARD_ERRORS[400],
+        ...tenantErrors,
+      },
     }),
   ),
 ];
@@ -138,13 +145,17 @@ export function registerTaskLifecycleRoutes(
     return reply.status(204).send();
   });
 
-  app.post('/v1/tasks/:id/pause', async (request, reply) => {
-    const tenant = await tenantOf(request);
-    return sendTask(reply, await pause(deps.tasks, tenant, pathId(request.params, 'resource')));
-  });
-
-  app.post('/v1/tasks/:id/resume', async (request, reply) => {
-    const tenant = await tenantOf(request);
-    return sendTask(reply, await resume(deps.tasks, tenant, pathId(request.params, 'resource')));
-  });
+  for (const [action, change] of [
+    ['pause', pause],
+    ['resume', resume],
+  ] as const) {
+    app.post(`/v1/tasks/:id/${action}`, async (request, reply) => {
+      const tenant = await tenantOf(request);
+      const id = pathId(request.params, 'resource');
+      const { reason } = parseWith(taskStateChangeSchema, request.body);
+      const task = await change(deps.tasks, tenant, id);
+      request.log.info({ tenantId: tenant.id, taskId: id, action, reason }, `task ${action}d`);
+      return sendTask(reply, task);
+    });
+  }
 }

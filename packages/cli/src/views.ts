@@ -1,0 +1,123 @@
+import type { Job, OccurrencePreview, Task, Tenant } from '@dsched/client';
+import { cell, fields, formatTime, type OutputOptions, table } from './output.ts';
+
+// The tables people read. JSON output never passes through here: it is the API's body.
+
+export function scheduleText(s: Task['schedule']): string {
+  if (s.type === 'once') return `once ${s.at}`;
+  if (s.type === 'interval') return `every ${s.every}${s.offset ? ` offset ${s.offset}` : ''}`;
+  return `cron "${s.expression}" ${s.timezone}`;
+}
+
+export function taskRows(tasks: Task[], out: OutputOptions): string {
+  return table(
+    ['id', 'name', 'schedule', 'state', 'next fire', 'priority'],
+    tasks.map((t) => [
+      t.id,
+      t.name,
+      scheduleText(t.schedule),
+      t.state,
+      formatTime(t.nextFireAt, out),
+      t.priority,
+    ]),
+  );
+}
+
+export function occurrenceRows(preview: OccurrencePreview, out: OutputOptions): string {
+  return table(
+    ['at', 'local time', 'offset', 'fires', 'dst', 'note'],
+    preview.occurrences.map((o) => [
+      formatTime(o.at, out),
+      o.localTime,
+      o.utcOffset,
+      o.fires ? 'yes' : 'no',
+      cell(o.dst),
+      cell(o.note),
+    ]),
+  );
+}
+
+export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrencePreview): string {
+  const dst = task.schedule.type === 'cron' ? task.schedule.dst : undefined;
+  const text = fields([
+    ['id', task.id],
+    ['name', task.name],
+    ['state', task.state],
+    ['schedule', scheduleText(task.schedule)],
+    ...(dst
+      ? ([['dst policy', `repeated: ${dst.repeated}, skipped: ${dst.skipped}`]] as [string, string][])
+      : []),
+    ['target', `${task.target.method} ${task.target.url}`],
+    ['priority', `${task.priority} (lane ${task.lane})`],
+    ['retry', `up to ${task.retry.maxAttempts} attempts`],
+    ['misfire / overlap', `${task.misfirePolicy} / ${task.overlapPolicy}`],
+    ['next fire', formatTime(task.nextFireAt, out)],
+    ['version', String(task.version)],
+    ['created', formatTime(task.createdAt, out)],
+    ['updated', formatTime(task.updatedAt, out)],
+  ]);
+  if (!preview) return text;
+  return `${text}\n\nNext fire times (${preview.timezone}):\n${occurrenceRows(preview, out)}`;
+}
+
+export function jobRows(jobs: Job[], out: OutputOptions): string {
+  return table(
+    ['id', 'task', 'state', 'attempt', 'scheduled for', 'finished', 'status'],
+    jobs.map((j) => [
+      j.id,
+      cell(j.taskId),
+      j.state,
+      `${j.attempt}/${j.maxAttempts}`,
+      formatTime(j.scheduledFor, out),
+      formatTime(j.finishedAt, out),
+      cell(j.lastStatus ?? j.lastError),
+    ]),
+  );
+}
+
+export function jobDetail(job: Job, out: OutputOptions): string {
+  const text = fields([
+    ['id', job.id],
+    ['task', cell(job.taskId)],
+    ['kind', job.kind],
+    ['state', `${job.state}${job.cancelRequested ? ' (cancel requested)' : ''}`],
+    ['attempt', `${job.attempt} of ${job.maxAttempts}`],
+    ['priority', job.priority],
+    ['scheduled for', formatTime(job.scheduledFor, out)],
+    ['started', formatTime(job.startedAt, out)],
+    ['finished', formatTime(job.finishedAt, out)],
+    ['last status', cell(job.lastStatus)],
+    ['last error', cell(job.lastError)],
+  ]);
+  const attempts = [...job.attempts].sort((a, b) => b.attempt - a.attempt);
+  if (attempts.length === 0) return `${text}\n\nNo attempts yet.`;
+  return `${text}\n\nAttempts (newest first):\n${table(
+    ['attempt', 'started', 'finished', 'status', 'duration', 'executor', 'error'],
+    attempts.map((a) => [
+      String(a.attempt),
+      formatTime(a.startedAt, out),
+      formatTime(a.finishedAt, out),
+      cell(a.status),
+      a.durationMs === undefined ? '-' : `${a.durationMs} ms`,
+      a.executor,
+      cell(a.error),
+    ]),
+  )}`;
+}
+
+export function tenantDetail(
+  tenant: Tenant & { apiKey?: string; signingSecret?: string },
+  out: OutputOptions,
+): string {
+  const pairs: [string, string][] = [
+    ['id', tenant.id],
+    ['name', tenant.name],
+    ['max concurrency', cell(tenant.maxConcurrency)],
+    ['max tasks', cell(tenant.maxTasks)],
+    ['rate limit /s', cell(tenant.rateLimitPerSecond)],
+    ['created', formatTime(tenant.createdAt, out)],
+  ];
+  if (tenant.apiKey) pairs.push(['api key', `${tenant.apiKey}  (shown once)`]);
+  if (tenant.signingSecret) pairs.push(['signing secret', `${tenant.signingSecret}  (shown once)`]);
+  return fields(pairs);
+}

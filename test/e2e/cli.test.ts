@@ -1,0 +1,437 @@
+import { execFile } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { RowDataPacket } from '@dsched/mysql/pool';
+import { insertJobs } from '@dsched/testkit/fixtures';
+import { REPO_ROOT } from '@dsched/testkit/names';
+import { eventually } from '@dsched/testkit/services';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, cli, cliEnv, expectGolden, type Stack, spawnCli, startStack } from './cli-kit.ts';
+
+// `dsched` as a process against task-api and job-api as processes on the real MariaDB and
+// Cassandra: golden outputs of the main commands in table and json, exit codes, bad input that
+// names the field and changes nothing, a live `run watch`, contexts, `dsched api`, completion.
+
+let stack: Stack;
+let env: Record<string, string>;
+let tenant: { id: string; apiKey: string };
+
+beforeAll(async () => {
+  stack = await startStack(import.meta.url, { LOG_LEVEL: 'info' });
+  const made = await cli(
+    ['tenant', 'create', '--name', 'acme', '-o', 'json'],
+    cliEnv(stack, { DSCHED_ADMIN_TOKEN: ADMIN_TOKEN }),
+  );
+  expect(made.code, made.stderr).toBe(0);
+  tenant = JSON.parse(made.stdout);
+  env = cliEnv(stack, { DSCHED_KEY: tenant.apiKey });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const tokyoTask = [
+  '--name',
+  'report',
+  '--cron',
+  '0 9 * * 1-5',
+  '--timezone',
+  'Asia/Tokyo',
+  '--url',
+  'https://example.test/report',
+];
+
+async function taskCount(): Promise<number> {
+  const [[row]] = await stack.db.pool.query<RowDataPacket[]>(
+    'SELECT COUNT(*) AS n FROM tasks WHERE tenant_id = UNHEX(REPLACE(?, "-", ""))',
+    [tenant.id],
+  );
+  return Number(row!.n);
+}
+
+async function createTask(args = tokyoTask): Promise<{ id: string }> {
+  const res = await cli(['task', 'create', ...args, '-o', 'json'], env);
+  expect(res.code, res.stderr).toBe(0);
+  return JSON.parse(res.stdout);
+}
+
+describe('golden outputs', () => {
+  it('tenant create, table and json', async () => {
+    const admin = cliEnv(stack, { DSCHED_ADMIN_TOKEN: ADMIN_TOKEN });
+    const table = await cli(
+      ['tenant', 'create', '--name', 'golden', '--max-tasks', '10', '--time', 'iso'],
+      admin,
+    );
+    expect(table.code, table.stderr).toBe(0);
+    await expectGolden('tenant-create.txt', table.stdout);
+    const json = await cli(
+      ['tenant', 'create', '--name', 'golden', '--rate-limit', '5', '-o', 'json'],
+      admin,
+    );
+    await expectGolden('tenant-create.json', json.stdout);
+    const got = await cli(['tenant', 'get', JSON.parse(json.stdout).id, '-o', 'yaml'], admin);
+    await expectGolden('tenant-get.yaml', got.stdout);
+  });
+
+  it('task create, get, list and next, table and json', async () => {
+    const created = await cli(['task', 'create', ...tokyoTask, '--time', 'iso'], env);
+    expect(created.code, created.stderr).toBe(0);
+    await expectGolden('task-create.txt', created.stdout);
+    const json = await cli(['task', 'create', ...tokyoTask, '--priority', 'high', '-o', 'json'], env);
+    await expectGolden('task-create.json', json.stdout);
+    const id = JSON.parse(json.stdout).id as string;
+    const get = await cli(['task', 'get', id, '--time', 'iso'], env);
+    expect(get.code, get.stderr).toBe(0);
+    await expectGolden('task-get.txt', get.stdout);
+    // json is the API's body unchanged.
+    const getJson = await cli(['task', 'get', id, '-o', 'json'], env);
+    const api = await fetch(`${stack.taskApi.url}/v1/tasks/${id}`, {
+      headers: { authorization: `Bearer ${tenant.apiKey}` },
+    });
+    expect(JSON.parse(getJson.stdout)).toEqual(await api.json());
+    const list = await cli(['task', 'list', '--time', 'iso'], env);
+    await expectGolden('task-list.txt', list.stdout);
+    const listJson = await cli(['task', 'list', '-o', 'json', '--limit', '1'], env);
+    await expectGolden('task-list.json', listJson.stdout);
+    const jsonl = await cli(['task', 'list', '-o', 'jsonl', '--all', '--limit', '1'], env);
+    expect(
+      jsonl.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).name),
+    ).toEqual(['report', 'report']);
+  });
+
+  it('task next shows DST shifts and skips on a real transition', async () => {
+    const berlin = await createTask([
+      '--name',
+      'nightly',
+      '--cron',
+      '30 2 * * *',
+      '--timezone',
+      'Europe/Berlin',
+      '--dst-skipped',
+      'skip',
+      '--url',
+      'https://example.test/n',
+    ]);
+    const from = ['--from', '2026-03-28T00:00:00Z', '--count', '3', '--time', 'iso'];
+    const table = await cli(['task', 'next', berlin.id, ...from], env);
+    expect(table.code, table.stderr).toBe(0);
+    await expectGolden('task-next.txt', table.stdout, { keepTimes: true });
+    const json = await cli(['task', 'next', berlin.id, ...from, '-o', 'json'], env);
+    await expectGolden('task-next.json', json.stdout, { keepTimes: true });
+    const preview = await cli(
+      [
+        'schedule',
+        'preview',
+        '--cron',
+        '30 2 * * *',
+        '--timezone',
+        'Europe/Berlin',
+        '--from',
+        '2026-10-24T12:00:00Z',
+        '--count',
+        '2',
+        '--time',
+        'iso',
+      ],
+      env,
+    );
+    await expectGolden('schedule-preview.txt', preview.stdout, { keepTimes: true });
+  });
+
+  it('run get, run list and dlq list, table and json', async () => {
+    const task = await createTask();
+    const at = Date.parse('2026-11-30T10:00:00Z');
+    await insertJobs(stack.db.pool, [
+      { tenantId: tenant.id, taskId: task.id, scheduledFor: new Date(at), state: 'succeeded' },
+      {
+        tenantId: tenant.id,
+        taskId: task.id,
+        scheduledFor: new Date(at + 60_000),
+        state: 'dead',
+        attempt: 3,
+      },
+    ]);
+    const range = ['--since', '2026-11-30T00:00:00Z', '--until', '2026-12-01T00:00:00Z'];
+    const list = await cli(['run', 'list', '--task', task.id, ...range, '--time', 'iso'], env);
+    expect(list.code, list.stderr).toBe(0);
+    await expectGolden('run-list.txt', list.stdout);
+    const listJson = await cli(['run', 'list', '--task', task.id, ...range, '-o', 'json'], env);
+    await expectGolden('run-list.json', listJson.stdout);
+    const dead = JSON.parse(listJson.stdout).runs[0].id as string;
+    const get = await cli(['run', 'get', dead, '--time', 'iso'], env);
+    await expectGolden('run-get.txt', get.stdout);
+    const getJson = await cli(['run', 'get', dead, '-o', 'json'], env);
+    await expectGolden('run-get.json', getJson.stdout);
+    const dlq = await cli(['dlq', 'list', '--task', task.id, '--time', 'iso'], env);
+    await expectGolden('dlq-list.txt', dlq.stdout);
+  });
+});
+
+describe('exit codes and bad input', () => {
+  it('0 ok, 2 usage, 3 not found, 1 error', async () => {
+    expect((await cli(['--version'], env)).code).toBe(0);
+    const unknown = await cli(['task', 'lst'], env);
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining("unknown command 'lst'")]);
+    const format = await cli(['task', 'list', '-o', 'xml'], env);
+    expect([format.code, format.stderr]).toEqual([2, expect.stringContaining('--output')]);
+    const missing = await cli(['task', 'get', '0192f0c4-7a1b-7c3d-8e4f-0123456789ab'], env);
+    expect([missing.code, missing.stdout, missing.stderr]).toEqual([
+      3,
+      '',
+      expect.stringContaining('not_found'),
+    ]);
+    // A pending job cannot be redriven: the API's conflict is an error, exit 1.
+    const task = await createTask();
+    const trigger = JSON.parse((await cli(['task', 'trigger', task.id, '-o', 'json'], env)).stdout);
+    const conflict = await cli(['run', 'retry', trigger.jobId], env);
+    expect([conflict.code, conflict.stderr]).toEqual([1, expect.stringContaining('conflict')]);
+  });
+
+  it.each([
+    ['an unknown zone', ['--timezone', 'Mars/Olympus'], 'schedule.timezone'],
+    ['a bad cron', ['--cron', '0 0 30 2 *'], 'schedule.expression'],
+    ['a bad DST policy', ['--dst-repeated', 'twice'], 'schedule.dst.repeated'],
+  ])('%s: the field named on stderr, exit 2, nothing created', async (_what, flags, field) => {
+    const before = await taskCount();
+    const args = [...tokyoTask];
+    for (let i = 0; i < flags.length; i += 2) {
+      const at = args.indexOf(flags[i]!);
+      if (at >= 0) args.splice(at, 2);
+      args.push(flags[i]!, flags[i + 1]!);
+    }
+    const res = await cli(['task', 'create', ...args], env);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(new RegExp(`^\\s+${field.replaceAll('.', '\\.')}: `, 'm'));
+    expect(await taskCount()).toBe(before);
+  });
+
+  it('a missing API key is named, exit 2, nothing sent', async () => {
+    const before = await taskCount();
+    const res = await cli(['task', 'create', ...tokyoTask], cliEnv(stack));
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('DSCHED_KEY');
+    expect(await taskCount()).toBe(before);
+  });
+
+  it('a task file missing its target: the API names the field, nothing created', async () => {
+    const path = join(stack.configDir, 'task.yaml');
+    await writeFile(path, 'name: from-yaml\nschedule:\n  type: cron\n  expression: "*/5 * * * *"\n');
+    const before = await taskCount();
+    const res = await cli(['task', 'create', '-f', path], env);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^\s+target: /m);
+    expect(await taskCount()).toBe(before);
+    await writeFile(
+      path,
+      'name: from-yaml\nschedule: {type: cron, expression: "*/5 * * * *"}\ntarget: {url: "https://example.test/y"}\n',
+    );
+    const ok = await cli(['task', 'create', '-f', path, '--name', 'flag-wins', '-o', 'json'], env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      name: 'flag-wins',
+      schedule: { expression: '*/5 * * * *' },
+    });
+  });
+});
+
+describe('live commands', () => {
+  it('run watch prints the state change and exits when the run finishes', async () => {
+    const task = await createTask();
+    const { jobId } = JSON.parse((await cli(['task', 'trigger', task.id, '-o', 'json'], env)).stdout);
+    const watch = spawnCli(['run', 'watch', jobId, '--interval', '100ms'], env);
+    let out = '';
+    const lines: string[] = [];
+    const exited = new Promise<number>((resolve) => watch.on('close', (code) => resolve(code ?? -1)));
+    watch.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      lines.splice(0, lines.length, ...out.split('\n').filter(Boolean));
+    });
+    while (lines.length === 0) await new Promise((r) => setTimeout(r, 50));
+    expect(lines[0]).toMatch(new RegExp(`${jobId}  pending  attempt 0/5$`));
+    const cancel = await cli(['run', 'cancel', jobId], env);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(await exited).toBe(1); // finished, but not succeeded
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(new RegExp(`${jobId}  cancelled  attempt 0/5(  |$)`));
+  });
+
+  it('run list --follow prints a run as it appears and as it changes, until ^C', async () => {
+    const task = await createTask();
+    const follow = spawnCli(
+      ['run', 'list', '--task', task.id, '--follow', '--interval', '100ms', '-o', 'jsonl'],
+      env,
+    );
+    let out = '';
+    follow.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const exited = new Promise<number>((resolve) => follow.on('close', (code) => resolve(code ?? -1)));
+    const events = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; state: string });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(events()).toEqual([]);
+    const { jobId } = JSON.parse((await cli(['task', 'trigger', task.id, '-o', 'json'], env)).stdout);
+    await eventually(async () => (events().length === 1 ? true : undefined), 10_000, 'the new run');
+    expect((await cli(['run', 'cancel', jobId], env)).code).toBe(0);
+    await eventually(async () => (events().length === 2 ? true : undefined), 10_000, 'the change');
+    expect(events().map((e) => [e.id, e.state])).toEqual([
+      [jobId, 'pending'],
+      [jobId, 'cancelled'],
+    ]);
+    follow.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('task pause --reason: the reason is in task-api’s log beside the task id', async () => {
+    const task = await createTask();
+    const res = await cli(['task', 'pause', task.id, '--reason', 'deploy freeze'], env);
+    expect([res.code, res.stdout]).toEqual([0, expect.stringContaining('paused')]);
+    const line = await eventually(
+      async () =>
+        stack.taskApi
+          .output()
+          .split('\n')
+          .find((l) => l.includes('deploy freeze')),
+      10_000,
+      'the log line',
+    );
+    expect(JSON.parse(line)).toMatchObject({
+      taskId: task.id,
+      tenantId: tenant.id,
+      action: 'pause',
+      reason: 'deploy freeze',
+    });
+  });
+
+  it('dlq redrive: a dry run and a refusal without --yes change nothing; --yes redrives', async () => {
+    const task = await createTask();
+    const [dead] = await insertJobs(stack.db.pool, [
+      {
+        tenantId: tenant.id,
+        taskId: task.id,
+        scheduledFor: new Date(Date.now() - 60_000),
+        state: 'dead',
+        attempt: 3,
+      },
+    ]);
+    const state = async () => {
+      const [[row]] = await stack.db.pool.query<RowDataPacket[]>(
+        'SELECT state FROM jobs WHERE id = UNHEX(REPLACE(?, "-", ""))',
+        [dead],
+      );
+      return String(row!.state);
+    };
+    const dry = await cli(['dlq', 'redrive', '--task', task.id, '--dry-run'], env);
+    expect([dry.code, dry.stdout]).toEqual([0, expect.stringContaining('would redrive 1 runs')]);
+    const refused = await cli(['dlq', 'redrive', '--task', task.id], env);
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('--yes')]);
+    expect(await state()).toBe('dead');
+    const done = await cli(['dlq', 'redrive', '--id', dead!, '--yes', '-o', 'json'], env);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toEqual({ count: 1, jobIds: [dead] });
+    expect(await state()).toBe('pending');
+  });
+});
+
+describe('contexts, api, completion, documents', () => {
+  it('context add writes a 0600 file and its settings are used; list masks secrets', async () => {
+    const bare = cliEnv(stack, { DSCHED_TASK_API: undefined, DSCHED_JOB_API: undefined });
+    const add = await cli(
+      [
+        'context',
+        'add',
+        'local',
+        '--task-api',
+        stack.taskApi.url,
+        '--job-api',
+        stack.jobApi.url,
+        '--key',
+        tenant.apiKey,
+        '--use',
+      ],
+      bare,
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const file = join(stack.configDir, 'config.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8')).contexts.local.key).toBe(tenant.apiKey);
+    const list = await cli(['context', 'list', '-o', 'json'], bare);
+    expect(list.stdout).not.toContain(tenant.apiKey);
+    await expectGolden('context-list.json', list.stdout.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT'));
+    const viaContext = await cli(['task', 'list', '-o', 'json'], bare);
+    expect(viaContext.code, viaContext.stderr).toBe(0);
+    // A flag beats the context.
+    const wrongKey = await cli(['task', 'list', '--key', 'dsk_not-a-key'], bare);
+    expect([wrongKey.code, wrongKey.stderr]).toEqual([1, expect.stringContaining('unauthenticated')]);
+  });
+
+  it('dsched api reaches any route by operationId, and refuses an unknown parameter by name', async () => {
+    const task = await createTask();
+    const res = await cli(['api', 'getV1TasksIdOccurrences', `id=${task.id}`, 'count=2', '-o', 'json'], env);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).occurrences).toHaveLength(2);
+    const bad = await cli(['api', 'getV1TasksId', `id=${task.id}`, 'colour=red'], env);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('colour')]);
+    const post = await cli(
+      [
+        'api',
+        'postV1SchedulesPreview',
+        '--data',
+        '{"schedule":{"type":"cron","expression":"0 9 * * *"},"count":1}',
+      ],
+      env,
+    );
+    expect(post.code, post.stderr).toBe(0);
+  });
+
+  it('completion scripts complete commands, flags and operation ids', async () => {
+    const script = (await cli(['completion', 'bash'], env)).stdout;
+    const path = join(stack.configDir, 'dsched.bash');
+    await writeFile(path, script);
+    const complete = async (...words: string[]) => {
+      const { stdout } = await promisify(execFile)('bash', [
+        '-c',
+        `source ${path}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _dsched; echo "\${COMPREPLY[*]}"`,
+      ]);
+      return stdout.trim().split(' ');
+    };
+    expect(await complete('dsched', 't')).toEqual(['task', 'tenant']);
+    expect(await complete('dsched', 'task', 'create', '--name', 'x', '--dst-')).toEqual([
+      '--dst-repeated',
+      '--dst-skipped',
+    ]);
+    expect(await complete('dsched', 'api', 'getV1TasksIdO')).toEqual(['getV1TasksIdOccurrences']);
+    const zsh = await cli(['completion', 'zsh'], env);
+    expect(zsh.stdout).toMatch(/^#compdef dsched/);
+    expect(zsh.stdout).toContain('"task create") words="');
+  });
+
+  it('the services serve exactly the documents the client was generated from', async () => {
+    for (const [service, file] of [
+      [stack.taskApi, 'task-api'],
+      [stack.jobApi, 'job-api'],
+    ] as const) {
+      const live = await (await fetch(`${service.url}/openapi.json`)).json();
+      const committed = JSON.parse(
+        await readFile(`${REPO_ROOT}packages/client/openapi/${file}.json`, 'utf8'),
+      );
+      expect(live).toEqual(committed);
+    }
+  });
+
+  it('pnpm dsched works from the repo root', async () => {
+    const { stdout } = await promisify(execFile)('pnpm', ['dsched', '--version'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env },
+    });
+    expect(stdout.trim()).toBe('0.1.0');
+  });
+});
