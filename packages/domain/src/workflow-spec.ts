@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { laneFor, type Priority, type RetryPolicy, type Target } from './model.ts';
+import {
+  metadataSchema,
+  prioritySchema,
+  retrySchema,
+  targetSchema,
+  taskNameSchema,
+  toTarget,
+} from './task-spec.ts';
+import { TRIGGER_RULES, type TriggerRule } from './workflow-nodes.ts';
+
+// The request shape of POST /v1/workflows, as zod schemas (they validate and feed OpenAPI). The
+// graph checks that need the whole graph (unique ids, known parents, acyclic) are in
+// workflow-graph.ts: zod checks each node alone.
+
+/** The most nodes, and parent links, one workflow may have (docs/workflows.md). */
+export const MAX_WORKFLOW_NODES = 100_000;
+export const MAX_WORKFLOW_EDGES = 1_000_000;
+/** A node's parents are listed in its request; past this, use a fan-in node per group. */
+export const MAX_NODE_PARENTS = 100_000;
+/** The longest deadline a run may have: 30 days. */
+export const MAX_WORKFLOW_DEADLINE_S = 30 * 86_400;
+
+/** Node ids appear in paths (/nodes/{nodeId}/retry), so they keep to URL-safe characters. */
+export const NODE_ID = /^[A-Za-z0-9._~:-]{1,100}$/;
+
+export const nodeIdSchema = z.string().regex(NODE_ID, 'at most 100 of A-Z a-z 0-9 . _ ~ : -');
+
+export const workflowNodeSchema = z.object({
+  id: nodeIdSchema,
+  target: targetSchema,
+  dependsOn: z.array(z.string()).max(MAX_NODE_PARENTS).default([]),
+  retry: retrySchema.default({ maxAttempts: 5, initialBackoffMs: 1000, maxBackoffMs: 300_000, rules: [] }),
+  priority: prioritySchema.default('normal'),
+  trigger: z.enum(TRIGGER_RULES).default('all_success'),
+});
+
+export const FAILURE_POLICIES = ['continue', 'fail_fast'] as const;
+export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
+
+export const createWorkflowSchema = z.object({
+  name: taskNameSchema,
+  nodes: z.array(workflowNodeSchema).min(1).max(MAX_WORKFLOW_NODES),
+  failurePolicy: z.enum(FAILURE_POLICIES).default('continue'),
+  maxParallel: z.number().int().min(1).max(MAX_WORKFLOW_NODES).optional(),
+  deadlineS: z.number().int().min(1).max(MAX_WORKFLOW_DEADLINE_S).optional(),
+  metadata: metadataSchema.optional(),
+});
+
+export type CreateWorkflowRequest = z.infer<typeof createWorkflowSchema>;
+
+/** One node as it is stored: what its job will be, and where it sits in the graph. */
+export interface WorkflowNodeSpec {
+  id: string;
+  target: Target;
+  retry: RetryPolicy;
+  priority: Priority;
+  lane: ReturnType<typeof laneFor>;
+  trigger: TriggerRule;
+  parents: string[];
+}
+
+export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): WorkflowNodeSpec {
+  const target = toTarget(n.target);
+  return {
+    id: n.id,
+    target,
+    retry: n.retry,
+    priority: n.priority,
+    // The critical lane is reserved for critical priority (as for tasks); a node takes the lane
+    // its priority and timeout imply.
+    lane: laneFor(n.priority, target.timeoutMs),
+    trigger: n.trigger,
+    parents: n.dependsOn,
+  };
+}
