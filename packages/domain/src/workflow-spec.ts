@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newId } from './ids.ts';
 import { laneFor, type Priority, type RetryPolicy, type Target } from './model.ts';
 import {
   metadataSchema,
@@ -8,6 +9,7 @@ import {
   taskNameSchema,
   toTarget,
 } from './task-spec.ts';
+import { checkWorkflowGraph } from './workflow-graph.ts';
 import { TRIGGER_RULES, type TriggerRule } from './workflow-nodes.ts';
 
 // The request shape of POST /v1/workflows, as zod schemas (they validate and feed OpenAPI). The
@@ -73,5 +75,40 @@ export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): W
     lane: laneFor(n.priority, target.timeoutMs),
     trigger: n.trigger,
     parents: n.dependsOn,
+  };
+}
+
+/** A checked submission, as it is stored. */
+export interface WorkflowPlan {
+  id: string;
+  tenantId: string;
+  name: string;
+  failurePolicy: FailurePolicy;
+  maxParallel: number | null;
+  deadlineS: number | null;
+  metadata: Record<string, unknown> | null;
+  nodes: WorkflowNodeSpec[];
+  /** One job id per node, in `nodes` order: the node's job, whenever it is made. */
+  jobIds: string[];
+  edgeCount: number;
+}
+
+/**
+ * Checks a parsed submission's graph (throws invalid_argument naming the node) and gives the run
+ * and each node's job their ids, time-ordered from `nowMs` (the database clock).
+ */
+export function planWorkflow(req: CreateWorkflowRequest, tenantId: string, nowMs: number): WorkflowPlan {
+  const graph = checkWorkflowGraph(req.nodes);
+  return {
+    id: newId(nowMs),
+    tenantId,
+    name: req.name,
+    failurePolicy: req.failurePolicy,
+    maxParallel: req.maxParallel ?? null,
+    deadlineS: req.deadlineS ?? null,
+    metadata: req.metadata ?? null,
+    nodes: req.nodes.map(toWorkflowNodeSpec),
+    jobIds: req.nodes.map(() => newId(nowMs)),
+    edgeCount: graph.edgeCount,
   };
 }

@@ -1,0 +1,83 @@
+import type { PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { loadSql, withRows } from '../sql.ts';
+
+// Ending runs: finishing those with nothing left to run, and stopping those cancelled, failed
+// fast or past their deadline. Each is a few statements for any number of runs.
+
+const RUNS_DONE = loadSql(import.meta.url, './walk-runs-done.sql');
+const RUNS_LOCK = loadSql(import.meta.url, './runs-lock.sql');
+const FINISH = loadSql(import.meta.url, './workflow-finish.sql');
+const QUOTA_RELEASE = loadSql(import.meta.url, './workflow-quota-release.sql');
+const CANCEL_UNSTARTED_NODES = loadSql(import.meta.url, './runs-cancel-unstarted-nodes.sql');
+const CANCEL_PENDING_JOBS = loadSql(import.meta.url, './runs-cancel-pending-jobs.sql');
+const REQUEST_CANCEL_RUNNING = loadSql(import.meta.url, './runs-request-cancel-running.sql');
+const CANCEL_NODES_OF_CANCELLED_JOBS = loadSql(import.meta.url, './runs-cancel-nodes-of-cancelled-jobs.sql');
+
+/** Ends the given runs (locked, running) as `state`, and frees their quota. */
+async function endRuns(conn: PoolConnection, rows: RowDataPacket[], state: string): Promise<void> {
+  if (rows.length === 0) return;
+  await conn.query(FINISH, [state, rows.map((r) => r.id)]);
+  const byTenant = new Map<string, { tenant: Buffer; n: number }>();
+  for (const r of rows) {
+    const key = (r.tenant_id as Buffer).toString('hex');
+    const entry = byTenant.get(key) ?? { tenant: r.tenant_id, n: 0 };
+    entry.n++;
+    byTenant.set(key, entry);
+  }
+  const release = withRows(
+    QUOTA_RELEASE,
+    ['tenant_id', 'n'],
+    [...byTenant.values()].map((t) => [t.tenant, t.n]),
+  );
+  await conn.query(release.sql, release.params);
+}
+
+/**
+ * Finishes, of the given runs, those still running with nothing left to run: `failed` when a node is
+ * dead, upstream_failed or cancelled, `succeeded` otherwise. Returns how many it finished.
+ */
+export async function finishDoneRuns(conn: PoolConnection, ids: Buffer[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const sorted = [...ids].sort(Buffer.compare);
+  const [rows] = await conn.query<RowDataPacket[]>(RUNS_DONE, [sorted]);
+  await endRuns(
+    conn,
+    rows.filter((r) => Number(r.failed) === 1),
+    'failed',
+  );
+  await endRuns(
+    conn,
+    rows.filter((r) => Number(r.failed) !== 1),
+    'succeeded',
+  );
+  return rows.length;
+}
+
+/**
+ * Ends running runs as `state` (cancelled by their tenant, failed fast, or failed at their deadline):
+ * what has not started is cancelled, running calls are asked to abort, and nothing after them runs
+ * (their children are cancelled when they finish). Returns the runs it ended.
+ */
+export async function stopRuns(
+  conn: PoolConnection,
+  ids: Buffer[],
+  state: 'cancelled' | 'failed',
+  options: { onlyFailFast?: boolean; reason?: string } = {},
+): Promise<Buffer[]> {
+  if (ids.length === 0) return [];
+  const sql = RUNS_LOCK.replace(
+    '%FAIL_FAST%',
+    options.onlyFailFast ? "AND failure_policy = 'fail_fast'" : '',
+  );
+  const [rows] = await conn.query<RowDataPacket[]>(sql, [ids]);
+  if (rows.length === 0) return [];
+  await endRuns(conn, rows, state);
+  const stopped = rows.map((r) => r.id as Buffer);
+  const reason =
+    options.reason ?? (state === 'cancelled' ? 'workflow cancelled' : 'workflow failed (fail_fast)');
+  await conn.query(CANCEL_UNSTARTED_NODES, [stopped]);
+  await conn.query(CANCEL_PENDING_JOBS, [reason, stopped]);
+  await conn.query(REQUEST_CANCEL_RUNNING, [stopped]);
+  await conn.query(CANCEL_NODES_OF_CANCELLED_JOBS, [stopped]);
+  return stopped;
+}
