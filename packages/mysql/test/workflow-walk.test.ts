@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { cancelWorkflow, retryWorkflowNode } from '../src/workflows/workflow-control.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
 // The walk on real MariaDB: submission stores a run and its roots' jobs in one transaction; each
@@ -228,3 +229,95 @@ describe('the walk', () => {
     expect(await runState(wf)).toBe('succeeded');
   });
 });
+
+describe('run operations', () => {
+  it('maxParallel: never more than that many nodes hold a job at once, and all of them run', async () => {
+    const t = await createTenantWithKey(db.pool, 'capped');
+    const wide = Array.from({ length: 20 }, (_, i) => ({ id: `w${i}` }));
+    const wf = await submit(t.id, [...wide, { id: 'end', dependsOn: wide.map((w) => w.id) }], {
+      maxParallel: 3,
+    });
+    let ran = 0;
+    for (;;) {
+      const [live] = await db.pool.query<RowDataPacket[]>(
+        "SELECT COUNT(*) AS n FROM jobs WHERE workflow_id = ? AND state IN ('pending', 'running')",
+        [idToBin(wf.id)],
+      );
+      expect(Number(live[0]!.n)).toBeLessThanOrEqual(3);
+      // One at a time, so every outcome batch frees exactly one place.
+      const batch = await drainOnce(1);
+      if (batch === 0) break;
+      ran += batch;
+    }
+    expect(ran).toBe(21);
+    expect(await runState(wf)).toBe('succeeded');
+  });
+
+  it('cancel: pending jobs are cancelled, running ones asked to abort, nothing after them runs', async () => {
+    const t = await createTenantWithKey(db.pool, 'cancel');
+    const wf = await submit(t.id, [{ id: 'a' }, { id: 'b' }, { id: 'c', dependsOn: ['a'] }]);
+    const [running] = await claim(1);
+    expect(await cancelWorkflow(db.pool, t.id, wf.id)).toBe('done');
+    expect(await runState(wf)).toBe('cancelled');
+    const [jobs] = await db.pool.query<RowDataPacket[]>(
+      'SELECT node_id, state, cancel_requested FROM jobs WHERE workflow_id = ? ORDER BY node_id',
+      [idToBin(wf.id)],
+    );
+    const other = running!.nodeId === 'a' ? 'b' : 'a';
+    expect(jobs.find((j) => j.node_id === other)!.state).toBe('cancelled');
+    expect(Number(jobs.find((j) => j.node_id === running!.nodeId)!.cancel_requested)).toBe(1);
+    // The running call ends (succeeded, as a call may): its children still do not run.
+    await recordOutcomes(db.pool, [
+      {
+        job: running!,
+        transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+      },
+    ]);
+    expect(await drain(() => 'succeeded')).toEqual([]);
+    expect((await nodeStates(wf)).c).toBe('cancelled');
+    expect(await cancelWorkflow(db.pool, t.id, wf.id)).toBe('not_running');
+    expect(await cancelWorkflow(db.pool, (await createTenantWithKey(db.pool, 'other')).id, wf.id)).toBe(
+      'not_found',
+    );
+  });
+
+  it('retry of a dead node re-runs it (same job, higher attempt) and its non-succeeded descendants only', async () => {
+    const t = await createTenantWithKey(db.pool, 'rerun');
+    const wf = await submit(t.id, [
+      { id: 'ok' },
+      { id: 'bad' },
+      { id: 'mid', dependsOn: ['ok', 'bad'] },
+      { id: 'leaf', dependsOn: ['mid'] },
+      { id: 'side', dependsOn: ['ok'] },
+    ]);
+    let fail = true;
+    const first = await drain((j) => (j.nodeId === 'bad' && fail ? 'dead' : 'succeeded'));
+    expect(first.map((j) => j.nodeId).toSorted()).toEqual(['bad', 'ok', 'side']);
+    expect(await runState(wf)).toBe('failed');
+    const badJob = first.find((j) => j.nodeId === 'bad')!;
+
+    fail = false;
+    expect(await retryWorkflowNode(db.pool, t.id, wf.id, 'ok')).toBe('node_not_retryable');
+    expect(await retryWorkflowNode(db.pool, t.id, wf.id, 'bad')).toBe('done');
+    expect(await runState(wf)).toBe('running');
+    const second = await drain(() => 'succeeded');
+    expect(second.map((j) => `${j.nodeId}:${j.attempt}`)).toEqual(['bad:2', 'mid:1', 'leaf:1']);
+    expect(second[0]!.id).toBe(badJob.id);
+    expect(await runState(wf)).toBe('succeeded');
+  });
+});
+
+async function drainOnce(limit: number): Promise<number> {
+  const jobs = await claim(limit);
+  if (jobs.length === 0) return 0;
+  await recordOutcomes(
+    db.pool,
+    jobs.map((job) => ({
+      job,
+      transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+      attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+    })),
+  );
+  return jobs.length;
+}

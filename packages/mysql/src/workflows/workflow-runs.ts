@@ -1,5 +1,7 @@
-import type { PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { randomBytes } from 'node:crypto';
+import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { loadSql, withRows } from '../sql.ts';
+import { NODE_JOBS_INSERT_RUN } from './workflow-submit.ts';
 
 // Ending runs: finishing those with nothing left to run, and stopping those cancelled, failed
 // fast or past their deadline. Each is a few statements for any number of runs.
@@ -12,6 +14,13 @@ const CANCEL_UNSTARTED_NODES = loadSql(import.meta.url, './runs-cancel-unstarted
 const CANCEL_PENDING_JOBS = loadSql(import.meta.url, './runs-cancel-pending-jobs.sql');
 const REQUEST_CANCEL_RUNNING = loadSql(import.meta.url, './runs-request-cancel-running.sql');
 const CANCEL_NODES_OF_CANCELLED_JOBS = loadSql(import.meta.url, './runs-cancel-nodes-of-cancelled-jobs.sql');
+const DISPATCH_LOCK = loadSql(import.meta.url, './dispatch-lock.sql');
+const DISPATCH_RELEASE = loadSql(import.meta.url, './dispatch-release.sql');
+
+/** A token marking the rows one step changed (63 random bits: it only tells this step's rows from others'). */
+export function stepToken(): string {
+  return (randomBytes(8).readBigUInt64BE() >> 1n).toString();
+}
 
 /** Ends the given runs (locked, running) as `state`, and frees their quota. */
 async function endRuns(conn: PoolConnection, rows: RowDataPacket[], state: string): Promise<void> {
@@ -80,4 +89,25 @@ export async function stopRuns(
   await conn.query(REQUEST_CANCEL_RUNNING, [stopped]);
   await conn.query(CANCEL_NODES_OF_CANCELLED_JOBS, [stopped]);
   return stopped;
+}
+
+/**
+ * Gives held (`ready`) nodes of running, unpaused runs their jobs, up to each run's maxParallel
+ * less the nodes holding a place. `onlyCapped`: the outcome path, where uncapped runs hold nothing
+ * unless paused.
+ */
+export async function dispatchHeld(
+  conn: PoolConnection,
+  ids: Buffer[],
+  options: { onlyCapped: boolean },
+): Promise<void> {
+  if (ids.length === 0) return;
+  const sql = DISPATCH_LOCK.replace('%CAPPED%', options.onlyCapped ? 'AND w.max_parallel IS NOT NULL' : '');
+  const [runs] = await conn.query<RowDataPacket[]>(sql, [ids]);
+  for (const run of runs) {
+    const free = run.max_parallel === null ? 2 ** 31 : Number(run.max_parallel) - Number(run.live);
+    if (free <= 0) continue;
+    const [released] = await conn.query<ResultSetHeader>(DISPATCH_RELEASE, [run.id, free]);
+    if (released.affectedRows > 0) await conn.query(NODE_JOBS_INSERT_RUN, [run.id]);
+  }
 }

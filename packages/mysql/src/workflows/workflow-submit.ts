@@ -8,7 +8,10 @@ const RESERVE_QUOTA = loadSql(import.meta.url, '../tasks/reserve-task-quota.sql'
 const WORKFLOW_INSERT = loadSql(import.meta.url, './workflow-insert.sql');
 const NODES_INSERT = loadSql(import.meta.url, './nodes-insert.sql');
 const EDGES_INSERT = loadSql(import.meta.url, './edges-insert.sql');
-const NODE_JOBS_INSERT_RUN = loadSql(import.meta.url, './node-jobs-insert-run.sql');
+export const NODE_JOBS_INSERT_RUN = `${loadSql(import.meta.url, './node-jobs-insert-run.sql')}\n${loadSql(
+  import.meta.url,
+  './node-jobs-revive.sql',
+)}`;
 
 export type NewWorkflow = WorkflowPlan;
 

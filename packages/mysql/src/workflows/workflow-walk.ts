@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { OutcomeWrite } from '@dsched/domain';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
-import { finishDoneRuns, stopRuns } from './workflow-runs.ts';
+import { dispatchHeld, finishDoneRuns, stepToken, stopRuns } from './workflow-runs.ts';
 
 // The walk (docs/workflows.md): run inside the transaction that records node jobs' final outcomes,
 // it finishes their nodes, tells their children (one statement per step for the whole batch),
@@ -14,7 +13,10 @@ const FINISH_NODES = loadSql(import.meta.url, './walk-finish-nodes.sql');
 const FINISHED_CHECK = loadSql(import.meta.url, './walk-finished-check.sql');
 const COUNT = loadSql(import.meta.url, './walk-count.sql');
 const DECIDE = loadSql(import.meta.url, './walk-decide.sql');
-const NODE_JOBS_INSERT = loadSql(import.meta.url, './walk-node-jobs-insert.sql');
+const NODE_JOBS_INSERT = `${loadSql(import.meta.url, './walk-node-jobs-insert.sql')}\n${loadSql(
+  import.meta.url,
+  './node-jobs-revive.sql',
+)}`;
 const PENDING_SELECT = loadSql(import.meta.url, './walk-pending-select.sql');
 const PENDING_CLEAR = loadSql(import.meta.url, './walk-pending-clear.sql');
 
@@ -65,14 +67,9 @@ export function finishedNodeJobs(applied: readonly OutcomeWrite[]): FinishedNode
   return out;
 }
 
-export function stepToken(): string {
-  // Unique per step in practice (63 random bits); it only has to tell this step's rows from others'.
-  return (randomBytes(8).readBigUInt64BE() >> 1n).toString();
-}
-
 /**
  * Advances the runs of node jobs that just finished (the caller's transaction holds their job rows,
- * fenced by attempt). Returns the runs it touched.
+ * fenced by attempt).
  */
 export async function advanceWorkflows(
   conn: PoolConnection,
@@ -109,7 +106,10 @@ export async function advanceWorkflows(
   if (dead.length > 0) await stopRuns(conn, dead, 'failed', { onlyFailFast: true });
   await tellChildren(conn, frontier);
   for (const run of (await continueWalk(conn, bounds)).values()) runs.set(run.toString('hex'), run);
-  if (runs.size > 0) await finishDoneRuns(conn, [...runs.values()]);
+  if (runs.size === 0) return;
+  // Runs with a maxParallel hold their ready nodes back; the places these outcomes freed go now.
+  await dispatchHeld(conn, [...runs.values()], { onlyCapped: true });
+  await finishDoneRuns(conn, [...runs.values()]);
 }
 
 /**
