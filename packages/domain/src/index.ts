@@ -28,3 +28,4 @@ export * from './views.ts';
 export * from './workflow-graph.ts';
 export * from './workflow-nodes.ts';
 export * from './workflow-spec.ts';
+export * from './workflow-views.ts';

@@ -1,4 +1,10 @@
-import { type NodeState, nodeStateView, type StoredNodeState, type WorkflowState } from '@dsched/domain';
+import {
+  type NodeRecord,
+  type NodeState,
+  nodeStateView,
+  type StoredNodeState,
+  type WorkflowRecord,
+} from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { readJson } from '../json.ts';
@@ -7,34 +13,6 @@ import { loadSql } from '../sql.ts';
 const WORKFLOW_SELECT = loadSql(import.meta.url, './workflow-select.sql');
 const NODE_COUNTS = loadSql(import.meta.url, './workflow-node-counts.sql');
 const NODES_PAGE = loadSql(import.meta.url, './workflow-nodes-page.sql');
-
-export interface WorkflowRecord {
-  id: string;
-  name: string;
-  state: WorkflowState;
-  paused: boolean;
-  failurePolicy: 'continue' | 'fail_fast';
-  maxParallel: number | null;
-  nodeCount: number;
-  edgeCount: number;
-  deadlineAt: Date | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: Date;
-  updatedAt: Date;
-  finishedAt: Date | null;
-  /** Nodes by the state the API shows. */
-  nodes: Record<NodeState, number>;
-}
-
-export interface NodeRecord {
-  nodeId: string;
-  state: NodeState;
-  attempt: number;
-  jobId: string | null;
-  trigger: string;
-  finishedAt: Date | null;
-  output: unknown;
-}
 
 /** A tenant's run with its node counts; null when missing or another tenant's. */
 export async function getWorkflow(pool: Pool, tenantId: string, id: string): Promise<WorkflowRecord | null> {
