@@ -1,9 +1,10 @@
 import { createWorkflowSchema, planWorkflow, type WorkflowPlan } from '@dsched/domain';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
+import { selectArchivableJobs } from '../src/jobs/archive.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
@@ -57,7 +58,14 @@ describe('the workflow sweep', () => {
       "UPDATE jobs SET state = 'succeeded', attempt = 1, finished_at = NOW(3) WHERE workflow_id = ? AND node_id = 'a'",
       [idToBin(wf.id)],
     );
+    // The archiver leaves it until the sweep applied its outcome, so that outcome is never lost.
+    const archivable = async () =>
+      (await selectArchivableJobs(db.pool, { limit: 100, deadRetentionSeconds: 0 })).filter(
+        (j) => j.view.workflowId === wf.id,
+      );
+    expect(await archivable()).toEqual([]);
     expect((await sweepAll()).repaired).toBe(1);
+    expect((await archivable()).map((j) => j.view.nodeId)).toEqual(['a']);
     const jobs = (await claimJobs(db.pool, { lane: 'default', limit: 10, owner: 'x', leaseSeconds: 60 }))
       .jobs;
     expect(jobs.map((j) => j.nodeId)).toEqual(['b']);

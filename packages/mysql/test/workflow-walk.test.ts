@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { redriveJobs } from '../src/jobs/redrive.ts';
 import { cancelWorkflow, retryWorkflowNode } from '../src/workflows/workflow-control.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
@@ -297,6 +298,8 @@ describe('run operations', () => {
     expect(await runState(wf)).toBe('failed');
     const badJob = first.find((j) => j.nodeId === 'bad')!;
 
+    // job-api's redrive leaves a node's job alone: alone, its success would reach no child.
+    expect(await redriveJobs(db.pool, t.id, [badJob.id])).toEqual([]);
     fail = false;
     expect(await retryWorkflowNode(db.pool, t.id, wf.id, 'ok')).toBe('node_not_retryable');
     expect(await retryWorkflowNode(db.pool, t.id, wf.id, 'bad')).toBe('done');
