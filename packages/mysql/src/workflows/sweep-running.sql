@@ -1,6 +1,6 @@
--- A page of running runs after a cursor, for the reconciler's sweep: a range of workflows_by_state
--- (state, deadline_at, id), read in id order (the running set is small next to the jobs table:
--- runs, not nodes).
+-- A page of running runs after a cursor, for the reconciler's sweep: the running range of
+-- workflows_by_state (state, deadline_at, id), sorted by id. The sort covers the running runs,
+-- which are few next to their nodes or the jobs table.
 -- Parameters: after_id, limit
 SELECT id
   FROM workflows
