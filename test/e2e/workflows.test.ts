@@ -4,7 +4,7 @@ import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Workflows end to end: task-api, executor and reconciler as processes, a loopback target that
+// Workflows end to end: task-api, two executors and a reconciler as processes, a loopback target that
 // counts effects by Idempotency-Key, real MariaDB (and Cassandra behind task-api's readiness).
 
 const ADMIN_TOKEN = 'workflow-admin-token-0123456789';
@@ -13,7 +13,8 @@ let db: TestDatabase;
 let target: ScriptedTarget;
 let taskApi: RunningService;
 let reconciler: RunningService;
-let executor: RunningService;
+/** Two executors walk the same runs at once, by instance id. */
+const executors = new Map<string, RunningService>();
 let apiKey: string;
 /** Per path: a handler override (held, failing) for one test's nodes. */
 const special = new Map<string, (attempt: number) => Promise<{ status: number }> | { status: number }>();
@@ -33,11 +34,15 @@ beforeAll(async () => {
     createTestDatabase(import.meta.url),
     startScriptedTarget((call) => special.get(call.path)?.(call.attempt) ?? { status: 200 }),
   ]);
-  [taskApi, reconciler, executor] = await Promise.all([
+  let a: RunningService;
+  let b: RunningService;
+  [taskApi, reconciler, a, b] = await Promise.all([
     startService('task-api', env()),
     startService('reconciler', env()),
-    startService('executor', { ...env(), INSTANCE_ID: 'executor-1' }),
+    startService('executor', { ...env(), INSTANCE_ID: 'executor-a' }),
+    startService('executor', { ...env(), INSTANCE_ID: 'executor-b' }),
   ]);
+  executors.set('executor-a', a).set('executor-b', b);
   const res = await fetch(`${taskApi.url}/v1/admin/tenants`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -46,7 +51,7 @@ beforeAll(async () => {
   apiKey = ((await res.json()) as { apiKey: string }).apiKey;
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([taskApi, reconciler, executor].map((s) => s?.stop('SIGKILL')));
+  await Promise.all([taskApi, reconciler, ...executors.values()].map((s) => s?.stop('SIGKILL')));
   await target?.close();
   await db?.close();
 });
@@ -270,8 +275,15 @@ describe('an executor killed mid-call', () => {
       { id: 'last', dependsOn: ['mid'] },
     ]);
     await inCall.promise;
-    await executor.stop('SIGKILL');
-    executor = await startService('executor', { ...env(), INSTANCE_ID: 'executor-2' });
+    // Kill the executor that holds the call, and start another in its place.
+    const [[claim]] = await db.pool.query<RowDataPacket[]>(
+      "SELECT claimed_by FROM jobs WHERE workflow_id = UNHEX(REPLACE(?, '-', '')) AND node_id = 'mid'",
+      [wf.id],
+    );
+    const holder = String(claim!.claimed_by);
+    await executors.get(holder)!.stop('SIGKILL');
+    executors.set('executor-c', await startService('executor', { ...env(), INSTANCE_ID: 'executor-c' }));
+    executors.delete(holder);
     expect((await finished(wf.id, 60_000)).state).toBe('succeeded');
     const calls = callsOf('crash');
     const mid = calls.filter((c) => nodeOf(c.path) === 'mid');
