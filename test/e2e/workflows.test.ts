@@ -1,4 +1,5 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
+import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
@@ -10,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ADMIN_TOKEN = 'workflow-admin-token-0123456789';
 const LEASE_S = 3;
 let db: TestDatabase;
+let ks: TestKeyspace;
+let jobApi: RunningService;
+let archiver: RunningService;
 let target: ScriptedTarget;
 let taskApi: RunningService;
 let reconciler: RunningService;
@@ -21,6 +25,7 @@ const special = new Map<string, (attempt: number) => Promise<{ status: number }>
 
 const env = () => ({
   DATABASE_URL: db.url,
+  CASSANDRA_KEYSPACE: ks.keyspace,
   DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
   EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
   EXECUTOR_POLL_MS: '50',
@@ -30,14 +35,17 @@ const env = () => ({
 });
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([
+  [db, ks, target] = await Promise.all([
     createTestDatabase(import.meta.url),
+    createTestKeyspace(import.meta.url),
     startScriptedTarget((call) => special.get(call.path)?.(call.attempt) ?? { status: 200 }),
   ]);
   let a: RunningService;
   let b: RunningService;
-  [taskApi, reconciler, a, b] = await Promise.all([
+  [taskApi, jobApi, archiver, reconciler, a, b] = await Promise.all([
     startService('task-api', env()),
+    startService('job-api', env()),
+    startService('archiver', env()),
     startService('reconciler', env()),
     startService('executor', { ...env(), INSTANCE_ID: 'executor-a' }),
     startService('executor', { ...env(), INSTANCE_ID: 'executor-b' }),
@@ -51,9 +59,12 @@ beforeAll(async () => {
   apiKey = ((await res.json()) as { apiKey: string }).apiKey;
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([taskApi, reconciler, ...executors.values()].map((s) => s?.stop('SIGKILL')));
+  await Promise.all(
+    [taskApi, jobApi, archiver, reconciler, ...executors.values()].map((s) => s?.stop('SIGKILL')),
+  );
   await target?.close();
   await db?.close();
+  await ks?.close();
 });
 
 /** The bodies these tests read: a workflow (nodes: counts by state) or a node page (nodes: a list). */
@@ -292,4 +303,41 @@ describe('an executor killed mid-call', () => {
     expect(calls.filter((c) => nodeOf(c.path) === 'first')).toHaveLength(1);
     expect(calls.filter((c) => nodeOf(c.path) === 'last')).toHaveLength(1);
   }, 90_000);
+});
+
+describe('a node finished by a path that does not walk', () => {
+  it('an asynchronous (202) node completed through job-api: the sweep walks on, the archiver waits', async () => {
+    special.set('/async/later', () => ({ status: 202 }));
+    const wf = await submit('async', [{ id: 'later' }, { id: 'after', dependsOn: ['later'] }]);
+    await target.until(() => callsOf('async').length === 1, 30_000, 'async node called');
+    const call = callsOf('async')[0]!;
+    // Parked: the job is running with no executor until the target completes it.
+    await eventually(async () => {
+      const [[row]] = await db.pool.query<RowDataPacket[]>(
+        'SELECT claimed_by FROM jobs WHERE id = UNHEX(REPLACE(?, "-", ""))',
+        [call.idempotencyKey],
+      );
+      return row && row.claimed_by === null ? true : undefined;
+    });
+    const done = await fetch(`${jobApi.url}/v1/jobs/${call.idempotencyKey}/complete`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ attempt: call.attempt, outcome: 'succeeded' }),
+    });
+    expect(done.status).toBe(200);
+    expect((await finished(wf.id)).state).toBe('succeeded');
+    expect(callsOf('async').map((c) => nodeOf(c.path))).toEqual(['later', 'after']);
+    // The node job, finished and walked, is archived like any job, and reads the same from history.
+    await eventually(async () => {
+      const [[row]] = await db.pool.query<RowDataPacket[]>(
+        'SELECT COUNT(*) AS n FROM jobs WHERE id = UNHEX(REPLACE(?, "-", ""))',
+        [call.idempotencyKey],
+      );
+      return Number(row!.n) === 0 ? true : undefined;
+    });
+    const job = await fetch(`${jobApi.url}/v1/jobs/${call.idempotencyKey}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(await job.json()).toMatchObject({ workflowId: wf.id, nodeId: 'later', state: 'succeeded' });
+  });
 });
