@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metric } from './executor-kit.ts';
 
 // Workflows end to end: task-api, two executors and a reconciler as processes, a loopback target that
 // counts effects by Idempotency-Key, real MariaDB (and Cassandra behind task-api's readiness).
@@ -160,6 +161,14 @@ describe('a DAG of a few hundred nodes with fan-out, multi-parent edges and a fa
     );
     expect(job).toMatchObject({ wf: wf.id.replaceAll('-', '').toUpperCase(), node_id: 'b17', attempt: 3 });
     expect(flaky[0]!.idempotencyKey).toBe(b17.jobId);
+    // Every node's completion counted once, over both executors.
+    const completions = async () => {
+      let n = 0;
+      for (const e of executors.values()) n += await metric(e, 'dsched_workflow_node_completions_total');
+      return n;
+    };
+    await eventually(async () => ((await completions()) >= nodes.length ? true : undefined));
+    expect(await completions()).toBe(nodes.length);
   }, 150_000);
 });
 
