@@ -29,7 +29,9 @@ export const NODE_ID = /^[A-Za-z0-9._~:-]{1,100}$/;
 
 export const nodeIdSchema = z.string().regex(NODE_ID, 'at most 100 of A-Z a-z 0-9 . _ ~ : -');
 
-export const workflowNodeSchema = z.object({
+// Strict: a misspelt field (say `depends_on`) would otherwise be dropped and quietly turn a node into
+// a root; `flowControl` (API.md) is refused by name until nodes support it.
+export const workflowNodeSchema = z.strictObject({
   id: nodeIdSchema,
   target: targetSchema,
   dependsOn: z.array(z.string()).max(MAX_NODE_PARENTS).default([]),
@@ -41,7 +43,7 @@ export const workflowNodeSchema = z.object({
 export const FAILURE_POLICIES = ['continue', 'fail_fast'] as const;
 export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
 
-export const createWorkflowSchema = z.object({
+export const createWorkflowSchema = z.strictObject({
   name: taskNameSchema,
   nodes: z.array(workflowNodeSchema).min(1).max(MAX_WORKFLOW_NODES),
   failurePolicy: z.enum(FAILURE_POLICIES).default('continue'),

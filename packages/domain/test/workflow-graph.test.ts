@@ -162,5 +162,11 @@ describe('createWorkflowSchema', () => {
     });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues[0]!.path).toEqual(['nodes', 0, 'id']);
+    const typo = createWorkflowSchema.safeParse({
+      name: 'w',
+      nodes: [{ id: 'a', target: { url: 'http://x.test/' }, depends_on: ['b'] }],
+    });
+    expect(typo.error!.issues[0]!.path).toEqual(['nodes', 0]);
+    expect(typo.error!.issues[0]!.message).toContain('depends_on');
   });
 });
