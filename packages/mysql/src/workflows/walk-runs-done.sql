@@ -1,7 +1,8 @@
 -- Runs among the given ones that are running with nothing left to run (no node waiting, ready or
--- pending: one probe of workflow_nodes_by_state each), locked to be finished. Two transactions that
--- finish a run's last two nodes at once may each still see the other's node as pending and both
--- leave the run running: the reconciler's sweep (workflow-sweep-select.sql) finishes those.
+-- pending: one probe of workflow_nodes_by_state each), locked to be finished. Run first without
+-- FOR UPDATE over the batch's runs, then locked over those it found (workflow-runs.ts). Two
+-- transactions that finish a run's last two nodes at once may each still see the other's node as
+-- pending and both leave the run running: the reconciler's sweep (sweep-running.sql) finishes those.
 -- Parameters: ids (list)
 SELECT w.id, w.tenant_id,
        EXISTS (SELECT 1 FROM workflow_nodes n

@@ -7,6 +7,14 @@ import { NODE_JOBS_INSERT_RUN } from './workflow-submit.ts';
 // fast or past their deadline. Each is a few statements for any number of runs.
 
 const RUNS_DONE = loadSql(import.meta.url, './walk-runs-done.sql');
+/**
+ * The same read without its lock. Every outcome batch of node jobs asks which of its runs are done
+ * or capped; a locking read there would take every run's row each time, and two transactions that
+ * both read a run's row (walk-decide.sql joins it) and then asked to lock it would deadlock. So they
+ * look first, and lock (and re-check) only the few runs that are done or capped.
+ */
+const peek = (sql: string) => sql.replace(/\s+FOR UPDATE\s*$/, '');
+const RUNS_DONE_PEEK = peek(RUNS_DONE);
 const RUNS_LOCK = loadSql(import.meta.url, './runs-lock.sql');
 const FINISH = loadSql(import.meta.url, './workflow-finish.sql');
 const QUOTA_RELEASE = loadSql(import.meta.url, './workflow-quota-release.sql');
@@ -15,6 +23,7 @@ const CANCEL_PENDING_JOBS = loadSql(import.meta.url, './runs-cancel-pending-jobs
 const REQUEST_CANCEL_RUNNING = loadSql(import.meta.url, './runs-request-cancel-running.sql');
 const CANCEL_NODES_OF_CANCELLED_JOBS = loadSql(import.meta.url, './runs-cancel-nodes-of-cancelled-jobs.sql');
 const DISPATCH_LOCK = loadSql(import.meta.url, './dispatch-lock.sql');
+const DISPATCH_PEEK = peek(DISPATCH_LOCK);
 const DISPATCH_RELEASE = loadSql(import.meta.url, './dispatch-release.sql');
 
 /** A token marking the rows one step changed (63 random bits: it only tells this step's rows from others'). */
@@ -48,7 +57,9 @@ async function endRuns(conn: PoolConnection, rows: RowDataPacket[], state: strin
 export async function finishDoneRuns(conn: PoolConnection, ids: Buffer[]): Promise<number> {
   if (ids.length === 0) return 0;
   const sorted = [...ids].sort(Buffer.compare);
-  const [rows] = await conn.query<RowDataPacket[]>(RUNS_DONE, [sorted]);
+  const [seen] = await conn.query<RowDataPacket[]>(RUNS_DONE_PEEK, [sorted]);
+  if (seen.length === 0) return 0;
+  const [rows] = await conn.query<RowDataPacket[]>(RUNS_DONE, [seen.map((r) => r.id as Buffer)]);
   await endRuns(
     conn,
     rows.filter((r) => Number(r.failed) === 1),
@@ -102,8 +113,12 @@ export async function dispatchHeld(
   options: { onlyCapped: boolean },
 ): Promise<void> {
   if (ids.length === 0) return;
-  const sql = DISPATCH_LOCK.replace('%CAPPED%', options.onlyCapped ? 'AND w.max_parallel IS NOT NULL' : '');
-  const [runs] = await conn.query<RowDataPacket[]>(sql, [ids]);
+  const capped = options.onlyCapped ? 'AND w.max_parallel IS NOT NULL' : '';
+  const [seen] = await conn.query<RowDataPacket[]>(DISPATCH_PEEK.replace('%CAPPED%', capped), [ids]);
+  if (seen.length === 0) return;
+  const [runs] = await conn.query<RowDataPacket[]>(DISPATCH_LOCK.replace('%CAPPED%', capped), [
+    seen.map((r) => r.id as Buffer),
+  ]);
   for (const run of runs) {
     const free = run.max_parallel === null ? 2 ** 31 : Number(run.max_parallel) - Number(run.live);
     if (free <= 0) continue;
