@@ -8,7 +8,7 @@
 import { createWorkflowSchema, planWorkflow } from '@dsched/domain';
 import { createPool } from '@dsched/mysql/pool';
 import { insertWorkflow } from '@dsched/mysql/workflows/workflow-submit';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { ensureStack, machine, median } from './_stack.ts';
 
 const arg = (name: string, fallback: number) => {
