@@ -3,6 +3,7 @@
 -- places. With the number of nodes that hold a place now (pending: a live job). Run first without
 -- FOR UPDATE, then locked over the runs it found (workflow-runs.ts).
 -- Parameters: ids (list)
+-- Returns: rows of (id, max_parallel, live)
 SELECT w.id, w.max_parallel,
        (SELECT COUNT(*) FROM workflow_nodes n WHERE n.workflow_id = w.id AND n.state = 'pending') AS live
   FROM workflows w

@@ -5,6 +5,7 @@
 -- attempt starts at the node's (a node re-run after its job was archived keeps counting up);
 -- max_attempts is that plus the node's budget.
 -- Parameters: workflow_id
+-- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at)
 SELECT n.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(n.job_id))), 'workflow', n.workflow_id,

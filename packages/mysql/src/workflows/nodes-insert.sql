@@ -6,6 +6,7 @@
 -- parents unfinished.
 -- JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
 -- Parameters: workflow_id, document
+-- Returns: affected rows
 INSERT INTO workflow_nodes (workflow_id, node_id, job_id, state, trigger_rule, parent_count, unfinished_parents,
                             priority, lane, max_attempts, target, retry)
 SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n.parent_count,

@@ -2,6 +2,7 @@
 -- are not live (waiting, ready or finished without success), not yet marked by this retry's token.
 -- Through the edges by parent key; locked, to be marked next (retry-mark.sql).
 -- Parameters: rows (derived: workflow_id, node_id), step_token, limit
+-- Returns: rows of (node_id)
 SELECT DISTINCT c.node_id
   FROM (:rows) v
   JOIN workflow_edges e ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id

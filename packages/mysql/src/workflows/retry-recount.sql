@@ -2,6 +2,7 @@
 -- or still live are unfinished; the others count by how they finished. Through
 -- workflow_edges_by_child.
 -- Parameters: step_token, step_token, step_token, workflow_id, node_ids (list)
+-- Returns: rows of (child_id, unfinished, failed, skipped)
 SELECT e.child_id,
        SUM(p.step_token = ? OR p.state IN ('waiting', 'ready', 'pending')) AS unfinished,
        SUM(NOT (p.step_token <=> ?) AND p.state IN ('dead', 'upstream_failed', 'cancelled')) AS failed,

@@ -2,6 +2,7 @@
 -- workflows_by_state (state, deadline_at, id), sorted by id. The sort covers the running runs,
 -- which are few next to their nodes or the jobs table.
 -- Parameters: after_id, limit
+-- Returns: rows of (id)
 SELECT id
   FROM workflows
  WHERE state = 'running' AND id > ?

@@ -5,6 +5,7 @@
 -- already has nothing to wait for. step_token marks every child counted here, for walk-decide.sql
 -- (each assignment reads only its own column: a multi-table UPDATE has no assignment order).
 -- Parameters: rows (derived: workflow_id, node_id, failed, skipped), step_token
+-- Returns: affected rows
 UPDATE workflow_nodes c
   JOIN (SELECT e.workflow_id, e.child_id, COUNT(*) AS n, SUM(v.failed) AS failed, SUM(v.skipped) AS skipped
           FROM (:rows) v

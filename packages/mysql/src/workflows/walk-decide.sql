@@ -9,6 +9,7 @@
 -- proportional to the parents' out-degree, never a scan of the run. No assignment reads a column
 -- another assigns.
 -- Parameters: rows (derived: workflow_id, node_id), step_token
+-- Returns: affected rows
 UPDATE workflow_nodes c
   JOIN (SELECT DISTINCT e.workflow_id, e.child_id
           FROM (:rows) v

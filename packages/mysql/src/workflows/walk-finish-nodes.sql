@@ -4,6 +4,7 @@
 -- the node's children (walk-count.sql), and so a parent is never counted twice. step_token marks
 -- the rows finished here (walk-finished-check.sql).
 -- Parameters: rows (derived: workflow_id, node_id, job_id, state, attempt), step_token
+-- Returns: affected rows
 UPDATE workflow_nodes n
   JOIN (:rows) v ON n.workflow_id = v.workflow_id AND n.node_id = v.node_id
    SET n.state = v.state, n.attempt = v.attempt, n.finished_at = NOW(3), n.step_token = ?

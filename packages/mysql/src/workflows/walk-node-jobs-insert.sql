@@ -4,6 +4,7 @@
 -- node's (fixed at submission): a repeat meets the primary key and changes nothing
 -- (node-jobs-revive.sql is appended), so a node's job is made once per (workflow, node). Columns as node-jobs-insert-run.sql.
 -- Parameters: rows (derived: workflow_id, node_id), step_token
+-- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at)
 SELECT c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,

@@ -3,6 +3,7 @@
 -- walker holds, so two walkers never tell the same children twice; a range of
 -- workflow_nodes_unwalked, which holds entries only while a node waits here.
 -- Parameters: limit
+-- Returns: rows of (workflow_id, node_id, state)
 SELECT workflow_id, node_id, state
   FROM workflow_nodes
  WHERE walk_pending = 1

@@ -4,6 +4,7 @@
 -- transactions that finish a run's last two nodes at once may each still see the other's node as
 -- pending and both leave the run running: the reconciler's sweep (sweep-running.sql) finishes those.
 -- Parameters: ids (list)
+-- Returns: rows of (id, tenant_id, failed)
 SELECT w.id, w.tenant_id,
        EXISTS (SELECT 1 FROM workflow_nodes n
                 WHERE n.workflow_id = w.id AND n.state IN ('dead', 'upstream_failed', 'cancelled')) AS failed

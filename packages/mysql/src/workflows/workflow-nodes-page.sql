@@ -2,6 +2,7 @@
 -- states (a range of workflow_nodes_by_state each) and the JOB marker tells running from pending.
 -- The output comes from workflow_node_outputs by primary key.
 -- Parameters: workflow_id, after_node_id, [states (list)], limit
+-- Returns: rows of (node_id, state, attempt, job_id, trigger_rule, finished_at, job_state, job_attempt, output)
 SELECT n.node_id, n.state, n.attempt, n.job_id, n.trigger_rule, n.finished_at, j.state AS job_state,
        j.attempt AS job_attempt, o.output
   FROM workflow_nodes n
