@@ -10,8 +10,8 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
-import { followUpFinishedJobs } from './follow-ups.ts';
 import { advanceWorkflows, finishedNodeJobs } from '../workflows/workflow-walk.ts';
+import { followUpFinishedJobs } from './follow-ups.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
 const OUTCOME_FINISH = loadSql(import.meta.url, './outcome-finish.sql');
