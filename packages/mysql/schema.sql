@@ -142,3 +142,64 @@ CREATE TABLE `tenant_slots` (
   PRIMARY KEY (`tenant_id`,`slot`),
   KEY `tenant_slots_free` (`tenant_id`,`expires_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `workflows` (
+  `id` binary(16) NOT NULL,
+  `tenant_id` binary(16) NOT NULL,
+  `name` varchar(200) NOT NULL,
+  `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `paused` tinyint(3) unsigned NOT NULL DEFAULT 0,
+  `failure_policy` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `max_parallel` int(10) unsigned DEFAULT NULL,
+  `node_count` int(10) unsigned NOT NULL,
+  `edge_count` int(10) unsigned NOT NULL,
+  `deadline_at` datetime(3) DEFAULT NULL,
+  `metadata` longtext DEFAULT NULL CHECK (json_valid(`metadata`)),
+  `created_at` datetime(3) NOT NULL,
+  `updated_at` datetime(3) NOT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  KEY `workflows_by_tenant` (`tenant_id`,`id`),
+  KEY `workflows_by_state` (`state`,`deadline_at`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `workflow_edges` (
+  `workflow_id` binary(16) NOT NULL,
+  `parent_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `child_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  PRIMARY KEY (`workflow_id`,`parent_id`,`child_id`),
+  KEY `workflow_edges_by_child` (`workflow_id`,`child_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `workflow_nodes` (
+  `workflow_id` binary(16) NOT NULL,
+  `node_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `job_id` binary(16) NOT NULL,
+  `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `trigger_rule` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `parent_count` int(10) unsigned NOT NULL,
+  `unfinished_parents` int(10) unsigned NOT NULL,
+  `failed_parents` int(10) unsigned NOT NULL DEFAULT 0,
+  `skipped_parents` int(10) unsigned NOT NULL DEFAULT 0,
+  `attempt` int(10) unsigned NOT NULL DEFAULT 0,
+  `priority` tinyint(3) unsigned NOT NULL,
+  `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `max_attempts` int(10) unsigned NOT NULL,
+  `target` longtext NOT NULL CHECK (json_valid(`target`)),
+  `retry` longtext NOT NULL CHECK (json_valid(`retry`)),
+  `step_token` bigint(20) unsigned DEFAULT NULL,
+  `walk_pending` tinyint(3) unsigned DEFAULT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`workflow_id`,`node_id`),
+  KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
+  KEY `workflow_nodes_unwalked` (`walk_pending`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `workflow_node_outputs` (
+  `workflow_id` binary(16) NOT NULL,
+  `node_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `attempt` int(10) unsigned NOT NULL,
+  `output` longtext NOT NULL,
+  `created_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`workflow_id`,`node_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -69,6 +69,9 @@ export interface ClaimedJob {
   tenantId: string;
   taskId: string | null;
   kind: string;
+  /** A workflow node's job: its run and node (its outcome advances the run). */
+  workflowId: string | null;
+  nodeId: string | null;
   scheduledFor: Date;
   priority: Priority;
   lane: Lane;
@@ -121,6 +124,9 @@ export interface ClaimRef {
   attempt: number;
   tenantId?: string;
   tenantSlot?: number | null;
+  /** Set on a workflow node's job: its outcome also advances the run (mysql workflow-walk.ts). */
+  workflowId?: string | null;
+  nodeId?: string | null;
 }
 
 /** A claim as its outcome writes it: who took it and when (its attempt row's executor and start). */

@@ -36,6 +36,7 @@ export class ExecutorMetrics {
   readonly claimsLost: Counter;
   readonly callbackJobs: Counter;
   readonly tasksPausedAfterFailures: Counter;
+  readonly nodeCompletions: Counter<'outcome'>;
 
   readonly #outcomeSeries = new Map<string, Counter.Internal>();
 
@@ -123,6 +124,12 @@ export class ExecutorMetrics {
     this.claimsLost = new Counter({
       name: 'dsched_executor_claims_lost_total',
       help: 'Calls aborted because lease renewal found their claim lost',
+      registers,
+    });
+    this.nodeCompletions = new Counter({
+      name: 'dsched_workflow_node_completions_total',
+      help: 'Workflow node jobs this executor finished (their outcome also advanced the run), by outcome',
+      labelNames: ['outcome'],
       registers,
     });
   }

@@ -44,6 +44,8 @@ function job(url: string, overrides: Partial<ClaimedJob> = {}): ClaimedJob {
     tenantId: '01900000-0000-7000-8000-0000000000aa',
     taskId: '01900000-0000-7000-8000-0000000000bb',
     kind: 'scheduled',
+    workflowId: null,
+    nodeId: null,
     scheduledFor: new Date('2026-01-01T09:00:00.000Z'),
     priority: 'normal',
     lane: 'default',

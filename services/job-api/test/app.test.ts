@@ -68,6 +68,23 @@ describe('one job', () => {
   });
 });
 
+describe('a workflow node’s job', () => {
+  it('carries workflowId and nodeId, live and archived', async () => {
+    const workflowId = newId();
+    const [id] = await insertJobs(db.pool, [
+      { tenantId: alice.id, taskId: null, scheduledFor: hour(2), state: 'succeeded', attempt: 1 },
+    ]);
+    await db.pool.query(
+      "UPDATE jobs SET kind = 'workflow', workflow_id = UNHEX(REPLACE(?, '-', '')), node_id = 'extract' WHERE id = UNHEX(REPLACE(?, '-', ''))",
+      [workflowId, id],
+    );
+    const live = await get(`/v1/jobs/${id}`, alice.apiKey);
+    expect(live.json()).toMatchObject({ taskId: null, workflowId, nodeId: 'extract', kind: 'workflow' });
+    await archive([id!]);
+    expect((await get(`/v1/jobs/${id}`, alice.apiKey)).json()).toEqual(live.json());
+  });
+});
+
 describe('a task’s runs', () => {
   it('pages newest first over live and archived jobs with stable tokens', async () => {
     const task = await createTask(db.pool, cronTask(alice.id));

@@ -7,6 +7,10 @@ export const reconcilerConfigSchema = z.object({
   METRICS_PORT: env.port(9103),
   RECONCILER_INTERVAL_MS: env.positiveInt(2000),
   RECONCILER_BATCH_SIZE: env.positiveInt(500),
+  /** How often the workflow sweep takes a page of running workflows (finish, repair, deadlines). */
+  RECONCILER_WORKFLOW_INTERVAL_MS: env.positiveInt(2000),
+  /** Running workflows one sweep pass takes. */
+  RECONCILER_WORKFLOW_BATCH_SIZE: env.positiveInt(100),
   /** How often the ready-backlog and DLQ-size gauges are refreshed (each is one indexed count). */
   RECONCILER_GAUGES_INTERVAL_MS: env.positiveInt(10_000),
   /**

@@ -1,9 +1,10 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
 import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
-import { mysqlClaimStore } from './adapters/mysql.ts';
+import { mysqlClaimStore, mysqlWorkflowSweeper } from './adapters/mysql.ts';
 import { loadReconcilerConfig, type ReconcilerConfig } from './config.ts';
 import { GoneExecutorSweep, Reconciler, refreshGauges } from './core/reconcile.ts';
+import { WorkflowSweep } from './core/workflow-sweep.ts';
 import { ReconcilerMetrics } from './metrics.ts';
 
 async function main(config: ReconcilerConfig): Promise<void> {
@@ -24,11 +25,22 @@ async function main(config: ReconcilerConfig): Promise<void> {
       const metrics = new ReconcilerMetrics(registry);
       const batchSize = config.RECONCILER_BATCH_SIZE;
       const reconciler = new Reconciler({ store, metrics, batchSize });
+      const workflows = new WorkflowSweep({
+        sweep: mysqlWorkflowSweeper(pool),
+        metrics,
+        batchSize: config.RECONCILER_WORKFLOW_BATCH_SIZE,
+      });
       const loops = [
         new Loop({
           name: 'reconcile',
           runOnce: () => reconciler.runOnce(),
           intervalMs: config.RECONCILER_INTERVAL_MS,
+          logger,
+        }),
+        new Loop({
+          name: 'workflows',
+          runOnce: () => workflows.runOnce(),
+          intervalMs: config.RECONCILER_WORKFLOW_INTERVAL_MS,
           logger,
         }),
         new Loop({

@@ -9,6 +9,7 @@ export class ReconcilerMetrics {
   readonly readyBacklog: Gauge<'lane'>;
   readonly dlqSize: Gauge;
   readonly tasksPausedAfterFailures: Counter;
+  readonly workflowsRepaired: Counter<'repair'>;
 
   constructor(registry: Registry) {
     this.released = new Counter({
@@ -28,6 +29,12 @@ export class ReconcilerMetrics {
     this.dlqSize = new Gauge({
       name: 'dsched_dlq_size',
       help: 'Jobs in the dead-letter queue',
+      registers: [registry],
+    });
+    this.workflowsRepaired = new Counter({
+      name: 'dsched_workflow_repairs_total',
+      help: 'What the workflow sweep did that no walk had: runs finished, node outcomes applied, runs failed at their deadline',
+      labelNames: ['repair'],
       registers: [registry],
     });
   }

@@ -13,3 +13,15 @@ export interface ClaimStore {
 
 /** Of the given executor instance ids, those known to be gone (their pod no longer exists). */
 export type GoneExecutors = (owners: string[]) => Promise<string[]>;
+
+/** What one pass of the workflow sweep did (see WorkflowSweep). */
+export interface WorkflowSweepPass {
+  nextAfter: string | null;
+  finished: number;
+  repaired: number;
+  pastDeadline: number;
+  full: boolean;
+}
+
+/** One pass over a page of running workflows, after a cursor (null: from the first). */
+export type WorkflowSweeper = (after: string | null, limit: number) => Promise<WorkflowSweepPass>;

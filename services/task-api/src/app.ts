@@ -10,13 +10,21 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { AuditSources } from './core/audit.ts';
 import { taskApiDocument } from './openapi.ts';
-import type { DatabaseClock, RateLimiter, TaskRepository, TaskRuns, TenantDirectory } from './ports.ts';
+import type {
+  DatabaseClock,
+  RateLimiter,
+  TaskRepository,
+  TaskRuns,
+  TenantDirectory,
+  WorkflowStore,
+} from './ports.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAuditRoutes } from './routes/audit.ts';
 import { registerSchedulePreviewRoutes } from './routes/schedule-preview.ts';
 import { registerTaskLifecycleRoutes } from './routes/task-lifecycle.ts';
 import { registerTaskRunRoutes } from './routes/task-runs.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
+import { registerWorkflowRoutes } from './routes/workflows.ts';
 
 export interface TaskApiDeps {
   logger: Logger;
@@ -30,6 +38,9 @@ export interface TaskApiDeps {
   now: DatabaseClock;
   adminToken: string;
   audit: AuditSources;
+  workflows: WorkflowStore;
+  /** The largest POST /v1/workflows body (a 100,000-node workflow is tens of megabytes). */
+  workflowMaxBodyBytes: number;
 }
 
 export function buildApp(deps: TaskApiDeps): FastifyInstance {
@@ -43,6 +54,7 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   registerTaskRunRoutes(app, deps);
   registerAuditRoutes(app, deps);
   registerSchedulePreviewRoutes(app, deps);
+  registerWorkflowRoutes(app, deps);
   serveOpenApi(app, taskApiDocument());
   return app;
 }

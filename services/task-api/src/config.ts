@@ -15,6 +15,8 @@ export const taskApiConfigSchema = z.object({
   SCHEDULER_PARTITIONS: env.positiveInt(64),
   /** Seconds an old API key keeps working after a rotation. */
   KEY_ROTATION_GRACE_S: env.nonNegativeInt(86_400),
+  /** The largest POST /v1/workflows body; larger ones answer 413 before they are read. */
+  WORKFLOW_MAX_BODY_BYTES: env.positiveInt(64 * 1024 * 1024),
 });
 
 export type TaskApiConfig = z.infer<typeof taskApiConfigSchema>;

@@ -9,6 +9,7 @@ import {
   mysqlTaskRepository,
   mysqlTaskRuns,
   mysqlTenantDirectory,
+  mysqlWorkflowStore,
 } from './adapters/mysql.ts';
 import type { TaskApiDeps } from './app.ts';
 import { TaskApiMetrics } from './metrics.ts';
@@ -26,6 +27,7 @@ export function taskApiDeps(args: {
   partitions: number;
   rotationGraceS: number;
   historyRetentionDays: number;
+  workflowMaxBodyBytes: number;
 }): Omit<TaskApiDeps, 'ready' | 'isShuttingDown'> {
   const { pool } = args;
   const metrics = new TaskApiMetrics(args.registry);
@@ -38,6 +40,8 @@ export function taskApiDeps(args: {
     rateLimit: mysqlRateLimiter(pool),
     now: mysqlClock(pool),
     adminToken: args.adminToken,
+    workflows: mysqlWorkflowStore(pool),
+    workflowMaxBodyBytes: args.workflowMaxBodyBytes,
     audit: auditSources(pool, args.cassandra, {
       historyRetentionDays: args.historyRetentionDays,
       missing: metrics.auditMissing,

@@ -25,6 +25,7 @@ async function main(config: TaskApiConfig): Promise<void> {
           partitions: config.SCHEDULER_PARTITIONS,
           rotationGraceS: config.KEY_ROTATION_GRACE_S,
           historyRetentionDays: config.HISTORY_TTL_DAYS,
+          workflowMaxBodyBytes: config.WORKFLOW_MAX_BODY_BYTES,
         }),
         ready: async () => {
           await pingMysql(pool);

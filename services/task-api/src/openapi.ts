@@ -5,6 +5,7 @@ import { adminRouteDocs, taskRouteDocs } from './routes/route-docs.ts';
 import { schedulePreviewRouteDocs } from './routes/schedule-preview.ts';
 import { taskLifecycleRouteDocs } from './routes/task-lifecycle.ts';
 import { taskRunRouteDocs } from './routes/task-runs.ts';
+import { workflowRouteDocs } from './routes/workflows.ts';
 
 /**
  * The document task-api serves at /openapi.json. Built without a server, so that
@@ -12,7 +13,7 @@ import { taskRunRouteDocs } from './routes/task-runs.ts';
  */
 export function taskApiDocument(): OpenApiDocument {
   return new OpenApiDocument(
-    { title: 'dsched task-api', version: '1', description: 'Tenants, tasks and their audit.' },
+    { title: 'dsched task-api', version: '1', description: 'Tenants, tasks and their audit, workflows.' },
     { errorSchema },
   ).add(
     adminRouteDocs,
@@ -21,5 +22,6 @@ export function taskApiDocument(): OpenApiDocument {
     taskRunRouteDocs,
     auditRoute,
     schedulePreviewRouteDocs,
+    workflowRouteDocs,
   );
 }

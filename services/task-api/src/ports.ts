@@ -1,4 +1,14 @@
-import type { QuotaPatch, Schedule, Task, TaskChange, Tenant } from '@dsched/domain';
+import type {
+  NodeRecord,
+  NodeState,
+  QuotaPatch,
+  Schedule,
+  Task,
+  TaskChange,
+  Tenant,
+  WorkflowPlan,
+  WorkflowRecord,
+} from '@dsched/domain';
 
 // What the core of task-api needs from the outside, named for its use.
 
@@ -49,3 +59,25 @@ export type RateLimiter = (tenantId: string, perSecond: number) => Promise<boole
 
 /** The database clock (invariant 1). */
 export type DatabaseClock = () => Promise<Date>;
+
+/** What an operation on a run found: done, or why not. */
+export type RunOperationResult = 'done' | 'not_found' | 'not_running';
+
+/** Workflow runs: stored, read and steered in MySQL, where the executor walks them. */
+export interface WorkflowStore {
+  /** Stores a checked run and makes its roots' jobs, in one transaction; false over maxTasks. */
+  insert(plan: WorkflowPlan): Promise<boolean>;
+  get(tenantId: string, id: string): Promise<WorkflowRecord | null>;
+  /** A page of a run's nodes in node id order, after `afterNodeId`. */
+  listNodes(
+    workflowId: string,
+    page: { limit: number; afterNodeId?: string; state?: NodeState },
+  ): Promise<NodeRecord[]>;
+  cancel(tenantId: string, id: string): Promise<RunOperationResult>;
+  setPaused(tenantId: string, id: string, paused: boolean): Promise<RunOperationResult>;
+  retryNode(
+    tenantId: string,
+    id: string,
+    nodeId: string,
+  ): Promise<RunOperationResult | 'node_not_found' | 'node_not_retryable' | 'over_quota'>;
+}

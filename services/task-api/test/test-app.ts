@@ -9,7 +9,10 @@ import { taskApiDeps } from '../src/deps.ts';
 export const TEST_ADMIN_TOKEN = 'admin-token-for-tests-123';
 
 /** task-api's app on a test database and keyspace of the calling test file, for inject(). */
-export async function buildTestApp(fileUrl: string, options: { historyRetentionDays?: number } = {}) {
+export async function buildTestApp(
+  fileUrl: string,
+  options: { historyRetentionDays?: number; workflowMaxBodyBytes?: number } = {},
+) {
   const [db, ks]: [TestDatabase, TestKeyspace] = await Promise.all([
     createTestDatabase(fileUrl),
     createTestKeyspace(fileUrl),
@@ -25,6 +28,7 @@ export async function buildTestApp(fileUrl: string, options: { historyRetentionD
       partitions: 64,
       rotationGraceS: 0,
       historyRetentionDays: options.historyRetentionDays ?? 90,
+      workflowMaxBodyBytes: options.workflowMaxBodyBytes ?? 64 * 1024 * 1024,
     }),
     ready: async () => undefined,
   });

@@ -130,6 +130,32 @@ export const OPERATIONS = {
     ],
     "body": false
   },
+  "getV1WorkflowsId": {
+    "api": "task",
+    "method": "GET",
+    "path": "/v1/workflows/{id}",
+    "summary": "One workflow: its state, node counts by state and times",
+    "pathParams": [
+      "id"
+    ],
+    "queryParams": [],
+    "body": false
+  },
+  "getV1WorkflowsIdNodes": {
+    "api": "task",
+    "method": "GET",
+    "path": "/v1/workflows/{id}/nodes",
+    "summary": "A workflow’s nodes in id order, paged, optionally in one state",
+    "pathParams": [
+      "id"
+    ],
+    "queryParams": [
+      "limit",
+      "pageToken",
+      "state"
+    ],
+    "body": false
+  },
   "patchV1AdminTenantsId": {
     "api": "task",
     "method": "PATCH",
@@ -281,6 +307,60 @@ export const OPERATIONS = {
     "method": "POST",
     "path": "/v1/tasks/{id}/trigger",
     "summary": "Run the task now, as a job of its own",
+    "pathParams": [
+      "id"
+    ],
+    "queryParams": [],
+    "body": false
+  },
+  "postV1Workflows": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/workflows",
+    "summary": "Submit a workflow: a DAG of HTTP calls, walked as its nodes finish",
+    "pathParams": [],
+    "queryParams": [],
+    "body": true
+  },
+  "postV1WorkflowsIdCancel": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/workflows/{id}/cancel",
+    "summary": "Cancel a workflow: nodes not started are cancelled, running calls aborted",
+    "pathParams": [
+      "id"
+    ],
+    "queryParams": [],
+    "body": false
+  },
+  "postV1WorkflowsIdNodesNodeIdRetry": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/workflows/{id}/nodes/{nodeId}/retry",
+    "summary": "Re-run a node that did not succeed, and its descendants that did not succeed",
+    "pathParams": [
+      "id",
+      "nodeId"
+    ],
+    "queryParams": [],
+    "body": false
+  },
+  "postV1WorkflowsIdPause": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/workflows/{id}/pause",
+    "summary": "Pause a workflow: nodes that become ready wait (the walk goes on, dispatch holds)",
+    "pathParams": [
+      "id"
+    ],
+    "queryParams": [],
+    "body": false
+  },
+  "postV1WorkflowsIdResume": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/workflows/{id}/resume",
+    "summary": "Resume a paused workflow: the nodes that became ready meanwhile are dispatched",
     "pathParams": [
       "id"
     ],

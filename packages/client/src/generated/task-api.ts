@@ -223,6 +223,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a workflow: a DAG of HTTP calls, walked as its nodes finish
+         * @description Checked whole before anything is stored: unique node ids, known dependencies, no cycle (the error names the nodes of one), at most 100,000 nodes and 1,000,000 dependencies. Stored in one transaction with the jobs of its root nodes. A running workflow counts as one of the tenant’s maxTasks.
+         */
+        post: operations["postV1Workflows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One workflow: its state, node counts by state and times */
+        get: operations["getV1WorkflowsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A workflow’s nodes in id order, paged, optionally in one state */
+        get: operations["getV1WorkflowsIdNodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a workflow: nodes not started are cancelled, running calls aborted */
+        post: operations["postV1WorkflowsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a workflow: nodes that become ready wait (the walk goes on, dispatch holds) */
+        post: operations["postV1WorkflowsIdPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a paused workflow: the nodes that became ready meanwhile are dispatched */
+        post: operations["postV1WorkflowsIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/nodes/{nodeId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run a node that did not succeed, and its descendants that did not succeed
+         * @description Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt numbers keep rising. A finished workflow is running again.
+         */
+        post: operations["postV1WorkflowsIdNodesNodeIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -371,6 +496,42 @@ export interface components {
              */
             dst?: "shifted" | "repeated" | "skipped";
             note?: string;
+        };
+        Workflow: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "running" | "succeeded" | "failed" | "cancelled";
+            /** @description dispatch is held: nodes that become ready wait */
+            paused: boolean;
+            /** @enum {string} */
+            failurePolicy: "continue" | "fail_fast";
+            maxParallel?: number;
+            nodeCount: number;
+            edgeCount: number;
+            /** @description nodes by state */
+            nodes: {
+                [key: string]: number;
+            };
+            deadlineAt?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            updatedAt: string;
+            finishedAt?: string;
+        };
+        WorkflowNode: {
+            id: string;
+            /** @enum {string} */
+            state: "waiting" | "pending" | "running" | "succeeded" | "dead" | "skipped" | "upstream_failed" | "cancelled";
+            /** @description attempts made so far */
+            attempt: number;
+            trigger: string;
+            /** @description the node’s job in job-api, once it was made */
+            jobId?: string;
+            finishedAt?: string;
+            output?: unknown;
         };
     };
     responses: never;
@@ -1516,6 +1677,473 @@ export interface operations {
             };
             /** @description unauthenticated: missing or unknown API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Workflows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    nodes: {
+                        id: string;
+                        target: {
+                            url: string;
+                            /**
+                             * @default POST
+                             * @enum {string}
+                             */
+                            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                            /** @default {} */
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            body?: unknown;
+                            /** @default 30000 */
+                            timeoutMs?: number;
+                        };
+                        /** @default [] */
+                        dependsOn?: string[];
+                        /**
+                         * @default {
+                         *       "maxAttempts": 5,
+                         *       "initialBackoffMs": 1000,
+                         *       "maxBackoffMs": 300000,
+                         *       "rules": []
+                         *     }
+                         */
+                        retry?: {
+                            /** @default 5 */
+                            maxAttempts?: number;
+                            /** @default 1000 */
+                            initialBackoffMs?: number;
+                            /** @default 300000 */
+                            maxBackoffMs?: number;
+                            /** @default [] */
+                            rules?: {
+                                status: number | ("4xx" | "5xx");
+                                /** @enum {string} */
+                                action: "retry" | "dead";
+                            }[];
+                        };
+                        /**
+                         * @default normal
+                         * @enum {string}
+                         */
+                        priority?: "critical" | "high" | "normal" | "low";
+                        /**
+                         * @default all_success
+                         * @enum {string}
+                         */
+                        trigger?: "all_success" | "all_done" | "one_failed";
+                    }[];
+                    /**
+                     * @default continue
+                     * @enum {string}
+                     */
+                    failurePolicy?: "continue" | "fail_fast";
+                    maxParallel?: number;
+                    deadlineS?: number;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description the workflow */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: the body is over WORKFLOW_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over maxTasks or rateLimitPerSecond */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WorkflowsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WorkflowsIdNodes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                pageToken?: string;
+                state?: "waiting" | "pending" | "running" | "succeeded" | "dead" | "skipped" | "upstream_failed" | "cancelled";
+            };
+            header?: never;
+            path: {
+                /** @description an id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of nodes; nextPageToken while more remain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        nodes: components["schemas"]["WorkflowNode"][];
+                        nextPageToken?: string;
+                    };
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WorkflowsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflow (as it is, when it had ended) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WorkflowsIdPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the workflow has ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WorkflowsIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the workflow has ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WorkflowsIdNodesNodeIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description failed_precondition: the node is live or succeeded */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,11 +1,27 @@
 -- Finished jobs ready to move to history, oldest first: succeeded and cancelled at once, dead ones
 -- after their retention in the DLQ. One range of jobs_finished per state, each read in index order
 -- and capped, so the statement touches at most 3 x limit index entries.
+-- A workflow node's job stays while its node is still pending: its outcome came by a path that
+-- does not walk (job-api's complete or cancel, the reconciler), and the reconciler's workflow sweep
+-- applies it from this row within a pass (docs/workflows.md); archived first, it would be lost and
+-- the run would wait forever. A primary-key probe of workflow_nodes for node jobs only.
 -- Parameters: limit, limit, dead_retention_seconds, limit
 -- Returns: rows of (id, finished_at) (one result set of every part)
-(SELECT id, finished_at FROM jobs WHERE finished_state = 'succeeded' ORDER BY finished_at LIMIT ?)
+(SELECT id, finished_at FROM jobs WHERE finished_state = 'succeeded' AND (workflow_id IS NULL OR NOT EXISTS (
+         SELECT 1 FROM workflow_nodes n
+          WHERE n.workflow_id = jobs.workflow_id AND n.node_id = CONVERT(jobs.node_id USING ascii)
+            AND n.state = 'pending'))
+ ORDER BY finished_at LIMIT ?)
 UNION ALL
-(SELECT id, finished_at FROM jobs WHERE finished_state = 'cancelled' ORDER BY finished_at LIMIT ?)
+(SELECT id, finished_at FROM jobs WHERE finished_state = 'cancelled' AND (workflow_id IS NULL OR NOT EXISTS (
+         SELECT 1 FROM workflow_nodes n
+          WHERE n.workflow_id = jobs.workflow_id AND n.node_id = CONVERT(jobs.node_id USING ascii)
+            AND n.state = 'pending'))
+ ORDER BY finished_at LIMIT ?)
 UNION ALL
 (SELECT id, finished_at FROM jobs
-  WHERE finished_state = 'dead' AND finished_at < NOW(3) - INTERVAL ? SECOND ORDER BY finished_at LIMIT ?)
+  WHERE finished_state = 'dead' AND finished_at < NOW(3) - INTERVAL ? SECOND AND (workflow_id IS NULL OR NOT EXISTS (
+         SELECT 1 FROM workflow_nodes n
+          WHERE n.workflow_id = jobs.workflow_id AND n.node_id = CONVERT(jobs.node_id USING ascii)
+            AND n.state = 'pending'))
+ ORDER BY finished_at LIMIT ?)

@@ -55,6 +55,8 @@ interface ClaimRow extends RowDataPacket {
   tenant_id: Buffer;
   task_id: Buffer | null;
   kind: string;
+  workflow_id: Buffer | null;
+  node_id: string | null;
   scheduled_for: Date;
   priority: number;
   lane: Lane;
@@ -180,6 +182,8 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         tenantId: tenantIdOf(r.tenant_id),
         taskId: maybeBinToId(r.task_id),
         kind: r.kind,
+        workflowId: maybeBinToId(r.workflow_id),
+        nodeId: r.node_id ?? null,
         scheduledFor: r.scheduled_for,
         priority: priorityFromRank(Number(r.priority)),
         lane: r.lane,

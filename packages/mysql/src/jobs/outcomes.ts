@@ -10,6 +10,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { advanceWorkflows, finishedNodeJobs } from '../workflows/workflow-walk.ts';
 import { followUpFinishedJobs } from './follow-ups.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
@@ -83,6 +84,7 @@ async function applyOutcomes(
   }
   const followUps = await followUpsOf(conn, current);
   await writeAttempts(conn, writes);
+  await advanceWorkflows(conn, finishedNodeJobs(current));
   // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
   const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);
   if (slots.length > 0) {

@@ -161,6 +161,9 @@ export class LaneWorker {
     if (written === 'stale') metrics.staleResults.inc();
     if (written !== 'applied') return;
     this.#metrics.outcome(settled.outcome).inc();
+    if (job.workflowId && ['succeeded', 'dead', 'cancelled'].includes(settled.outcome)) {
+      metrics.nodeCompletions.inc({ outcome: settled.outcome });
+    }
     if (settled.outcome === 'dead') metrics.dlqAdditions.inc();
   }
 }

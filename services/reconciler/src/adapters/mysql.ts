@@ -6,7 +6,8 @@ import {
   runningClaimOwners,
 } from '@dsched/mysql/jobs/reconcile';
 import type { Pool } from '@dsched/mysql/pool';
-import type { ClaimStore } from '../ports.ts';
+import { sweepWorkflows } from '@dsched/mysql/workflows/workflow-sweep';
+import type { ClaimStore, WorkflowSweeper } from '../ports.ts';
 
 export function mysqlClaimStore(pool: Pool): ClaimStore {
   return {
@@ -16,4 +17,8 @@ export function mysqlClaimStore(pool: Pool): ClaimStore {
     runningOwners: () => runningClaimOwners(pool),
     gauges: () => readMaintenanceGauges(pool),
   };
+}
+
+export function mysqlWorkflowSweeper(pool: Pool): WorkflowSweeper {
+  return (after, limit) => sweepWorkflows(pool, after, limit);
 }

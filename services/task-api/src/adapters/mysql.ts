@@ -12,7 +12,21 @@ import {
   rotateApiKey,
   updateTenant,
 } from '@dsched/mysql/tenants/tenant-store';
-import type { DatabaseClock, RateLimiter, TaskRepository, TaskRuns, TenantDirectory } from '../ports.ts';
+import {
+  cancelWorkflow,
+  retryWorkflowNode,
+  setWorkflowPaused,
+} from '@dsched/mysql/workflows/workflow-control';
+import { getWorkflow, listWorkflowNodes } from '@dsched/mysql/workflows/workflow-reads';
+import { insertWorkflow } from '@dsched/mysql/workflows/workflow-submit';
+import type {
+  DatabaseClock,
+  RateLimiter,
+  TaskRepository,
+  TaskRuns,
+  TenantDirectory,
+  WorkflowStore,
+} from '../ports.ts';
 
 export function mysqlTenantDirectory(pool: Pool, options: { rotationGraceS: number }): TenantDirectory {
   return {
@@ -46,4 +60,15 @@ export function mysqlRateLimiter(pool: Pool): RateLimiter {
 
 export function mysqlClock(pool: Pool): DatabaseClock {
   return () => databaseNow(pool);
+}
+
+export function mysqlWorkflowStore(pool: Pool): WorkflowStore {
+  return {
+    insert: (plan) => insertWorkflow(pool, plan),
+    get: (tenantId, id) => getWorkflow(pool, tenantId, id),
+    listNodes: (workflowId, page) => listWorkflowNodes(pool, workflowId, page),
+    cancel: (tenantId, id) => cancelWorkflow(pool, tenantId, id),
+    setPaused: (tenantId, id, paused) => setWorkflowPaused(pool, tenantId, id, paused),
+    retryNode: (tenantId, id, nodeId) => retryWorkflowNode(pool, tenantId, id, nodeId),
+  };
 }

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { iso } from './views.ts';
+import { NODE_STATES, type NodeState, WORKFLOW_STATES, type WorkflowState } from './workflow-nodes.ts';
+
+// What the workflow routes return: records as the store reads them, their views, and the zod
+// schemas of those views for the OpenAPI document; plus the query of the node list.
+
+export interface WorkflowRecord {
+  id: string;
+  name: string;
+  state: WorkflowState;
+  paused: boolean;
+  failurePolicy: 'continue' | 'fail_fast';
+  maxParallel: number | null;
+  nodeCount: number;
+  edgeCount: number;
+  deadlineAt: Date | null;
+  metadata: Record<string, unknown> | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+  /** Nodes by the state the API shows. */
+  nodes: Record<NodeState, number>;
+}
+
+export interface NodeRecord {
+  nodeId: string;
+  state: NodeState;
+  attempt: number;
+  /** The node's job, once it was made. */
+  jobId: string | null;
+  trigger: string;
+  finishedAt: Date | null;
+  output: unknown;
+}
+
+export function workflowView(w: WorkflowRecord): Record<string, unknown> {
+  return {
+    id: w.id,
+    name: w.name,
+    state: w.state,
+    paused: w.paused,
+    failurePolicy: w.failurePolicy,
+    ...(w.maxParallel !== null ? { maxParallel: w.maxParallel } : {}),
+    nodeCount: w.nodeCount,
+    edgeCount: w.edgeCount,
+    nodes: w.nodes,
+    ...(w.deadlineAt ? { deadlineAt: iso(w.deadlineAt) } : {}),
+    ...(w.metadata ? { metadata: w.metadata } : {}),
+    createdAt: iso(w.createdAt),
+    updatedAt: iso(w.updatedAt),
+    ...(w.finishedAt ? { finishedAt: iso(w.finishedAt) } : {}),
+  };
+}
+
+export function nodeView(n: NodeRecord): Record<string, unknown> {
+  return {
+    id: n.nodeId,
+    state: n.state,
+    attempt: n.attempt,
+    trigger: n.trigger,
+    ...(n.jobId ? { jobId: n.jobId } : {}),
+    ...(n.finishedAt ? { finishedAt: iso(n.finishedAt) } : {}),
+    ...(n.output !== undefined ? { output: n.output } : {}),
+  };
+}
+
+export const workflowViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    state: z.enum(WORKFLOW_STATES),
+    paused: z.boolean().describe('dispatch is held: nodes that become ready wait'),
+    failurePolicy: z.enum(['continue', 'fail_fast']),
+    maxParallel: z.number().int().optional(),
+    nodeCount: z.number().int(),
+    edgeCount: z.number().int(),
+    nodes: z.record(z.enum(NODE_STATES), z.number().int()).describe('nodes by state'),
+    deadlineAt: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    finishedAt: z.string().optional(),
+  })
+  .meta({ id: 'Workflow' });
+
+export const workflowNodeViewSchema = z
+  .object({
+    id: z.string(),
+    state: z.enum(NODE_STATES),
+    attempt: z.number().int().describe('attempts made so far'),
+    trigger: z.string(),
+    jobId: z.string().optional().describe('the node’s job in job-api, once it was made'),
+    finishedAt: z.string().optional(),
+    output: z.unknown().optional(),
+  })
+  .meta({ id: 'WorkflowNode' });
+
+/** GET /v1/workflows/{id}/nodes query. */
+export const listWorkflowNodesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  pageToken: z.string().max(200).optional(),
+  state: z.enum(NODE_STATES).optional(),
+});
+
+export type ListWorkflowNodesQuery = z.infer<typeof listWorkflowNodesQuerySchema>;
+
+export const workflowNodeParamsSchema = z.object({ id: z.string(), nodeId: z.string() });

@@ -1,0 +1,9 @@
+-- Releases up to `limit` held nodes of a run to pending, in node order; their jobs are inserted
+-- next (node-jobs-insert-run.sql). A single-table UPDATE with ORDER BY and LIMIT (portable).
+-- Parameters: workflow_id, limit
+-- Returns: affected rows
+UPDATE workflow_nodes
+   SET state = 'pending'
+ WHERE workflow_id = ? AND state = 'ready'
+ ORDER BY node_id
+ LIMIT ?

@@ -1,0 +1,16 @@
+-- Inserts the jobs of a run's pending nodes that have none (at submission: its roots), one
+-- statement through workflow_nodes_by_state. The job id is the node's, fixed at submission, so a
+-- repeat meets the jobs primary key and changes nothing (node-jobs-revive.sql is appended). The occurrence key is the job id:
+-- task_id is NULL for node jobs, so (task_id, occurrence) does not key them; the node's state does.
+-- attempt starts at the node's (a node re-run after its job was archived keeps counting up);
+-- max_attempts is that plus the node's budget.
+-- Parameters: workflow_id
+-- Returns: affected rows
+INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
+                         lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at)
+SELECT n.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(n.job_id))), 'workflow', n.workflow_id,
+       n.node_id, NOW(3), n.priority, n.lane, 'pending', n.attempt, n.attempt + n.max_attempts, NOW(3),
+       n.target, n.retry, NOW(3), NOW(3)
+  FROM workflow_nodes n
+  JOIN workflows w ON w.id = n.workflow_id
+ WHERE n.workflow_id = ? AND n.state = 'pending'

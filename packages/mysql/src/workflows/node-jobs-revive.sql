@@ -1,0 +1,15 @@
+-- Appended to the node job inserts (node-jobs-insert-run.sql, walk-node-jobs-insert.sql): a node
+-- re-run by an operator's retry whose old job row is still here (dead or cancelled, not archived
+-- yet) gets that row back as a new attempt group, like a redrive: same id, so the same
+-- Idempotency-Key; attempt keeps counting (it is the fencing token); a full budget of attempts. A
+-- live or succeeded job is left alone, so a repeat is still a no-op. state is assigned last: the
+-- assignments of ON DUPLICATE KEY UPDATE read the values the earlier ones wrote.
+ON DUPLICATE KEY UPDATE
+  attempt_group = IF(jobs.state IN ('dead', 'cancelled'), jobs.attempt_group + 1, jobs.attempt_group),
+  max_attempts = IF(jobs.state IN ('dead', 'cancelled'), jobs.attempt + VALUES(max_attempts) - VALUES(attempt),
+                    jobs.max_attempts),
+  run_at = IF(jobs.state IN ('dead', 'cancelled'), NOW(3), jobs.run_at),
+  finished_at = IF(jobs.state IN ('dead', 'cancelled'), NULL, jobs.finished_at),
+  cancel_requested = IF(jobs.state IN ('dead', 'cancelled'), 0, jobs.cancel_requested),
+  updated_at = IF(jobs.state IN ('dead', 'cancelled'), NOW(3), jobs.updated_at),
+  state = IF(jobs.state IN ('dead', 'cancelled'), 'pending', jobs.state)

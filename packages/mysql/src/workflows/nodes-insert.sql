@@ -1,0 +1,24 @@
+-- Stores a batch of a run's nodes in one statement. The document is a JSON array of
+-- [node_id, job_id_hex, state, trigger, parent_count, priority_rank, lane, max_attempts, target, retry]
+-- with target and retry as JSON text (a string element: JSON_TABLE reads scalars alike on MySQL and
+-- MariaDB). A node with no parent starts `pending` (its job is inserted in the same transaction), or
+-- `ready` when the run's maxParallel holds it back; every other node starts `waiting` with all its
+-- parents unfinished.
+-- JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
+-- Parameters: workflow_id, document
+-- Returns: affected rows
+INSERT INTO workflow_nodes (workflow_id, node_id, job_id, state, trigger_rule, parent_count, unfinished_parents,
+                            priority, lane, max_attempts, target, retry)
+SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n.parent_count,
+       n.priority, n.lane, n.max_attempts, n.target, n.retry
+  FROM JSON_TABLE(?, '$[*]' COLUMNS (
+         node_id VARCHAR(100) PATH '$[0]',
+         job_id CHAR(32) PATH '$[1]',
+         state VARCHAR(16) PATH '$[2]',
+         trigger_rule VARCHAR(16) PATH '$[3]',
+         parent_count INT PATH '$[4]',
+         priority INT PATH '$[5]',
+         lane VARCHAR(16) PATH '$[6]',
+         max_attempts INT PATH '$[7]',
+         target LONGTEXT PATH '$[8]',
+         retry LONGTEXT PATH '$[9]')) AS n

@@ -1,0 +1,11 @@
+-- Nodes of the given runs still pending whose job finished by a path that does not walk (job-api's
+-- complete or cancel, the reconciler dead-lettering an expired or late claim): their outcome is
+-- applied now, as the executor would have. A range of workflow_nodes_by_state per run (the run's
+-- live nodes), a primary-key probe of jobs each.
+-- Parameters: ids (list), limit
+-- Returns: rows of (workflow_id, node_id, job_id, state, attempt)
+SELECT n.workflow_id, n.node_id, n.job_id, j.state, j.attempt
+  FROM workflow_nodes n
+  JOIN jobs j ON j.id = n.job_id
+ WHERE n.workflow_id IN (?) AND n.state = 'pending' AND j.state IN ('succeeded', 'dead', 'cancelled')
+ LIMIT ?

@@ -1,0 +1,19 @@
+-- The walk, one step: the children of a batch of newly finished parents count them off, one
+-- statement for the batch. The derived table groups the parents' edges by child, so a child with
+-- many parents in the batch is updated once, by their number (a 100,000-parent fan-in is one row
+-- update per batch, not one per parent). Only waiting children count: one cancelled or finished
+-- already has nothing to wait for. step_token marks every child counted here, for walk-decide.sql
+-- (each assignment reads only its own column: a multi-table UPDATE has no assignment order).
+-- Parameters: rows (derived: workflow_id, node_id, failed, skipped), step_token
+-- Returns: affected rows
+UPDATE workflow_nodes c
+  JOIN (SELECT e.workflow_id, e.child_id, COUNT(*) AS n, SUM(v.failed) AS failed, SUM(v.skipped) AS skipped
+          FROM (:rows) v
+          JOIN workflow_edges e ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+         GROUP BY e.workflow_id, e.child_id) d
+    ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
+   SET c.unfinished_parents = IF(c.unfinished_parents > d.n, c.unfinished_parents - d.n, 0),
+       c.failed_parents = c.failed_parents + d.failed,
+       c.skipped_parents = c.skipped_parents + d.skipped,
+       c.step_token = ?
+ WHERE c.state = 'waiting'

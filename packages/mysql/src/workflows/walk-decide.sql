@@ -1,0 +1,35 @@
+-- The walk, after walk-count.sql: the children counted in this step whose last parent finished
+-- are decided by their trigger rule (the SQL form of triggerDecision in
+-- packages/domain/src/workflow-nodes.ts; a test checks they agree):
+-- - to run: `pending` (its job is inserted next, walk-node-jobs-insert.sql), or `ready` when the
+--   run is paused or has a maxParallel (dispatch is held; workflow-dispatch.sql releases it);
+-- - skipped or upstream_failed, or cancelled when the run has ended: finished without a job, and
+--   marked walk_pending so that the next step tells their own children.
+-- Found again through the same edges (by parent key) and the step's token: the work is
+-- proportional to the parents' out-degree, never a scan of the run. No assignment reads a column
+-- another assigns.
+-- Parameters: rows (derived: workflow_id, node_id), step_token
+-- Returns: affected rows
+UPDATE workflow_nodes c
+  JOIN (SELECT DISTINCT e.workflow_id, e.child_id
+          FROM (:rows) v
+          JOIN workflow_edges e ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id) d
+    ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
+  JOIN workflows w ON w.id = c.workflow_id
+   SET c.state = CASE
+                   WHEN w.state <> 'running' THEN 'cancelled'
+                   WHEN c.trigger_rule = 'all_success' AND c.failed_parents > 0 THEN 'upstream_failed'
+                   WHEN c.trigger_rule = 'all_success' AND c.skipped_parents > 0 THEN 'skipped'
+                   WHEN c.trigger_rule = 'one_failed' AND c.failed_parents = 0 THEN 'skipped'
+                   WHEN w.paused = 0 AND w.max_parallel IS NULL THEN 'pending'
+                   ELSE 'ready'
+                 END,
+       c.walk_pending = IF(w.state <> 'running'
+                           OR (c.trigger_rule = 'all_success' AND c.failed_parents + c.skipped_parents > 0)
+                           OR (c.trigger_rule = 'one_failed' AND c.failed_parents = 0),
+                           1, NULL),
+       c.finished_at = IF(w.state <> 'running'
+                          OR (c.trigger_rule = 'all_success' AND c.failed_parents + c.skipped_parents > 0)
+                          OR (c.trigger_rule = 'one_failed' AND c.failed_parents = 0),
+                          NOW(3), NULL)
+ WHERE c.step_token = ? AND c.state = 'waiting' AND c.unfinished_parents = 0

@@ -1,0 +1,12 @@
+-- The walk's next frontier: finished nodes whose children were not told yet (decided without a job
+-- by walk-decide.sql, or left by a walk that reached its bound). Locked, skipping rows another
+-- walker holds, so two walkers never tell the same children twice; a range of
+-- workflow_nodes_unwalked, which holds entries only while a node waits here.
+-- Parameters: limit
+-- Returns: rows of (workflow_id, node_id, state)
+SELECT workflow_id, node_id, state
+  FROM workflow_nodes
+ WHERE walk_pending = 1
+ ORDER BY workflow_id, node_id
+ LIMIT ?
+   FOR UPDATE SKIP LOCKED

@@ -1,0 +1,130 @@
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { idToBin } from '../ids.ts';
+import { loadSql, withRows } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+import { dispatchHeld, stepToken, stopRuns } from './workflow-runs.ts';
+
+// A tenant's operations on a run: cancel, pause, resume, retry a node. Each is one short
+// transaction under the run's row lock.
+
+const RUN_LOCK = loadSql(import.meta.url, './run-lock-tenant.sql');
+const SET_PAUSED = loadSql(import.meta.url, './run-set-paused.sql');
+const RETRY_NODE_LOCK = loadSql(import.meta.url, './retry-node-lock.sql');
+const RETRY_DESCENDANTS = loadSql(import.meta.url, './retry-descendants.sql');
+const RETRY_MARK = loadSql(import.meta.url, './retry-mark.sql');
+const RETRY_RECOUNT = loadSql(import.meta.url, './retry-recount.sql');
+const RETRY_RESET = loadSql(import.meta.url, './retry-reset.sql');
+const RUN_REOPEN = loadSql(import.meta.url, './run-reopen.sql');
+const RESERVE_QUOTA = loadSql(import.meta.url, '../tasks/reserve-task-quota.sql');
+
+/** Nodes one statement of a retry's reset takes. */
+const RETRY_CHUNK = 1000;
+
+export type RunOperationResult = 'done' | 'not_found' | 'not_running';
+
+async function lockRun(conn: PoolConnection, tenantId: string, id: string): Promise<RowDataPacket | null> {
+  const [rows] = await conn.query<RowDataPacket[]>(RUN_LOCK, [idToBin(id), idToBin(tenantId)]);
+  return rows[0] ?? null;
+}
+
+/** Cancels a running run: nothing not started runs, running calls are aborted. */
+export async function cancelWorkflow(pool: Pool, tenantId: string, id: string): Promise<RunOperationResult> {
+  return withTransaction(pool, async (conn) => {
+    const run = await lockRun(conn, tenantId, id);
+    if (!run) return 'not_found';
+    if (run.state !== 'running') return 'not_running';
+    await stopRuns(conn, [run.id], 'cancelled');
+    return 'done';
+  });
+}
+
+/** Pauses or resumes a running run; resuming dispatches what became ready meanwhile. */
+export async function setWorkflowPaused(
+  pool: Pool,
+  tenantId: string,
+  id: string,
+  paused: boolean,
+): Promise<RunOperationResult> {
+  return withTransaction(pool, async (conn) => {
+    const run = await lockRun(conn, tenantId, id);
+    if (!run) return 'not_found';
+    if (run.state !== 'running') return 'not_running';
+    await conn.query(SET_PAUSED, [paused ? 1 : 0, run.id]);
+    if (!paused) await dispatchHeld(conn, [run.id], { onlyCapped: false });
+    return 'done';
+  });
+}
+
+export type RetryResult = RunOperationResult | 'node_not_found' | 'node_not_retryable' | 'over_quota';
+
+/**
+ * Re-runs a node that did not succeed, and resets its descendants that did not succeed to wait for
+ * it again; succeeded nodes never run again. The node's job, if its row is still here, comes back as
+ * a new attempt group (same id and Idempotency-Key, attempts keep counting). A finished run is
+ * running again (and counts against the tenant's quota again).
+ *
+ * The reset set is found level by level through the edges, marked in the rows by a token (so no
+ * visited set is kept here); its node ids are held to recount their parents once all are marked.
+ */
+export async function retryWorkflowNode(
+  pool: Pool,
+  tenantId: string,
+  id: string,
+  nodeId: string,
+): Promise<RetryResult> {
+  return withTransaction(pool, async (conn) => {
+    const run = await lockRun(conn, tenantId, id);
+    if (!run) return 'not_found';
+    const wf = run.id as Buffer;
+    const [nodes] = await conn.query<RowDataPacket[]>(RETRY_NODE_LOCK, [wf, nodeId]);
+    const node = nodes[0];
+    if (!node) return 'node_not_found';
+    if (!['dead', 'upstream_failed', 'skipped', 'cancelled'].includes(node.state))
+      return 'node_not_retryable';
+    if (run.state !== 'running') {
+      const [quota] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [run.tenant_id]);
+      if (quota.affectedRows !== 1) return 'over_quota';
+      await conn.query(RUN_REOPEN, [wf]);
+    }
+    const token = stepToken();
+    await conn.query(RETRY_MARK, [token, wf, [nodeId]]);
+    const reset: string[] = [nodeId];
+    let frontier = [nodeId];
+    while (frontier.length > 0) {
+      const next: string[] = [];
+      for (let i = 0; i < frontier.length; i += RETRY_CHUNK) {
+        const chunk = frontier.slice(i, i + RETRY_CHUNK);
+        const q = withRows(
+          RETRY_DESCENDANTS,
+          ['workflow_id', 'node_id'],
+          chunk.map((n) => [wf, n]),
+        );
+        for (;;) {
+          const [rows] = await conn.query<RowDataPacket[]>(q.sql, [...q.params, token, RETRY_CHUNK]);
+          if (rows.length === 0) break;
+          const ids = rows.map((r) => String(r.node_id));
+          await conn.query(RETRY_MARK, [token, wf, ids]);
+          next.push(...ids);
+        }
+      }
+      reset.push(...next);
+      frontier = next;
+    }
+    for (let i = 0; i < reset.length; i += RETRY_CHUNK) {
+      const chunk = reset.slice(i, i + RETRY_CHUNK);
+      const [counts] = await conn.query<RowDataPacket[]>(RETRY_RECOUNT, [token, token, token, wf, chunk]);
+      const byNode = new Map(counts.map((c) => [String(c.child_id), c]));
+      const values = withRows(
+        RETRY_RESET,
+        ['node_id', 'unfinished', 'failed', 'skipped'],
+        chunk.map((n) => {
+          const c = byNode.get(n);
+          return [n, Number(c?.unfinished ?? 0), Number(c?.failed ?? 0), Number(c?.skipped ?? 0)];
+        }),
+      );
+      await conn.query(values.sql, [...values.params, wf, token]);
+    }
+    await dispatchHeld(conn, [wf], { onlyCapped: false });
+    return 'done';
+  });
+}

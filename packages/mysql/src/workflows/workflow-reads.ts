@@ -1,0 +1,97 @@
+import {
+  type NodeRecord,
+  type NodeState,
+  nodeStateView,
+  type StoredNodeState,
+  type WorkflowRecord,
+} from '@dsched/domain';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { binToId, idToBin } from '../ids.ts';
+import { readJson } from '../json.ts';
+import { loadSql } from '../sql.ts';
+
+const WORKFLOW_SELECT = loadSql(import.meta.url, './workflow-select.sql');
+const NODE_COUNTS = loadSql(import.meta.url, './workflow-node-counts.sql');
+const NODES_PAGE = loadSql(import.meta.url, './workflow-nodes-page.sql');
+
+/** A tenant's run with its node counts; null when missing or another tenant's. */
+export async function getWorkflow(pool: Pool, tenantId: string, id: string): Promise<WorkflowRecord | null> {
+  const [rows] = await pool.query<RowDataPacket[]>(WORKFLOW_SELECT, [idToBin(id), idToBin(tenantId)]);
+  const r = rows[0];
+  if (!r) return null;
+  const [counts] = await pool.query<RowDataPacket[]>(NODE_COUNTS, [r.id]);
+  const nodes: Record<NodeState, number> = {
+    waiting: 0,
+    pending: 0,
+    running: 0,
+    succeeded: 0,
+    dead: 0,
+    skipped: 0,
+    upstream_failed: 0,
+    cancelled: 0,
+  };
+  for (const c of counts) {
+    nodes[nodeStateView(c.state as StoredNodeState, Number(c.running) === 1 ? 'running' : null)] += Number(
+      c.n,
+    );
+  }
+  return {
+    id: binToId(r.id),
+    name: r.name,
+    state: r.state,
+    paused: Number(r.paused) === 1,
+    failurePolicy: r.failure_policy,
+    maxParallel: r.max_parallel === null ? null : Number(r.max_parallel),
+    nodeCount: Number(r.node_count),
+    edgeCount: Number(r.edge_count),
+    deadlineAt: r.deadline_at,
+    metadata: readJson(r.metadata),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    finishedAt: r.finished_at,
+    nodes,
+  };
+}
+
+/** Stored states behind each API state, and whether the live job must be running or not. */
+const STATE_FILTER: Record<NodeState, { stored: StoredNodeState[]; job: string }> = {
+  waiting: { stored: ['waiting'], job: '' },
+  pending: { stored: ['ready', 'pending'], job: "AND (j.state IS NULL OR j.state <> 'running')" },
+  running: { stored: ['pending'], job: "AND j.state = 'running'" },
+  succeeded: { stored: ['succeeded'], job: '' },
+  dead: { stored: ['dead'], job: '' },
+  skipped: { stored: ['skipped'], job: '' },
+  upstream_failed: { stored: ['upstream_failed'], job: '' },
+  cancelled: { stored: ['cancelled'], job: '' },
+};
+
+/** A page of a run's nodes (the caller checked the run is the tenant's), in node id order. */
+export async function listWorkflowNodes(
+  pool: Pool,
+  workflowId: string,
+  page: { limit: number; afterNodeId?: string; state?: NodeState },
+): Promise<NodeRecord[]> {
+  const filter = page.state ? STATE_FILTER[page.state] : null;
+  const sql = NODES_PAGE.replace('%STATES%', filter ? 'AND n.state IN (?)' : '').replace(
+    '%JOB%',
+    filter?.job ?? '',
+  );
+  const params = [
+    idToBin(workflowId),
+    page.afterNodeId ?? '',
+    ...(filter ? [filter.stored] : []),
+    page.limit,
+  ];
+  const [rows] = await pool.query<RowDataPacket[]>(sql, params);
+  return rows.map((r) => ({
+    nodeId: r.node_id,
+    state: nodeStateView(r.state, r.job_state ?? null),
+    attempt:
+      r.job_attempt !== null && r.job_attempt !== undefined ? Number(r.job_attempt) : Number(r.attempt),
+    jobId:
+      r.state === 'waiting' || (r.state !== 'pending' && Number(r.attempt) === 0) ? null : binToId(r.job_id),
+    trigger: r.trigger_rule,
+    finishedAt: r.finished_at,
+    output: r.output === null || r.output === undefined ? undefined : readJson(r.output),
+  }));
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { loadSql, withRows } from '../sql.ts';
+import { NODE_JOBS_INSERT_RUN } from './workflow-submit.ts';
+
+// Ending runs: finishing those with nothing left to run, and stopping those cancelled, failed
+// fast or past their deadline. Each is a few statements for any number of runs.
+
+const RUNS_DONE = loadSql(import.meta.url, './walk-runs-done.sql');
+/**
+ * The same read without its lock. Every outcome batch of node jobs asks which of its runs are done
+ * or capped; a locking read there would take every run's row each time, and two transactions that
+ * both read a run's row (walk-decide.sql joins it) and then asked to lock it would deadlock. So they
+ * look first, and lock (and re-check) only the few runs that are done or capped.
+ */
+const peek = (sql: string) => sql.replace(/\s+FOR UPDATE\s*$/, '');
+const RUNS_DONE_PEEK = peek(RUNS_DONE);
+const RUNS_LOCK = loadSql(import.meta.url, './runs-lock.sql');
+const FINISH = loadSql(import.meta.url, './workflow-finish.sql');
+const QUOTA_RELEASE = loadSql(import.meta.url, './workflow-quota-release.sql');
+const CANCEL_UNSTARTED_NODES = loadSql(import.meta.url, './runs-cancel-unstarted-nodes.sql');
+const CANCEL_PENDING_JOBS = loadSql(import.meta.url, './runs-cancel-pending-jobs.sql');
+const REQUEST_CANCEL_RUNNING = loadSql(import.meta.url, './runs-request-cancel-running.sql');
+const CANCEL_NODES_OF_CANCELLED_JOBS = loadSql(import.meta.url, './runs-cancel-nodes-of-cancelled-jobs.sql');
+const DISPATCH_LOCK = loadSql(import.meta.url, './dispatch-lock.sql');
+const DISPATCH_PEEK = peek(DISPATCH_LOCK);
+const DISPATCH_RELEASE = loadSql(import.meta.url, './dispatch-release.sql');
+
+/** A token marking the rows one step changed (63 random bits: it only tells this step's rows from others'). */
+export function stepToken(): string {
+  return (randomBytes(8).readBigUInt64BE() >> 1n).toString();
+}
+
+/** Ends the given runs (locked, running) as `state`, and frees their quota. */
+async function endRuns(conn: PoolConnection, rows: RowDataPacket[], state: string): Promise<void> {
+  if (rows.length === 0) return;
+  await conn.query(FINISH, [state, rows.map((r) => r.id)]);
+  const byTenant = new Map<string, { tenant: Buffer; n: number }>();
+  for (const r of rows) {
+    const key = (r.tenant_id as Buffer).toString('hex');
+    const entry = byTenant.get(key) ?? { tenant: r.tenant_id, n: 0 };
+    entry.n++;
+    byTenant.set(key, entry);
+  }
+  const release = withRows(
+    QUOTA_RELEASE,
+    ['tenant_id', 'n'],
+    [...byTenant.values()].map((t) => [t.tenant, t.n]),
+  );
+  await conn.query(release.sql, release.params);
+}
+
+/**
+ * Finishes, of the given runs, those still running with nothing left to run: `failed` when a node is
+ * dead, upstream_failed or cancelled, `succeeded` otherwise. Returns how many it finished.
+ */
+export async function finishDoneRuns(conn: PoolConnection, ids: Buffer[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const sorted = [...ids].sort(Buffer.compare);
+  const [seen] = await conn.query<RowDataPacket[]>(RUNS_DONE_PEEK, [sorted]);
+  if (seen.length === 0) return 0;
+  const [rows] = await conn.query<RowDataPacket[]>(RUNS_DONE, [seen.map((r) => r.id as Buffer)]);
+  await endRuns(
+    conn,
+    rows.filter((r) => Number(r.failed) === 1),
+    'failed',
+  );
+  await endRuns(
+    conn,
+    rows.filter((r) => Number(r.failed) !== 1),
+    'succeeded',
+  );
+  return rows.length;
+}
+
+/**
+ * Ends running runs as `state` (cancelled by their tenant, failed fast, or failed at their deadline):
+ * what has not started is cancelled, running calls are asked to abort, and nothing after them runs
+ * (their children are cancelled when they finish). Returns the runs it ended.
+ */
+export async function stopRuns(
+  conn: PoolConnection,
+  ids: Buffer[],
+  state: 'cancelled' | 'failed',
+  options: { onlyFailFast?: boolean; reason?: string } = {},
+): Promise<Buffer[]> {
+  if (ids.length === 0) return [];
+  const sql = RUNS_LOCK.replace(
+    '%FAIL_FAST%',
+    options.onlyFailFast ? "AND failure_policy = 'fail_fast'" : '',
+  );
+  const [rows] = await conn.query<RowDataPacket[]>(sql, [ids]);
+  if (rows.length === 0) return [];
+  await endRuns(conn, rows, state);
+  const stopped = rows.map((r) => r.id as Buffer);
+  const reason =
+    options.reason ?? (state === 'cancelled' ? 'workflow cancelled' : 'workflow failed (fail_fast)');
+  await conn.query(CANCEL_UNSTARTED_NODES, [stopped]);
+  await conn.query(CANCEL_PENDING_JOBS, [reason, stopped]);
+  await conn.query(REQUEST_CANCEL_RUNNING, [stopped]);
+  await conn.query(CANCEL_NODES_OF_CANCELLED_JOBS, [stopped]);
+  return stopped;
+}
+
+/**
+ * Gives held (`ready`) nodes of running, unpaused runs their jobs, up to each run's maxParallel
+ * less the nodes holding a place. `onlyCapped`: the outcome path, where uncapped runs hold nothing
+ * unless paused.
+ */
+export async function dispatchHeld(
+  conn: PoolConnection,
+  ids: Buffer[],
+  options: { onlyCapped: boolean },
+): Promise<void> {
+  if (ids.length === 0) return;
+  const capped = options.onlyCapped ? 'AND w.max_parallel IS NOT NULL' : '';
+  const [seen] = await conn.query<RowDataPacket[]>(DISPATCH_PEEK.replace('%CAPPED%', capped), [ids]);
+  if (seen.length === 0) return;
+  const [runs] = await conn.query<RowDataPacket[]>(DISPATCH_LOCK.replace('%CAPPED%', capped), [
+    seen.map((r) => r.id as Buffer),
+  ]);
+  for (const run of runs) {
+    const free = run.max_parallel === null ? 2 ** 31 : Number(run.max_parallel) - Number(run.live);
+    if (free <= 0) continue;
+    const [released] = await conn.query<ResultSetHeader>(DISPATCH_RELEASE, [run.id, free]);
+    if (released.affectedRows > 0) await conn.query(NODE_JOBS_INSERT_RUN, [run.id]);
+  }
+}

@@ -1,0 +1,7 @@
+-- One run of a tenant (another tenant's id reads as missing).
+-- Parameters: id, tenant_id
+-- Returns: rows of (id, tenant_id, name, state, paused, failure_policy, max_parallel, node_count, edge_count, deadline_at, metadata, created_at, updated_at, finished_at); zero or one row
+SELECT id, tenant_id, name, state, paused, failure_policy, max_parallel, node_count, edge_count, deadline_at,
+       metadata, created_at, updated_at, finished_at
+  FROM workflows
+ WHERE id = ? AND tenant_id = ?

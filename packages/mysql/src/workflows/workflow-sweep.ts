@@ -1,0 +1,83 @@
+import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { binToId } from '../ids.ts';
+import { loadSql } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+import { dispatchHeld, finishDoneRuns, stopRuns } from './workflow-runs.ts';
+import { advanceWorkflows, continueWalk, type WalkBounds } from './workflow-walk.ts';
+
+// The reconciler's guarantee that no run stays running forever (docs/workflows.md): each pass
+// takes a page of running runs and, from their durable node states only, applies the outcomes of
+// node jobs that finished by a path that does not walk, takes on walks left at their bound, and
+// finishes the runs with nothing left to run; and fails runs past their deadline. Idempotent: every
+// statement it runs is conditional, so running it twice, or beside an executor, changes nothing more.
+
+const SWEEP_RUNNING = loadSql(import.meta.url, './sweep-running.sql');
+const SWEEP_PAST_DEADLINE = loadSql(import.meta.url, './sweep-past-deadline.sql');
+const STRANDED = loadSql(import.meta.url, './sweep-stranded-nodes.sql');
+
+export const SWEEP_WALK_BOUNDS: WalkBounds = { maxSteps: 16, stepLimit: 1000 };
+
+export interface SweepResult {
+  /** Where the next pass resumes (null: from the first running run). */
+  nextAfter: string | null;
+  /** Runs this pass finished (a completion the walk missed). */
+  finished: number;
+  /** Node outcomes applied that no walk had applied. */
+  repaired: number;
+  /** Runs failed at their deadline. */
+  pastDeadline: number;
+  /** Whether a batch was full (run again at once). */
+  full: boolean;
+}
+
+const ZERO_ID = Buffer.alloc(16);
+
+export async function sweepWorkflows(pool: Pool, after: string | null, limit: number): Promise<SweepResult> {
+  const afterBin = after ? Buffer.from(after.replaceAll('-', ''), 'hex') : ZERO_ID;
+  const [runs] = await pool.query<RowDataPacket[]>(SWEEP_RUNNING, [afterBin, limit]);
+  const ids = runs.map((r) => r.id as Buffer);
+  let repaired = 0;
+  let finished = 0;
+  let walkFull = false;
+  await withTransaction(pool, async (conn) => {
+    repaired = 0;
+    if (ids.length > 0) {
+      const [stranded] = await conn.query<RowDataPacket[]>(STRANDED, [ids, limit]);
+      await advanceWorkflows(
+        conn,
+        stranded.map((s) => ({
+          workflowId: binToId(s.workflow_id),
+          nodeId: s.node_id,
+          jobId: binToId(s.job_id),
+          state: s.state,
+          attempt: Number(s.attempt),
+        })),
+        SWEEP_WALK_BOUNDS,
+      );
+      repaired = stranded.length;
+    }
+    const walked = await continueWalk(conn, SWEEP_WALK_BOUNDS);
+    walkFull = walked.size > 0;
+    const touched = [...ids, ...walked.values()];
+    await dispatchHeld(conn, touched, { onlyCapped: true });
+    finished = await finishDoneRuns(conn, touched);
+  });
+  const pastDeadline = await withTransaction(pool, async (conn) => {
+    const [late] = await conn.query<RowDataPacket[]>(SWEEP_PAST_DEADLINE, [limit]);
+    const stopped = await stopRuns(
+      conn,
+      late.map((r) => r.id as Buffer),
+      'failed',
+      { reason: 'workflow deadline passed' },
+    );
+    return stopped.length;
+  });
+  const full = ids.length === limit;
+  return {
+    nextAfter: full ? binToId(ids[ids.length - 1]!) : null,
+    finished,
+    repaired,
+    pastDeadline,
+    full: full || walkFull || pastDeadline === limit,
+  };
+}

@@ -1,0 +1,121 @@
+import { createWorkflowSchema, planWorkflow, type WorkflowPlan } from '@dsched/domain';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { selectArchivableJobs } from '../src/jobs/archive.ts';
+import { claimJobs } from '../src/jobs/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
+import { sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
+
+// The reconciler's workflow sweep on real MariaDB: it finishes and repairs runs from their durable
+// node states alone, idempotently, and fails runs past their deadline.
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+async function submit(tenantId: string, nodes: { id: string; dependsOn?: string[] }[], extra = {}) {
+  const req = createWorkflowSchema.parse({
+    name: 'wf',
+    nodes: nodes.map((n) => ({ ...n, target: { url: 'http://127.0.0.1:9/' } })),
+    ...extra,
+  });
+  const plan = planWorkflow(req, tenantId, Date.now());
+  expect(await insertWorkflow(db.pool, plan)).toBe(true);
+  return plan;
+}
+
+const state = async (wf: WorkflowPlan) =>
+  (await db.pool.query<RowDataPacket[]>('SELECT state FROM workflows WHERE id = ?', [idToBin(wf.id)]))[0][0]!
+    .state as string;
+
+const sweepAll = async () => {
+  let after: string | null = null;
+  const total = { finished: 0, repaired: 0, pastDeadline: 0 };
+  do {
+    const r = await sweepWorkflows(db.pool, after, 2);
+    total.finished += r.finished;
+    total.repaired += r.repaired;
+    total.pastDeadline += r.pastDeadline;
+    after = r.nextAfter;
+  } while (after);
+  return total;
+};
+
+describe('the workflow sweep', () => {
+  it('applies an outcome no walk applied (a job finished through job-api) and finishes the run, once', async () => {
+    const t = await createTenantWithKey(db.pool, 'stranded');
+    const wf = await submit(t.id, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }]);
+    // a finishes by a path that does not walk (as job-api's complete does).
+    await db.pool.query(
+      "UPDATE jobs SET state = 'succeeded', attempt = 1, finished_at = NOW(3) WHERE workflow_id = ? AND node_id = 'a'",
+      [idToBin(wf.id)],
+    );
+    // The archiver leaves it until the sweep applied its outcome, so that outcome is never lost.
+    const archivable = async () =>
+      (await selectArchivableJobs(db.pool, { limit: 100, deadRetentionSeconds: 0 })).filter(
+        (j) => j.view.workflowId === wf.id,
+      );
+    expect(await archivable()).toEqual([]);
+    expect((await sweepAll()).repaired).toBe(1);
+    expect((await archivable()).map((j) => j.view.nodeId)).toEqual(['a']);
+    const jobs = (await claimJobs(db.pool, { lane: 'default', limit: 10, owner: 'x', leaseSeconds: 60 }))
+      .jobs;
+    expect(jobs.map((j) => j.nodeId)).toEqual(['b']);
+    // The run's last node finishes by that path too: the sweep completes the run.
+    await db.pool.query("UPDATE jobs SET state = 'succeeded', finished_at = NOW(3) WHERE id = ?", [
+      idToBin(jobs[0]!.id),
+    ]);
+    expect(await sweepAll()).toMatchObject({ repaired: 1 });
+    expect(await state(wf)).toBe('succeeded');
+    // Idempotent: nothing more to do, and the tenant's quota was freed once.
+    expect(await sweepAll()).toEqual({ finished: 0, repaired: 0, pastDeadline: 0 });
+    const [tenant] = await db.pool.query<RowDataPacket[]>('SELECT task_count FROM tenants WHERE id = ?', [
+      idToBin(t.id),
+    ]);
+    expect(Number(tenant[0]!.task_count)).toBe(0);
+  });
+
+  it('finishes a run whose last completion did not finish it (two last nodes in two transactions)', async () => {
+    const t = await createTenantWithKey(db.pool, 'lost');
+    const wf = await submit(t.id, [{ id: 'a' }]);
+    const [job] = (await claimJobs(db.pool, { lane: 'default', limit: 10, owner: 'x', leaseSeconds: 60 }))
+      .jobs;
+    await recordOutcomes(db.pool, [
+      {
+        job: job!,
+        transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+      },
+    ]);
+    // Simulate the race: the outcome transaction committed the node, not the run.
+    await db.pool.query("UPDATE workflows SET state = 'running', finished_at = NULL WHERE id = ?", [
+      idToBin(wf.id),
+    ]);
+    expect((await sweepAll()).finished).toBe(1);
+    expect(await state(wf)).toBe('succeeded');
+  });
+
+  it('fails a run past its deadline and cancels what has not started', async () => {
+    const t = await createTenantWithKey(db.pool, 'deadline');
+    const wf = await submit(t.id, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], { deadlineS: 60 });
+    expect((await sweepAll()).pastDeadline).toBe(0);
+    await db.pool.query('UPDATE workflows SET deadline_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+      idToBin(wf.id),
+    ]);
+    expect((await sweepAll()).pastDeadline).toBe(1);
+    expect(await state(wf)).toBe('failed');
+    const [nodes] = await db.pool.query<RowDataPacket[]>(
+      'SELECT node_id, state FROM workflow_nodes WHERE workflow_id = ? ORDER BY node_id',
+      [idToBin(wf.id)],
+    );
+    expect(nodes.map((n) => n.state)).toEqual(['cancelled', 'cancelled']);
+  });
+});

@@ -1,0 +1,166 @@
+import {
+  createWorkflowSchema,
+  idParamsSchema,
+  isId,
+  listWorkflowNodesQuerySchema,
+  NODE_ID,
+  nodeView,
+  notFound,
+  workflowNodeParamsSchema,
+  workflowNodeViewSchema,
+  workflowView,
+  workflowViewSchema,
+} from '@dsched/domain';
+import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  getWorkflowOrThrow,
+  listNodesPage,
+  operateOnRun,
+  retryNode,
+  submitWorkflow,
+} from '../core/workflows.ts';
+import type { DatabaseClock, RateLimiter, TenantDirectory, WorkflowStore } from '../ports.ts';
+import { RATE_LIMITED } from './task-lifecycle.ts';
+import { tenantGuard } from './tenant-guard.ts';
+
+// POST /v1/workflows, GET /v1/workflows/{id}, its nodes, and the run operations.
+
+const tenantErrors = { 401: STANDARD_ERRORS[401], 404: STANDARD_ERRORS[404], 429: RATE_LIMITED };
+const ENDED = { description: 'conflict: the workflow has ended' };
+
+export const workflowRouteDocs = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/workflows',
+    summary: 'Submit a workflow: a DAG of HTTP calls, walked as its nodes finish',
+    description:
+      'Checked whole before anything is stored: unique node ids, known dependencies, no cycle (the ' +
+      'error names the nodes of one), at most 100,000 nodes and 1,000,000 dependencies. Stored in ' +
+      'one transaction with the jobs of its root nodes. A running workflow counts as one of the ' +
+      'tenant’s maxTasks.',
+    tags: ['workflows'],
+    auth: 'tenant',
+    body: createWorkflowSchema,
+    responses: {
+      201: { description: 'the workflow', schema: workflowViewSchema },
+      400: STANDARD_ERRORS[400],
+      401: STANDARD_ERRORS[401],
+      413: { description: 'resource_exhausted: the body is over WORKFLOW_MAX_BODY_BYTES' },
+      429: { description: 'resource_exhausted: over maxTasks or rateLimitPerSecond' },
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/workflows/{id}',
+    summary: 'One workflow: its state, node counts by state and times',
+    tags: ['workflows'],
+    auth: 'tenant',
+    params: idParamsSchema,
+    responses: { 200: { description: 'the workflow', schema: workflowViewSchema }, ...tenantErrors },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/workflows/{id}/nodes',
+    summary: 'A workflow’s nodes in id order, paged, optionally in one state',
+    tags: ['workflows'],
+    auth: 'tenant',
+    params: idParamsSchema,
+    query: listWorkflowNodesQuerySchema,
+    responses: {
+      200: {
+        description: 'a page of nodes; nextPageToken while more remain',
+        schema: z.object({ nodes: z.array(workflowNodeViewSchema), nextPageToken: z.string().optional() }),
+      },
+      400: STANDARD_ERRORS[400],
+      ...tenantErrors,
+    },
+  }),
+  ...(['cancel', 'pause', 'resume'] as const).map((op) =>
+    defineRoute({
+      method: 'post',
+      path: `/v1/workflows/{id}/${op}`,
+      summary: {
+        cancel: 'Cancel a workflow: nodes not started are cancelled, running calls aborted',
+        pause: 'Pause a workflow: nodes that become ready wait (the walk goes on, dispatch holds)',
+        resume: 'Resume a paused workflow: the nodes that became ready meanwhile are dispatched',
+      }[op],
+      tags: ['workflows'],
+      auth: 'tenant',
+      params: idParamsSchema,
+      responses:
+        op === 'cancel'
+          ? {
+              200: { description: 'the workflow (as it is, when it had ended)', schema: workflowViewSchema },
+              ...tenantErrors,
+            }
+          : { 200: { description: 'the workflow', schema: workflowViewSchema }, ...tenantErrors, 409: ENDED },
+    }),
+  ),
+  defineRoute({
+    method: 'post',
+    path: '/v1/workflows/{id}/nodes/{nodeId}/retry',
+    summary: 'Re-run a node that did not succeed, and its descendants that did not succeed',
+    description:
+      'Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt ' +
+      'numbers keep rising. A finished workflow is running again.',
+    tags: ['workflows'],
+    auth: 'tenant',
+    params: workflowNodeParamsSchema,
+    responses: {
+      200: { description: 'the workflow', schema: workflowViewSchema },
+      ...tenantErrors,
+      412: { description: 'failed_precondition: the node is live or succeeded' },
+    },
+  }),
+];
+
+export function registerWorkflowRoutes(
+  app: FastifyInstance,
+  deps: {
+    workflows: WorkflowStore;
+    tenants: TenantDirectory;
+    rateLimit: RateLimiter;
+    now: DatabaseClock;
+    workflowMaxBodyBytes: number;
+  },
+): void {
+  const tenantOf = tenantGuard(deps);
+
+  app.post('/v1/workflows', { bodyLimit: deps.workflowMaxBodyBytes }, async (request, reply) => {
+    const tenant = await tenantOf(request);
+    const body = parseWith(createWorkflowSchema, request.body);
+    const wf = await submitWorkflow(deps, tenant, body);
+    return reply.status(201).send(workflowView(wf));
+  });
+
+  app.get('/v1/workflows/:id', async (request) => {
+    const tenant = await tenantOf(request);
+    return workflowView(await getWorkflowOrThrow(deps.workflows, tenant, pathId(request.params, 'workflow')));
+  });
+
+  app.get('/v1/workflows/:id/nodes', async (request) => {
+    const tenant = await tenantOf(request);
+    const query = parseWith(listWorkflowNodesQuerySchema, request.query);
+    const page = await listNodesPage(deps.workflows, tenant, pathId(request.params, 'workflow'), query);
+    return {
+      nodes: page.nodes.map(nodeView),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
+  });
+
+  for (const op of ['cancel', 'pause', 'resume'] as const) {
+    app.post(`/v1/workflows/:id/${op}`, async (request) => {
+      const tenant = await tenantOf(request);
+      return workflowView(await operateOnRun(deps.workflows, tenant, pathId(request.params, 'workflow'), op));
+    });
+  }
+
+  app.post('/v1/workflows/:id/nodes/:nodeId/retry', async (request) => {
+    const tenant = await tenantOf(request);
+    const { id, nodeId } = request.params as { id: string; nodeId: string };
+    if (!isId(id) || !NODE_ID.test(nodeId)) throw notFound('resource');
+    return workflowView(await retryNode(deps.workflows, tenant, id, nodeId));
+  });
+}
