@@ -8,5 +8,6 @@ export * from './metrics.ts';
 export * from './openapi.ts';
 export * from './ops-routes.ts';
 export * from './parse.ts';
+export * from './request-schema.ts';
 export * from './shutdown.ts';
 export * from './worker.ts';

@@ -3,6 +3,7 @@ import {
   installErrorHandler,
   type Logger,
   type ReadinessCheck,
+  refuseUndeclaredInput,
   registerOpsRoutes,
   serveOpenApi,
 } from '@dsched/runtime';
@@ -54,6 +55,8 @@ export function buildApp(deps: JobApiDeps): FastifyInstance {
   registerDlqRoutes(app, deps);
   registerCancelRoute(app, deps);
   registerCallbackRoutes(app, deps);
-  serveOpenApi(app, jobApiDocument());
+  const document = jobApiDocument();
+  refuseUndeclaredInput(app, document);
+  serveOpenApi(app, document);
   return app;
 }

@@ -3,6 +3,7 @@ import {
   installErrorHandler,
   type Logger,
   type ReadinessCheck,
+  refuseUndeclaredInput,
   registerOpsRoutes,
   serveOpenApi,
 } from '@dsched/runtime';
@@ -55,6 +56,8 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   registerAuditRoutes(app, deps);
   registerSchedulePreviewRoutes(app, deps);
   registerWorkflowRoutes(app, deps);
-  serveOpenApi(app, taskApiDocument());
+  const document = taskApiDocument();
+  refuseUndeclaredInput(app, document);
+  serveOpenApi(app, document);
   return app;
 }
