@@ -118,6 +118,65 @@ describe('a batch of outcomes', () => {
     expect(Number(held[0]!.n)).toBe(0);
   });
 
+  it('drops a late retry, park or give-back of a lost claim and leaves the new claim running', async () => {
+    // The fast path: every stale job is running again under a new claim, so the row count of the
+    // fenced update matches the batch and only the attempt in its join tells the claims apart.
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 10 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 3);
+    const lostClaims = await claim('exec-a');
+    expect(lostClaims).toHaveLength(3);
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 3, dead: 0 });
+    const current = await claim('exec-b');
+    expect(current.map((j) => j.attempt)).toEqual([2, 2, 2]);
+    const before = await Promise.all(current.map((j) => job(j.id)));
+
+    const [retry, parked, givenBack] = lostClaims as [ClaimedJob, ClaimedJob, ClaimedJob];
+    const writes: OutcomeWrite[] = [
+      {
+        job: retry,
+        transition: { to: 'retry', lastStatus: 503, lastError: 'late retry', delayMs: 60_000 },
+        attempt: attempt(503, 'http_status'),
+      },
+      {
+        job: parked,
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 300, deadlineSeconds: 3600 },
+        attempt: attempt(202),
+      },
+      {
+        job: givenBack,
+        transition: { to: 'give_back', lastError: 'late give-back' },
+        attempt: attempt(null),
+      },
+    ];
+    expect(await recordOutcomes(db.pool, writes)).toEqual(writes);
+    for (const [i, j] of current.entries()) {
+      expect(await job(j.id)).toEqual(before[i]);
+      expect(before[i]).toMatchObject({
+        state: 'running',
+        attempt: 2,
+        claimed_by: 'exec-b',
+        max_attempts: 3,
+      });
+    }
+    // The current claims' own outcomes still apply, and their slots are theirs to free.
+    expect(
+      await recordOutcomes(
+        db.pool,
+        current.map((j) => ({
+          job: j,
+          transition: { to: 'retry', lastStatus: 500, lastError: 'HTTP 500', delayMs: 10 },
+          attempt: attempt(500),
+        })),
+      ),
+    ).toEqual([]);
+    for (const j of current) expect(await job(j.id)).toMatchObject({ state: 'pending', attempt: 2 });
+    const [held] = await db.pool.query<RowDataPacket[]>(
+      'SELECT COUNT(*) AS n FROM tenant_slots WHERE job_id IS NOT NULL',
+    );
+    expect(Number(held[0]!.n)).toBe(0);
+  });
+
   it('turns a retry or a park into cancelled when a cancel was requested during the call', async () => {
     const tenant = await createTenantWithKey(db.pool);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
