@@ -541,7 +541,8 @@ function main(): void {
         if (text.split(e.find).length !== 2) throw new Error(`${m.id}: "${e.find}" is not once in ${e.file}`);
         writeFileSync(e.file, text.replace(e.find, e.replace));
       }
-      const { failed } = failingTests(m.tests);
+      const { failed, ran } = failingTests(m.tests);
+      console.error(`${m.id}: ${failed.length} of ${ran} tests failed`);
       const verdict =
         failed.length > 0
           ? failed.join('<br>')
