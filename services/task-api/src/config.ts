@@ -1,9 +1,18 @@
-import { baseConfigShape, cassandraConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
+import {
+  baseConfigShape,
+  cassandraConfigShape,
+  env,
+  loadConfig,
+  mysqlConfigShape,
+  secretsConfigShape,
+} from '@dsched/runtime';
 import { z } from 'zod';
 
 export const taskApiConfigSchema = z.object({
   ...baseConfigShape,
   ...mysqlConfigShape,
+  // Seals the signing secrets of the tenants it creates (and reseals old rows at start).
+  ...secretsConfigShape,
   // The audit reads archived jobs from history.
   ...cassandraConfigShape,
   HISTORY_TTL_DAYS: env.positiveInt(90),

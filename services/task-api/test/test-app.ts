@@ -1,6 +1,7 @@
 import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { testKeyring } from '@dsched/testkit/secrets';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { buildApp } from '../src/app.ts';
@@ -29,6 +30,7 @@ export async function buildTestApp(
       rotationGraceS: 0,
       historyRetentionDays: options.historyRetentionDays ?? 90,
       workflowMaxBodyBytes: options.workflowMaxBodyBytes ?? 64 * 1024 * 1024,
+      keyring: testKeyring(),
     }),
     ready: async () => undefined,
   });
