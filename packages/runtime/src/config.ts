@@ -98,3 +98,10 @@ export const secretsConfigShape = {
       }
     }),
 };
+
+/** The APIs' throttle of failed authentications per address (auth-throttle.ts). */
+export const authThrottleConfigShape = {
+  /** Failed authentications (401, 403) one address may make within the window before 429s. */
+  AUTH_FAILURE_LIMIT: env.positiveInt(20),
+  AUTH_FAILURE_WINDOW_S: env.positiveInt(60),
+};

@@ -1,5 +1,6 @@
 export * from './api.ts';
 export * from './auth.ts';
+export * from './auth-throttle.ts';
 export * from './config.ts';
 export * from './http-errors.ts';
 export * from './logger.ts';

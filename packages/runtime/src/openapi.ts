@@ -61,6 +61,11 @@ export const STANDARD_ERRORS = {
   404: { description: 'not_found (also for another tenant’s id)' },
 } satisfies Record<number, ResponseDoc>;
 
+/** What an address past its failed authentications gets (auth-throttle.ts). */
+const THROTTLED: ResponseDoc = {
+  description: 'resource_exhausted: too many failed authentications from this address (Retry-After)',
+};
+
 type JsonSchema = Record<string, unknown>;
 
 export class OpenApiDocument {
@@ -125,7 +130,10 @@ export class OpenApiDocument {
       addParams(r.params, 'path');
       addParams(r.query && strictRequest(r.query), 'query');
       const responses: Record<string, JsonSchema> = {};
-      for (const [status, res] of Object.entries(r.responses)) {
+      // Every authenticated route may answer 429 to an address past its failed authentications.
+      const declared: Record<number, ResponseDoc> =
+        r.auth === 'none' || r.responses[429] ? r.responses : { ...r.responses, 429: THROTTLED };
+      for (const [status, res] of Object.entries(declared)) {
         const schema = res.schema ?? (Number(status) >= 400 ? this.#errorSchema : undefined);
         responses[status] = {
           description: res.description,

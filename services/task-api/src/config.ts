@@ -1,4 +1,5 @@
 import {
+  authThrottleConfigShape,
   baseConfigShape,
   cassandraConfigShape,
   env,
@@ -15,6 +16,7 @@ export const taskApiConfigSchema = z.object({
   ...secretsConfigShape,
   // The audit reads archived jobs from history.
   ...cassandraConfigShape,
+  ...authThrottleConfigShape,
   HISTORY_TTL_DAYS: env.positiveInt(90),
   TASK_API_PORT: env.port(8080),
   TASK_API_HOST: z.string().default('0.0.0.0'),

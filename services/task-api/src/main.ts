@@ -29,6 +29,7 @@ async function main(config: TaskApiConfig): Promise<void> {
           workflowMaxBodyBytes: config.WORKFLOW_MAX_BODY_BYTES,
           keyring: config.DSCHED_SECRETS_KEY,
         }),
+        authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },
         ready: async () => {
           await pingMysql(pool);
           await pingCassandra(cassandra);

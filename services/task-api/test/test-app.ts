@@ -12,7 +12,11 @@ export const TEST_ADMIN_TOKEN = 'admin-token-for-tests-123';
 /** task-api's app on a test database and keyspace of the calling test file, for inject(). */
 export async function buildTestApp(
   fileUrl: string,
-  options: { historyRetentionDays?: number; workflowMaxBodyBytes?: number } = {},
+  options: {
+    historyRetentionDays?: number;
+    workflowMaxBodyBytes?: number;
+    authThrottle?: { maxFailures: number; windowS: number };
+  } = {},
 ) {
   const [db, ks]: [TestDatabase, TestKeyspace] = await Promise.all([
     createTestDatabase(fileUrl),
@@ -33,6 +37,7 @@ export async function buildTestApp(
       keyring: testKeyring(),
     }),
     ready: async () => undefined,
+    ...(options.authThrottle ? { authThrottle: options.authThrottle } : {}),
   });
   const close = async () => {
     await app.close();
