@@ -4,7 +4,7 @@
 // table says which) or a missing test.
 //
 //   node scripts/fence-mutations.ts                 # every mutation (tens of minutes)
-//   node scripts/fence-mutations.ts outcome-apply   # those whose id contains the word
+//   node scripts/fence-mutations.ts outcome-apply slots   # those whose id contains a word
 //
 // It edits the working tree and puts every file back, also on Ctrl-C; run it in a checkout with
 // no uncommitted change to the files it names (it refuses otherwise).
@@ -462,8 +462,8 @@ const MUTATIONS: Mutation[] = [
       ),
       {
         file: `${SQL}/jobs/outcomes.ts`,
-        find: 'idToBin(w.job.id), w.job.attempt]),',
-        replace: 'idToBin(w.job.id), 0]),',
+        find: 'w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),',
+        replace: 'w.job.tenantSlot, idToBin(w.job.id), 0]),',
       },
     ],
     tests: SLOTS,
@@ -477,7 +477,11 @@ const MUTATIONS: Mutation[] = [
         '(tenant_id, slot, job_id, attempt) IN (?)',
         '(tenant_id, slot, job_id, 0) IN (?)',
       ),
-      { file: `${SQL}/jobs/leases.ts`, find: 'idToBin(c.id), c.attempt]),', replace: 'idToBin(c.id), 0]),' },
+      {
+        file: `${SQL}/jobs/leases.ts`,
+        find: 'c.tenantSlot, idToBin(c.id), c.attempt]),',
+        replace: 'c.tenantSlot, idToBin(c.id), 0]),',
+      },
     ],
     tests: SLOTS,
   },
@@ -519,8 +523,8 @@ function failingTests(files: string[]): { failed: string[]; ran: number } {
 }
 
 function main(): void {
-  const filter = process.argv[2];
-  const chosen = MUTATIONS.filter((m) => !filter || m.id.includes(filter));
+  const filters = process.argv.slice(2);
+  const chosen = MUTATIONS.filter((m) => filters.length === 0 || filters.some((f) => m.id.includes(f)));
   const files = [...new Set(chosen.flatMap((m) => m.edits.map((e) => e.file)))];
   const dirty = execFileSync('git', ['status', '--porcelain', '--', ...files], { encoding: 'utf8' }).trim();
   if (dirty) throw new Error(`uncommitted changes in files this would edit:\n${dirty}`);
