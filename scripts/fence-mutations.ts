@@ -96,6 +96,8 @@ const MUTATIONS: Mutation[] = [
     condition: "`state = 'running'`",
     edits: [sql('jobs/lease-renew.sql', " AND state = 'running'")],
     tests: EXECUTOR,
+    redundant:
+      'claimed_by is set only while a job runs: claim-update.sql sets it and every statement that moves a job out of running clears it',
   },
   {
     id: 'lease-renew.claimed_by',
@@ -120,6 +122,8 @@ const MUTATIONS: Mutation[] = [
     condition: "`state = 'running'`",
     edits: [sql('jobs/lease-check.sql', " AND state = 'running'")],
     tests: EXECUTOR,
+    redundant:
+      'claimed_by is set only while a job runs: claim-update.sql sets it and every statement that moves a job out of running clears it',
   },
   // The claim.
   {
@@ -149,6 +153,7 @@ const MUTATIONS: Mutation[] = [
     condition: '`lease_expires_at < NOW(3)`',
     edits: [sql('jobs/release-expired-select.sql', ' AND lease_expires_at < NOW(3)')],
     tests: RECONCILER,
+    redundant: 'release-expired-update.sql repeats it (removing both fails the test, see the pair below)',
   },
   {
     id: 'release-expired-select.state',
@@ -175,12 +180,15 @@ const MUTATIONS: Mutation[] = [
     condition: '`deadline_at < NOW(3)`',
     edits: [sql('jobs/deadline-select.sql', 'deadline_at < NOW(3) AND ')],
     tests: RECONCILER,
+    redundant: 'deadline-update.sql repeats it (the pair below)',
   },
   {
     id: 'deadline-select.state',
     condition: "`state = 'running'`",
     edits: [sql('jobs/deadline-select.sql', " AND state = 'running'")],
     tests: RECONCILER,
+    redundant:
+      'deadline_at is set only while a job is parked (every transition out of running clears it), and deadline-update.sql repeats the state',
   },
   {
     id: 'deadline-update.attempt-state-deadline',
@@ -197,6 +205,7 @@ const MUTATIONS: Mutation[] = [
     condition: '`claimed_by IN (?)`',
     edits: [always('jobs/owner-select.sql', 'claimed_by IN (?)')],
     tests: RECONCILER,
+    redundant: 'owner-update.sql repeats it (the pair below)',
   },
   {
     id: 'owner-select.parked',
@@ -220,6 +229,8 @@ const MUTATIONS: Mutation[] = [
     condition: '`claimed_by IS NOT NULL`',
     edits: [sql('jobs/abandoned-attempts-insert.sql', ' AND claimed_by IS NOT NULL')],
     tests: RECONCILER,
+    redundant:
+      'a parked job (claimed_by NULL) already has its open attempt row (outcome-attempts-parked.sql), and the insert does nothing on a duplicate key',
   },
   // job-api's writes: control-lock.sql locks the row by primary key first and job-control.ts
   // compares its state and attempt; the statements' fences are a second line.
@@ -330,6 +341,7 @@ const MUTATIONS: Mutation[] = [
     condition: "`state = 'pending' AND attempt = 0`",
     edits: [sql('tasks/select-unstarted-jobs.sql', " AND state = 'pending' AND attempt = 0")],
     tests: ['services/task-api/test/task-lifecycle.test.ts'],
+    redundant: 'supersede-jobs.sql repeats it (the pair below)',
   },
   {
     id: 'supersede-jobs.state',
@@ -344,6 +356,8 @@ const MUTATIONS: Mutation[] = [
     condition: '`holder = ?`',
     edits: [always('scheduler/check-leases.sql', 'holder = ?')],
     tests: SCHEDULER,
+    redundant:
+      'acquire-leases.sql bumps the token on every takeover, and materialise.ts keeps a partition only when the token read equals the one held',
   },
   {
     id: 'check-leases.expiry',
@@ -401,18 +415,24 @@ const MUTATIONS: Mutation[] = [
     condition: '`(name, token) IN (?)`',
     edits: [always('leases/renew-leases.sql', '(name, token) IN (?)')],
     tests: SCHEDULER,
+    redundant:
+      '`holder = ?` alone keeps the renewal to this holder’s rows, and renewPartitionLeases keeps only leases whose re-read token is the one held (the pair below)',
   },
   {
     id: 'renew-leases.holder',
     condition: '`holder = ?`',
     edits: [always('leases/renew-leases.sql', 'holder = ?')],
     tests: SCHEDULER,
+    redundant:
+      'a takeover bumps the token, so `(name, token)` alone matches only this holder’s rows (the pair below)',
   },
   {
     id: 'held-leases.expiry',
     condition: '`expires_at > NOW(3)`',
     edits: [sql('leases/held-leases.sql', ' AND expires_at > NOW(3)')],
     tests: SCHEDULER,
+    redundant:
+      'its callers renew or acquire the leases in the same transaction just before (renew-leases.sql, acquire-leases.sql set expires_at ahead)',
   },
   {
     id: 'release-leases.token',
@@ -425,12 +445,14 @@ const MUTATIONS: Mutation[] = [
     condition: '`holder = ?`',
     edits: [always('leases/release-leases.sql', 'holder = ?')],
     tests: SCHEDULER,
+    redundant: 'a takeover bumps the token, so `(name, token)` alone matches only this holder’s rows',
   },
   {
     id: 'leave-member.holder',
     condition: '`holder = ?`',
     edits: [always('leases/leave-member.sql', 'holder = ?')],
     tests: SCHEDULER,
+    redundant: 'the member row’s name is a digest of its holder, so the name alone is this holder’s row',
   },
   {
     id: 'forget-members.expiry',
@@ -484,12 +506,60 @@ const MUTATIONS: Mutation[] = [
       },
     ],
     tests: SLOTS,
+    redundant:
+      'not needed for safety: a late renewal of a lost claim can only lengthen the hold of the same job’s newer claim on the same slot, which that claim renews and frees itself',
   },
   {
     id: 'slots-trim.free',
     condition: '`job_id IS NULL`',
     edits: [sql('tenants/slots-trim.sql', ' AND job_id IS NULL')],
     tests: [...SLOTS, 'services/task-api/test/app.test.ts'],
+  },
+  // Pairs: a read and the write that repeats its condition, removed together.
+  {
+    id: 'release-expired.lease-both',
+    condition: '`lease_expires_at < NOW(3)` in release-expired-select.sql and release-expired-update.sql',
+    edits: [
+      sql('jobs/release-expired-select.sql', ' AND lease_expires_at < NOW(3)'),
+      sql('jobs/release-expired-update.sql', ' AND lease_expires_at < NOW(3)'),
+    ],
+    tests: RECONCILER,
+  },
+  {
+    id: 'deadline.deadline-both',
+    condition: '`deadline_at < NOW(3)` in deadline-select.sql and deadline-update.sql',
+    edits: [
+      sql('jobs/deadline-select.sql', 'deadline_at < NOW(3) AND '),
+      sql('jobs/deadline-update.sql', ' AND deadline_at < NOW(3)'),
+    ],
+    tests: RECONCILER,
+  },
+  {
+    id: 'owner.claimed_by-both',
+    condition: '`claimed_by IN (?)` in owner-select.sql and owner-update.sql',
+    edits: [
+      always('jobs/owner-select.sql', 'claimed_by IN (?)'),
+      always('jobs/owner-update.sql', 'claimed_by IN (?)'),
+    ],
+    tests: RECONCILER,
+  },
+  {
+    id: 'unstarted.state-both',
+    condition: "`state = 'pending' AND attempt = 0` in select-unstarted-jobs.sql and supersede-jobs.sql",
+    edits: [
+      sql('tasks/select-unstarted-jobs.sql', " AND state = 'pending' AND attempt = 0"),
+      sql('tasks/supersede-jobs.sql', " AND state = 'pending' AND attempt = 0"),
+    ],
+    tests: ['services/task-api/test/task-lifecycle.test.ts'],
+  },
+  {
+    id: 'renew-leases.token-holder-both',
+    condition: '`(name, token) IN (?)` and `holder = ?` together',
+    edits: [
+      always('leases/renew-leases.sql', '(name, token) IN (?)'),
+      always('leases/renew-leases.sql', 'holder = ?'),
+    ],
+    tests: SCHEDULER,
   },
 ];
 
@@ -551,7 +621,7 @@ function main(): void {
         failed.length > 0
           ? failed.join('<br>')
           : m.redundant
-            ? `none — redundant by design: ${m.redundant}`
+            ? `none — by design: ${m.redundant}`
             : '**none: a missing test**';
       const file = m.edits[0]!.file.replace(`${SQL}/`, '');
       console.log(`| \`${file}\` | ${m.condition} | ${verdict} |`);

@@ -200,7 +200,80 @@ describe('a batch of outcomes', () => {
   });
 });
 
+describe('outcomes of a claim given back by the reconciler', () => {
+  it('are dropped: the job, pending again at the same attempt, keeps its state', async () => {
+    // Only the state tells these apart: the reconciler moved the job back to pending without a
+    // new claim, so the attempt in the fence still matches.
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const [done, retried] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 2, dead: 0 });
+    const writes: OutcomeWrite[] = [
+      { job: done, transition: { to: 'succeeded', lastStatus: 200, lastError: null }, attempt: attempt(200) },
+      {
+        job: retried,
+        transition: { to: 'retry', lastStatus: 503, lastError: 'late', delayMs: 60_000 },
+        attempt: attempt(503),
+      },
+    ];
+    expect(await recordOutcomes(db.pool, writes)).toEqual(writes);
+    for (const j of [done, retried]) {
+      expect(await job(j.id)).toMatchObject({ state: 'pending', attempt: 1, later: 0, last_status: null });
+    }
+  });
+});
+
+describe('a parked attempt', () => {
+  it('of a lost claim is closed even when the job is parked again by the new claim', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target });
+    const [lost] = await claim('exec-a');
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    await releaseExpiredClaims(db.pool, 10);
+    const [current] = await claim('exec-b');
+    const park = (j: ClaimedJob): OutcomeWrite => ({
+      job: j,
+      transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
+      attempt: attempt(202),
+    });
+    expect(await recordOutcomes(db.pool, [park(current!)])).toEqual([]);
+    expect(await recordOutcomes(db.pool, [park(lost!)])).toHaveLength(1);
+    // the new claim's attempt waits for its completion; the lost one's never will
+    expect((await attemptRow(current!.id, 2)).finished_at).toBeNull();
+    expect((await attemptRow(lost!.id, 1)).finished_at).not.toBeNull();
+  });
+});
+
 describe('lease renewal', () => {
+  it('reports lost a claim its own executor took again (a new attempt) and one parked since', async () => {
+    // One fence each: the re-claim changes only the attempt, the park only claimed_by.
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const [reclaimed, parked] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+      idToBin(reclaimed.id),
+    ]);
+    await releaseExpiredClaims(db.pool, 10);
+    const [again] = await claim('exec-a');
+    expect(again).toMatchObject({ id: reclaimed.id, attempt: 2 });
+    await recordOutcomes(db.pool, [
+      {
+        job: parked,
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
+        attempt: attempt(202),
+      },
+    ]);
+    const before = await Promise.all([job(reclaimed.id), job(parked.id)]);
+    const report = await renewLeases(db.pool, {
+      owner: 'exec-a',
+      leaseSeconds: 3600,
+      held: [reclaimed, parked],
+    });
+    expect(report.lost.map((c) => c.id).sort()).toEqual([reclaimed.id, parked.id].sort());
+    expect(await Promise.all([job(reclaimed.id), job(parked.id)])).toEqual(before);
+  });
+
   it('renews every held claim in one statement and reports the lost and the cancelled', async () => {
     const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 5 });
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 3);
