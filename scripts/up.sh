@@ -106,6 +106,7 @@ dsched is up.
 
   export DSCHED_KEY=$API_KEY
   admin token (DSCHED_ADMIN_TOKEN): $ADMIN_TOKEN
+  signing secrets are sealed with DSCHED_SECRETS_KEY, kept in .stack/run/secrets-key
 
 Stop: scripts/up.sh down (services), scripts/stack down (MariaDB and Cassandra).
 EOT

@@ -181,6 +181,25 @@ describe('tenant concurrency in the claim', () => {
     expect((await claim('b', 10)).jobs).toHaveLength(0);
   });
 
+  it('never takes a slot past a lowered limit, even once the call that held it ended', async () => {
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 3 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 6);
+    const running = (await claim('a', 10)).jobs;
+    expect(running).toHaveLength(3);
+    // lowered while slots 1 and 2 are held: those rows stay until their calls end
+    await updateTenant(db.pool, tenant.id, { maxConcurrency: 1 });
+    await recordOutcomes(
+      db.pool,
+      running.map((job) => ({
+        job,
+        transition: { to: 'succeeded' as const, lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 3 },
+      })),
+    );
+    await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+    expect((await claim('b', 10)).jobs.map((j) => j.tenantSlot)).toEqual([0]);
+  });
+
   it('a lost claim’s late outcome leaves alone the slot its job’s new claim holds', async () => {
     const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 1 });
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 1);
