@@ -217,7 +217,8 @@ describe('outcomes of a claim given back by the reconciler', () => {
         attempt: attempt(503),
       },
     ];
-    expect(await recordOutcomes(db.pool, writes)).toEqual(writes);
+    // one batch each: a batch whose fast path matches every row it names is applied as it is
+    for (const w of writes) expect(await recordOutcomes(db.pool, [w])).toEqual([w]);
     for (const j of [done, retried]) {
       expect(await job(j.id)).toMatchObject({ state: 'pending', attempt: 1, later: 0, last_status: null });
     }
