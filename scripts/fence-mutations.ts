@@ -5,6 +5,7 @@
 //
 //   node scripts/fence-mutations.ts                 # every mutation (tens of minutes)
 //   node scripts/fence-mutations.ts outcome-apply slots   # those whose id contains a word
+//   node scripts/fence-mutations.ts --check         # only that every edit still applies
 //
 // It edits the working tree and puts every file back, also on Ctrl-C; run it in a checkout with
 // no uncommitted change to the files it names (it refuses otherwise).
@@ -88,13 +89,13 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'lease-renew.attempt',
     condition: '`(id, attempt) IN (?)`',
-    edits: [always('jobs/lease-renew.sql', '(id, attempt) IN (?)')],
+    edits: [always('jobs/claim-lease-renew.sql', '(id, attempt) IN (?)')],
     tests: EXECUTOR,
   },
   {
     id: 'lease-renew.state',
     condition: "`state = 'running'`",
-    edits: [sql('jobs/lease-renew.sql', " AND state = 'running'")],
+    edits: [sql('jobs/claim-lease-renew.sql', " AND state = 'running'")],
     tests: EXECUTOR,
     redundant:
       'claimed_by is set only while a job runs: claim-update.sql sets it and every statement that moves a job out of running clears it',
@@ -102,25 +103,25 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'lease-renew.claimed_by',
     condition: '`claimed_by = ?`',
-    edits: [always('jobs/lease-renew.sql', 'claimed_by = ?')],
+    edits: [always('jobs/claim-lease-renew.sql', 'claimed_by = ?')],
     tests: EXECUTOR,
   },
   {
     id: 'lease-renew.cancel',
     condition: '`cancel_requested = 0`',
-    edits: [sql('jobs/lease-renew.sql', ' AND cancel_requested = 0')],
+    edits: [sql('jobs/claim-lease-renew.sql', ' AND cancel_requested = 0')],
     tests: [...EXECUTOR, 'test/e2e/executor-cancel-async.test.ts'],
   },
   {
     id: 'lease-check.claimed_by',
     condition: '`claimed_by = ?`',
-    edits: [always('jobs/lease-check.sql', 'claimed_by = ?')],
+    edits: [always('jobs/claim-lease-check.sql', 'claimed_by = ?')],
     tests: EXECUTOR,
   },
   {
     id: 'lease-check.state',
     condition: "`state = 'running'`",
-    edits: [sql('jobs/lease-check.sql', " AND state = 'running'")],
+    edits: [sql('jobs/claim-lease-check.sql', " AND state = 'running'")],
     tests: EXECUTOR,
     redundant:
       'claimed_by is set only while a job runs: claim-update.sql sets it and every statement that moves a job out of running clears it',
@@ -354,7 +355,7 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'check-leases.holder',
     condition: '`holder = ?`',
-    edits: [always('scheduler/check-leases.sql', 'holder = ?')],
+    edits: [always('scheduler/check-partition-leases.sql', 'holder = ?')],
     tests: SCHEDULER,
     redundant:
       'acquire-leases.sql bumps the token on every takeover, and materialise.ts keeps a partition only when the token read equals the one held',
@@ -362,7 +363,7 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'check-leases.expiry',
     condition: '`expires_at > NOW(3)`',
-    edits: [sql('scheduler/check-leases.sql', ' AND expires_at > NOW(3)')],
+    edits: [sql('scheduler/check-partition-leases.sql', ' AND expires_at > NOW(3)')],
     tests: SCHEDULER,
   },
   {
@@ -500,7 +501,7 @@ const MUTATIONS: Mutation[] = [
         '(tenant_id, slot, job_id, 0) IN (?)',
       ),
       {
-        file: `${SQL}/jobs/leases.ts`,
+        file: `${SQL}/jobs/claim-leases.ts`,
         find: 'c.tenantSlot, idToBin(c.id), c.attempt]),',
         replace: 'c.tenantSlot, idToBin(c.id), 0]),',
       },
@@ -593,7 +594,8 @@ function failingTests(files: string[]): { failed: string[]; ran: number } {
 }
 
 function main(): void {
-  const filters = process.argv.slice(2);
+  const check = process.argv.includes('--check');
+  const filters = process.argv.slice(2).filter((a) => a !== '--check');
   const chosen = MUTATIONS.filter((m) => filters.length === 0 || filters.some((f) => m.id.includes(f)));
   const files = [...new Set(chosen.flatMap((m) => m.edits.map((e) => e.file)))];
   const dirty = execFileSync('git', ['status', '--porcelain', '--', ...files], { encoding: 'utf8' }).trim();
@@ -614,6 +616,10 @@ function main(): void {
         const text = readFileSync(e.file, 'utf8');
         if (text.split(e.find).length !== 2) throw new Error(`${m.id}: "${e.find}" is not once in ${e.file}`);
         writeFileSync(e.file, text.replace(e.find, e.replace));
+      }
+      if (check) {
+        console.log(`| ${m.id} | applies |`);
+        continue;
       }
       const { failed, ran } = failingTests(m.tests);
       console.error(`${m.id}: ${failed.length} of ${ran} tests failed`);

@@ -1,7 +1,7 @@
 import { openSecret, parseSecretsKeyring, verifyWebhookSignature } from '@dsched/domain';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTenantWithKey } from '@dsched/testkit/jobs';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { TEST_SECRETS_KEY } from '@dsched/testkit/secrets';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';

@@ -266,7 +266,7 @@ describe('lease renewal', () => {
       },
     ]);
     const before = await Promise.all([job(reclaimed.id), job(parked.id)]);
-    const report = await renewLeases(db.pool, {
+    const report = await renewClaimLeases(db.pool, {
       owner: 'exec-a',
       leaseSeconds: 3600,
       held: [reclaimed, parked],
