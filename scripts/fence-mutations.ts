@@ -84,6 +84,8 @@ const MUTATIONS: Mutation[] = [
     condition: 'LEFT JOIN … `j.attempt = v.attempt`',
     edits: [sql('jobs/outcome-attempts-parked.sql', ' AND j.attempt = v.attempt')],
     tests: [...EXECUTOR, ...JOB_API],
+    redundant:
+      'a claim is lost only through a reconciler release, which closes its attempt row first (abandoned-attempts-insert.sql); the late write then meets a closed row, and ON DUPLICATE KEY keeps the first close',
   },
   // The executor's lease renewal.
   {

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import type { RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   acquirePartitionLeases,
@@ -7,7 +7,11 @@ import {
   ensurePartitionLeases,
   forgetDeadMembers,
   heartbeatMember,
+  partitionLeaseName,
 } from '../src/leases/partition-leases.ts';
+import { loadSql } from '../src/sql.ts';
+
+const ACQUIRE = loadSql(new URL('../src/leases/', import.meta.url).href, './acquire-leases.sql');
 
 // The partition lease statements on their own: a held lease is never taken, and the member rows
 // that size each replica's share are forgotten only long after they expired.
@@ -31,6 +35,17 @@ describe('partition leases', () => {
     const b = await acquirePartitionLeases(db.pool, 'b', 4, 4, 60_000);
     expect(b.map((l) => l.partition).sort()).toEqual([0, 1, 2, 3]);
     for (const l of b) expect(l.token).not.toBe(a.find((x) => x.partition === l.partition)!.token);
+  });
+
+  it('a takeover that read a lease as free just before another replica took it matches nothing', async () => {
+    // acquirePartitionLeases reads the free names without a lock; the statement itself refuses
+    // a lease someone holds now.
+    const [res] = await db.pool.query<ResultSetHeader>(ACQUIRE, ['c', 60_000, [partitionLeaseName(0)]]);
+    expect(res.affectedRows).toBe(0);
+    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT holder FROM leases WHERE name = ?', [
+      partitionLeaseName(0),
+    ]);
+    expect(rows[0]!.holder).toBe('b');
   });
 
   it('members: a live one is kept when the long-dead are forgotten', async () => {
