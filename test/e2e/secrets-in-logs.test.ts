@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 // The six services at the most verbose log level through a tenant's whole life: created, a task
 // delivered (signed), read through job-api, a key rotated, a failed authentication. Not one log
 // line of any of them holds an API key, a signing secret, the operator token or the secrets key.
-// A tenant whose secret was stored in plaintext before migration 0043 is sealed by task-api at
+// A tenant whose secret was stored in plaintext before migration 0046 is sealed by task-api at
 // start and still gets signed calls.
 
 const ADMIN_TOKEN = 'e2e-admin-token-for-the-log-test';
@@ -27,7 +27,7 @@ beforeAll(async () => {
     createTestKeyspace(import.meta.url),
     startRecordingTarget(),
   ]);
-  legacy = await createTenantWithKey(db.pool, 'before-0043');
+  legacy = await createTenantWithKey(db.pool, 'before-0046');
   const env = {
     DATABASE_URL: db.url,
     CASSANDRA_KEYSPACE: ks.keyspace,
@@ -106,7 +106,7 @@ it('no log line holds an API key, a signing secret, the operator token or the se
     403,
   );
 
-  // Both rows are sealed now, the one written in plaintext before 0043 by task-api's reseal.
+  // Both rows are sealed now, the one written in plaintext before 0046 by task-api's reseal.
   const ring = parseSecretsKeyring(TEST_SECRETS_KEY);
   await eventually(
     async () => {

@@ -8,7 +8,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 //
 // The tenant id is the additional authenticated data: an envelope copied onto another tenant's
 // row does not open. A value without the prefix is a plaintext secret written before migration
-// 0043 (they all start `whsec_`); it is read as it is until the reseal pass seals it.
+// 0046 (they all start `whsec_`); it is read as it is until the reseal pass seals it.
 
 export const SEALED_PREFIX = 'enc1:';
 
@@ -83,7 +83,7 @@ export function sealSecret(keyring: SecretsKeyring, tenantId: string, secret: st
   return `${SEALED_PREFIX}${id}:${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
 }
 
-/** The secret a stored value holds: opened when sealed, as it is when plaintext (before 0043). */
+/** The secret a stored value holds: opened when sealed, as it is when plaintext (before 0046). */
 export function openSecret(keyring: SecretsKeyring, tenantId: string, stored: string): string {
   if (!isSealed(stored)) return stored;
   const id = sealedKeyId(stored);

@@ -60,7 +60,7 @@ describe('sealed signing secrets', () => {
     expect(sealSecret(ring, tenant, secret).length).toBeLessThanOrEqual(200);
   });
 
-  it('read a plaintext row as it is: rows written before migration 0043 keep working', () => {
+  it('read a plaintext row as it is: rows written before migration 0046 keep working', () => {
     const plain = newSigningSecret();
     expect(isSealed(plain)).toBe(false);
     expect(openSecret(ring, tenant, plain)).toBe(plain);

@@ -10,7 +10,7 @@ import { loadSql, withRows } from '../src/sql.ts';
 import { resealSigningSecrets } from '../src/tenants/signing-secrets.ts';
 
 // Tenant signing secrets at rest: sealed when written with a keyring, plaintext rows from before
-// migration 0043 still read, and the reseal pass moving every row to the current key.
+// migration 0046 still read, and the reseal pass moving every row to the current key.
 
 let db: TestDatabase;
 const oldRing = parseSecretsKeyring(`old:${newSecretsKey()}`);

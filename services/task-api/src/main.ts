@@ -42,7 +42,7 @@ async function main(config: TaskApiConfig): Promise<void> {
       ],
     }),
   });
-  // Seals what is not sealed with the current key yet (plaintext rows from before migration 0043,
+  // Seals what is not sealed with the current key yet (plaintext rows from before migration 0046,
   // rows under a retired key), while serving: every reader opens both (docs/operations.md).
   resealSigningSecrets(pool, config.DSCHED_SECRETS_KEY).then(
     (resealed) =>

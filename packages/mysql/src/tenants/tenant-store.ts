@@ -59,7 +59,7 @@ function toTenant(r: TenantRow): Tenant {
 
 /**
  * Writes a new tenant and its first API key. With a keyring its signing secret is stored sealed
- * (what task-api does); without one, as given: a plaintext row as written before migration 0043,
+ * (what task-api does); without one, as given: a plaintext row as written before migration 0046,
  * which tests and benchmarks use and every reader still accepts.
  */
 export async function insertTenant(

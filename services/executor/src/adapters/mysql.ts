@@ -27,7 +27,7 @@ export function mysqlJobClaimer(
     deferMs: number;
     /** Per lane: how long before they are due its jobs may be claimed (held until then). */
     leadMs?: Partial<Record<Lane, number>>;
-    /** Opens the tenants' signing secrets, stored sealed (plaintext rows from before 0043 pass). */
+    /** Opens the tenants' signing secrets, stored sealed (plaintext rows from before 0046 pass). */
     keyring: SecretsKeyring;
     monotonicMs?: () => number;
   },
