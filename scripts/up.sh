@@ -36,10 +36,14 @@ stop_all
 
 [ -f "$RUN/admin-token" ] || head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$RUN/admin-token"
 ADMIN_TOKEN="$(cat "$RUN/admin-token")"
+# The key that seals tenant signing secrets at rest (docs/operations.md), made once per checkout.
+[ -f "$RUN/secrets-key" ] || { umask 077; printf 'local:%s\n' "$(head -c 32 /dev/urandom | base64)" >"$RUN/secrets-key"; }
 
 export DATABASE_URL="${DATABASE_URL:-mysql://dsched:dsched@127.0.0.1:${DSCHED_MYSQL_PORT:-3306}/dsched}"
 export CASSANDRA_CONTACT_POINTS="${CASSANDRA_CONTACT_POINTS:-127.0.0.1:${DSCHED_CASSANDRA_PORT:-9042}}"
 export DSCHED_ADMIN_TOKEN="$ADMIN_TOKEN"
+DSCHED_SECRETS_KEY="${DSCHED_SECRETS_KEY:-$(cat "$RUN/secrets-key")}"
+export DSCHED_SECRETS_KEY
 # The demo target lives on loopback, which the executor's SSRF guard refuses unless allowed.
 export EXECUTOR_ALLOWED_TARGETS="${EXECUTOR_ALLOWED_TARGETS:-127.0.0.0/8}"
 export TASK_API_PORT JOB_API_PORT
@@ -102,6 +106,7 @@ dsched is up.
 
   export DSCHED_KEY=$API_KEY
   admin token (DSCHED_ADMIN_TOKEN): $ADMIN_TOKEN
+  signing secrets are sealed with DSCHED_SECRETS_KEY, kept in .stack/run/secrets-key
 
 Stop: scripts/up.sh down (services), scripts/stack down (MariaDB and Cassandra).
 EOT

@@ -107,13 +107,15 @@ CREATE TABLE `tenants` (
   `id` binary(16) NOT NULL,
   `name` varchar(200) NOT NULL,
   `signing_secret` varchar(200) NOT NULL,
+  `signing_secret_key_id` varchar(32) DEFAULT NULL,
   `max_tasks` int(10) unsigned DEFAULT NULL,
   `max_concurrency` int(10) unsigned DEFAULT NULL,
   `rate_limit_per_second` int(10) unsigned DEFAULT NULL,
   `created_at` datetime(3) NOT NULL,
   `updated_at` datetime(3) NOT NULL,
   `task_count` int(10) unsigned NOT NULL DEFAULT 0,
-  PRIMARY KEY (`id`)
+  PRIMARY KEY (`id`),
+  KEY `tenants_secret_key` (`signing_secret_key_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tenant_api_keys` (

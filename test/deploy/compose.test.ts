@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseSecretsKeyring } from '@dsched/domain';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +78,13 @@ describe('docker-compose.yml', () => {
     // the executor may call the demo target, which lives on the compose network
     const subnet = compose.networks.default.ipam.config[0].subnet;
     expect(compose.services.executor.environment.EXECUTOR_ALLOWED_TARGETS).toBe(subnet);
+  });
+
+  it('gives the services that seal and open signing secrets the same key, overridable', () => {
+    const keys = ['task-api', 'executor'].map((n) => compose.services[n].environment.DSCHED_SECRETS_KEY);
+    expect(keys[0]).toBe(keys[1]);
+    const fallback = /^\$\{DSCHED_SECRETS_KEY:-(.+)\}$/.exec(keys[0])?.[1];
+    expect(parseSecretsKeyring(fallback!).current.key).toHaveLength(32);
   });
 });
 

@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseSecretsKeyring } from '@dsched/domain';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -122,6 +123,8 @@ describe('helm chart deploy/helm/dsched', () => {
     const secret = byKind(rendered.minimal, 'Secret')[0]!;
     expect(Number(secret.metadata.annotations!['helm.sh/hook-weight'])).toBeLessThan(0);
     expect(secret.stringData!.DATABASE_URL).toMatch(/^mysql:\/\//);
+    // the key that seals tenant signing secrets, in the form the services accept
+    expect(parseSecretsKeyring(secret.stringData!.DSCHED_SECRETS_KEY!).current.key).toHaveLength(32);
     expect(byKind(rendered.default, 'Secret')).toEqual([]);
   });
 
@@ -162,6 +165,7 @@ describe('helm chart deploy/helm/dsched', () => {
     expect(noCredentials.status).not.toBe(0);
     expect(noCredentials.stderr).toMatch(/secret\/databaseUrl/);
     expect(noCredentials.stderr).toMatch(/secret\/adminToken/);
+    expect(noCredentials.stderr).toMatch(/secret\/secretsKey/);
     const typo = bad(['--set', 'executor.replicaz=3']);
     expect(typo.stderr).toMatch(/replicaz/);
     const wrongType = bad(['--set', 'config.shutdownGraceMs=soon']);

@@ -80,6 +80,7 @@ describe('k8s/overlays/production', () => {
     const secret = byKind(ms, 'Secret')[0]!;
     expect(Buffer.from(secret.data!.DATABASE_URL!, 'base64').toString()).toContain('mysql.db.svc');
     expect(secret.stringData).toBeUndefined();
+    expect(Object.keys(secret.data!)).toContain('DSCHED_SECRETS_KEY');
     expect(podSpec(byKind(ms, 'Deployment')[0]!).containers[0].image).toBe(
       'registry.example.com/dsched:0.1.0',
     );

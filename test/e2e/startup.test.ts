@@ -34,4 +34,24 @@ describe('start-up configuration', () => {
     expect(await svc.exited).toBe(1);
     expect(svc.output()).toMatch(/DSCHED_ADMIN_TOKEN/);
   });
+
+  it.each(['task-api', 'executor'] as const)(
+    '%s exits naming DSCHED_SECRETS_KEY when it is empty or malformed, without showing it',
+    async (name) => {
+      for (const value of ['', 'k1:not-a-32-byte-key-at-all']) {
+        const svc = await startService(
+          name,
+          {
+            DATABASE_URL: 'mysql://u:p@127.0.0.1:3306/db',
+            DSCHED_ADMIN_TOKEN: 'a'.repeat(20),
+            DSCHED_SECRETS_KEY: value,
+          },
+          { waitReady: false },
+        );
+        expect(await svc.exited).toBe(1);
+        expect(svc.output()).toMatch(/DSCHED_SECRETS_KEY: /);
+        if (value) expect(svc.output()).not.toContain('not-a-32-byte-key');
+      }
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
+import { TEST_SECRETS_KEY } from '@dsched/testkit/secrets';
 import type { SinkProcess } from '../sink/client.ts';
 import { SinkProcess as Sink } from '../sink/client.ts';
 import type { SinkProfile } from '../sink/protocol.ts';
@@ -39,6 +40,7 @@ export const ADMIN_TOKEN = 'loadtest-admin-token-0123456789';
  */
 export const SERVICE_ENV: Record<string, string> = {
   DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
+  DSCHED_SECRETS_KEY: TEST_SECRETS_KEY,
   EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
   EXECUTOR_LEASE_S: '15',
   RECONCILER_INTERVAL_MS: '1000',

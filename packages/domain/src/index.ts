@@ -19,6 +19,7 @@ export * from './outcome.ts';
 export * from './paging.ts';
 export * from './partition.ts';
 export * from './schedule.ts';
+export * from './secret-envelope.ts';
 export * from './signature.ts';
 export * from './task-lifecycle.ts';
 export * from './task-requests.ts';

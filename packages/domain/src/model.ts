@@ -110,14 +110,19 @@ export interface Task {
 /** A tenant's concurrency limit is kept as that many slot rows in MySQL; this bounds it. */
 export const MAX_TENANT_CONCURRENCY = 10_000;
 
+/** A tenant as services read it. Its signing secret is read only by the executor, with its claims. */
 export interface Tenant {
   id: string;
   name: string;
-  signingSecret: string;
   maxTasks: number | null;
   maxConcurrency: number | null;
   rateLimitPerSecond: number | null;
   createdAt: Date;
+}
+
+/** A tenant being created, with the signing secret shown once and then stored sealed. */
+export interface NewTenant extends Tenant {
+  signingSecret: string;
 }
 
 /** An admin's change to a tenant's name and quotas; an absent field stays, null lifts the limit. */

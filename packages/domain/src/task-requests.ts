@@ -42,8 +42,6 @@ export const patchTaskSchema = z
 
 export type PatchTaskRequest = z.infer<typeof patchTaskSchema>;
 
-export const PATCHABLE_TASK_FIELDS: readonly string[] = Object.keys(patchTaskSchema.shape);
-
 /** The most occurrences one backfill request may run. */
 export const MAX_BACKFILL_OCCURRENCES = 1000;
 

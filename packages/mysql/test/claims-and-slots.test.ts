@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
 import { loadSql } from '../src/sql.ts';
 import { updateTenant } from '../src/tenants/tenant-store.ts';
 
@@ -167,6 +168,62 @@ describe('tenant concurrency in the claim', () => {
     expect(slots.map((s) => Number(s.slot))).toEqual([0]);
     await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
     expect((await claim('b', 10)).jobs).toHaveLength(1);
+  });
+
+  it('keeps the slots of running calls through a lowered and raised limit', async () => {
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 3 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 6);
+    expect((await claim('a', 10)).jobs).toHaveLength(3);
+    await updateTenant(db.pool, tenant.id, { maxConcurrency: 1 });
+    await updateTenant(db.pool, tenant.id, { maxConcurrency: 3 });
+    await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+    // the three calls still run, so the raised limit of three has no slot free
+    expect((await claim('b', 10)).jobs).toHaveLength(0);
+  });
+
+  it('never takes a slot past a lowered limit, even once the call that held it ended', async () => {
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 3 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 6);
+    const running = (await claim('a', 10)).jobs;
+    expect(running).toHaveLength(3);
+    // lowered while slots 1 and 2 are held: those rows stay until their calls end
+    await updateTenant(db.pool, tenant.id, { maxConcurrency: 1 });
+    await recordOutcomes(
+      db.pool,
+      running.map((job) => ({
+        job,
+        transition: { to: 'succeeded' as const, lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 3 },
+      })),
+    );
+    await db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+    expect((await claim('b', 10)).jobs.map((j) => j.tenantSlot)).toEqual([0]);
+  });
+
+  it('a lost claim’s late outcome leaves alone the slot its job’s new claim holds', async () => {
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 1 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 1);
+    const [lost] = (await claim('a', 1)).jobs;
+    // a dies: its claim and slot expire, the reconciler gives the job back, b claims it again
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    await db.pool.query('UPDATE tenant_slots SET expires_at = NOW(3) - INTERVAL 1 SECOND');
+    await releaseExpiredClaims(db.pool, 10);
+    const [current] = (await claim('b', 1)).jobs;
+    expect(current).toMatchObject({ id: lost!.id, attempt: 2, tenantSlot: 0 });
+    await recordOutcomes(db.pool, [
+      {
+        job: lost!,
+        transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 3 },
+      },
+    ]);
+    const held = await rows(
+      'SELECT slot, attempt FROM tenant_slots WHERE tenant_id = ? AND job_id IS NOT NULL',
+      [idToBin(tenant.id)],
+    );
+    expect(held.map((s) => [Number(s.slot), Number(s.attempt)])).toEqual([[0, 2]]);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 1);
+    expect((await claim('c', 10)).jobs).toHaveLength(0);
   });
 });
 

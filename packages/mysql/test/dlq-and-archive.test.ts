@@ -90,6 +90,16 @@ describe('archivable jobs', () => {
     expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 2 }])).toBe(0);
     expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }])).toBe(4); // job + 3 attempts
   });
+
+  it('are not deleted when redriven after they were archived: the attempt is the same, the state is not', async () => {
+    const [id] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(50), state: 'dead', attempt: 3 },
+    ]);
+    // archived (written to history) at attempt 3, then redriven before the delete
+    expect(await redriveJobs(db.pool, tenantId, [id!])).toEqual([id]);
+    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }])).toBe(0);
+    expect(await getLiveJob(db.pool, tenantId, id!)).toMatchObject({ state: 'pending', attempt: 3 });
+  });
 });
 
 describe('redrive', () => {

@@ -118,6 +118,65 @@ describe('a batch of outcomes', () => {
     expect(Number(held[0]!.n)).toBe(0);
   });
 
+  it('drops a late retry, park or give-back of a lost claim and leaves the new claim running', async () => {
+    // The fast path: every stale job is running again under a new claim, so the row count of the
+    // fenced update matches the batch and only the attempt in its join tells the claims apart.
+    const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 10 });
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 3);
+    const lostClaims = await claim('exec-a');
+    expect(lostClaims).toHaveLength(3);
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 3, dead: 0 });
+    const current = await claim('exec-b');
+    expect(current.map((j) => j.attempt)).toEqual([2, 2, 2]);
+    const before = await Promise.all(current.map((j) => job(j.id)));
+
+    const [retry, parked, givenBack] = lostClaims as [ClaimedJob, ClaimedJob, ClaimedJob];
+    const writes: OutcomeWrite[] = [
+      {
+        job: retry,
+        transition: { to: 'retry', lastStatus: 503, lastError: 'late retry', delayMs: 60_000 },
+        attempt: attempt(503, 'http_status'),
+      },
+      {
+        job: parked,
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 300, deadlineSeconds: 3600 },
+        attempt: attempt(202),
+      },
+      {
+        job: givenBack,
+        transition: { to: 'give_back', lastError: 'late give-back' },
+        attempt: attempt(null),
+      },
+    ];
+    expect(await recordOutcomes(db.pool, writes)).toEqual(writes);
+    for (const [i, j] of current.entries()) {
+      expect(await job(j.id)).toEqual(before[i]);
+      expect(before[i]).toMatchObject({
+        state: 'running',
+        attempt: 2,
+        claimed_by: 'exec-b',
+        max_attempts: 3,
+      });
+    }
+    // The current claims' own outcomes still apply, and their slots are theirs to free.
+    expect(
+      await recordOutcomes(
+        db.pool,
+        current.map((j) => ({
+          job: j,
+          transition: { to: 'retry', lastStatus: 500, lastError: 'HTTP 500', delayMs: 10 },
+          attempt: attempt(500),
+        })),
+      ),
+    ).toEqual([]);
+    for (const j of current) expect(await job(j.id)).toMatchObject({ state: 'pending', attempt: 2 });
+    const [held] = await db.pool.query<RowDataPacket[]>(
+      'SELECT COUNT(*) AS n FROM tenant_slots WHERE job_id IS NOT NULL',
+    );
+    expect(Number(held[0]!.n)).toBe(0);
+  });
+
   it('turns a retry or a park into cancelled when a cancel was requested during the call', async () => {
     const tenant = await createTenantWithKey(db.pool);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
@@ -141,7 +200,81 @@ describe('a batch of outcomes', () => {
   });
 });
 
+describe('outcomes of a claim given back by the reconciler', () => {
+  it('are dropped: the job, pending again at the same attempt, keeps its state', async () => {
+    // Only the state tells these apart: the reconciler moved the job back to pending without a
+    // new claim, so the attempt in the fence still matches.
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const [done, retried] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 2, dead: 0 });
+    const writes: OutcomeWrite[] = [
+      { job: done, transition: { to: 'succeeded', lastStatus: 200, lastError: null }, attempt: attempt(200) },
+      {
+        job: retried,
+        transition: { to: 'retry', lastStatus: 503, lastError: 'late', delayMs: 60_000 },
+        attempt: attempt(503),
+      },
+    ];
+    // one batch each: a batch whose fast path matches every row it names is applied as it is
+    for (const w of writes) expect(await recordOutcomes(db.pool, [w])).toEqual([w]);
+    for (const j of [done, retried]) {
+      expect(await job(j.id)).toMatchObject({ state: 'pending', attempt: 1, later: 0, last_status: null });
+    }
+  });
+});
+
+describe('a parked attempt', () => {
+  it('of a lost claim is closed even when the job is parked again by the new claim', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target });
+    const [lost] = await claim('exec-a');
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    await releaseExpiredClaims(db.pool, 10);
+    const [current] = await claim('exec-b');
+    const park = (j: ClaimedJob): OutcomeWrite => ({
+      job: j,
+      transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
+      attempt: attempt(202),
+    });
+    expect(await recordOutcomes(db.pool, [park(current!)])).toEqual([]);
+    expect(await recordOutcomes(db.pool, [park(lost!)])).toHaveLength(1);
+    // the new claim's attempt waits for its completion; the lost one's never will
+    expect((await attemptRow(current!.id, 2)).finished_at).toBeNull();
+    expect((await attemptRow(lost!.id, 1)).finished_at).not.toBeNull();
+  });
+});
+
 describe('lease renewal', () => {
+  it('reports lost a claim its own executor took again (a new attempt) and one parked since', async () => {
+    // One fence each: the re-claim changes only the attempt, the park only claimed_by.
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const [reclaimed, parked] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+      idToBin(reclaimed.id),
+    ]);
+    await releaseExpiredClaims(db.pool, 10);
+    const [again] = await claim('exec-a');
+    expect(again).toMatchObject({ id: reclaimed.id, attempt: 2 });
+    await recordOutcomes(db.pool, [
+      {
+        job: parked,
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
+        attempt: attempt(202),
+      },
+    ]);
+    const before = await Promise.all([job(reclaimed.id), job(parked.id)]);
+    const report = await renewClaimLeases(db.pool, {
+      owner: 'exec-a',
+      leaseSeconds: 3600,
+      held: [reclaimed, parked],
+    });
+    expect(report.lost.map((c) => c.id).sort()).toEqual([reclaimed.id, parked.id].sort());
+    expect(await Promise.all([job(reclaimed.id), job(parked.id)])).toEqual(before);
+  });
+
   it('renews every held claim in one statement and reports the lost and the cancelled', async () => {
     const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 5 });
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 3);

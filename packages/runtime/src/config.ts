@@ -1,3 +1,4 @@
+import { parseSecretsKeyring } from '@dsched/domain';
 import { z } from 'zod';
 
 // Configuration comes from the environment, validated once in main(): a missing or bad value
@@ -76,4 +77,31 @@ export const cassandraConfigShape = {
     .default('dsched'),
   CASSANDRA_USERNAME: z.string().optional(),
   CASSANDRA_PASSWORD: z.string().optional(),
+};
+
+/**
+ * The keyring that seals tenant signing secrets at rest (packages/domain/src/secret-envelope.ts):
+ * a base64 32-byte key, or `id:key,id:key` with the first sealing new secrets. Required by the
+ * services that write (task-api) or read (executor) them.
+ */
+export const secretsConfigShape = {
+  DSCHED_SECRETS_KEY: z
+    .string({
+      error: 'is required: the key that seals tenant signing secrets (base64 of 32 bytes, or id:key,id:key)',
+    })
+    .transform((text, ctx) => {
+      try {
+        return parseSecretsKeyring(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+};
+
+/** The APIs' throttle of failed authentications per address (auth-throttle.ts). */
+export const authThrottleConfigShape = {
+  /** Failed authentications (401, 403) one address may make within the window before 429s. */
+  AUTH_FAILURE_LIMIT: env.positiveInt(20),
+  AUTH_FAILURE_WINDOW_S: env.positiveInt(60),
 };

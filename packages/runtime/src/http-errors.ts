@@ -14,11 +14,17 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
+/** The issue of each key a strict request schema refused (see request-schema.ts). */
+export const UNKNOWN_FIELD = 'unknown field';
+
 export function zodToDschedError(err: ZodError, prefix?: string): DschedError {
-  const details = err.issues.map((issue) => ({
-    field: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)',
-    issue: issue.message,
-  }));
+  const field = (path: PropertyKey[]) => [prefix, ...path.map(String)].filter(Boolean).join('.') || '(body)';
+  // One detail per refused key, named with its path (`target.timeoutMS`), like any other field.
+  const details = err.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: field([...issue.path, key]), issue: UNKNOWN_FIELD }))
+      : [{ field: field(issue.path), issue: issue.message }],
+  );
   const message = details.map((d) => `${d.field}: ${d.issue}`).join('; ');
   return new DschedError('invalid_argument', message, { details });
 }

@@ -1,5 +1,6 @@
 export * from './api.ts';
 export * from './auth.ts';
+export * from './auth-throttle.ts';
 export * from './config.ts';
 export * from './http-errors.ts';
 export * from './logger.ts';
@@ -8,5 +9,6 @@ export * from './metrics.ts';
 export * from './openapi.ts';
 export * from './ops-routes.ts';
 export * from './parse.ts';
+export * from './request-schema.ts';
 export * from './shutdown.ts';
 export * from './worker.ts';

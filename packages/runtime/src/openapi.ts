@@ -1,7 +1,10 @@
+import { DschedError } from '@dsched/domain';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { UNKNOWN_FIELD } from './http-errors.ts';
+import { strictRequest } from './request-schema.ts';
 
 // The OpenAPI 3.1 document of an API, generated from the zod schemas its routes validate with.
 //
@@ -18,7 +21,10 @@ import { z } from 'zod';
 //   openapi.add(getJobRoute);
 //
 // Request schemas are converted as their input type (defaults make a field optional), response
-// schemas as their output type. Schemas with `.meta({ id })` become shared components.
+// schemas as their output type. Schemas with `.meta({ id })` become shared components. Request
+// schemas are documented as they are enforced: strict (`additionalProperties: false` on every
+// object, see request-schema.ts); a route that declares no query or no body refuses any
+// (refuseUndeclaredInput below).
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -54,6 +60,11 @@ export const STANDARD_ERRORS = {
   401: { description: 'unauthenticated: missing or unknown API key' },
   404: { description: 'not_found (also for another tenant’s id)' },
 } satisfies Record<number, ResponseDoc>;
+
+/** What an address past its failed authentications gets (auth-throttle.ts). */
+const THROTTLED: ResponseDoc = {
+  description: 'resource_exhausted: too many failed authentications from this address (Retry-After)',
+};
 
 type JsonSchema = Record<string, unknown>;
 
@@ -117,9 +128,12 @@ export class OpenApiDocument {
         }
       };
       addParams(r.params, 'path');
-      addParams(r.query, 'query');
+      addParams(r.query && strictRequest(r.query), 'query');
       const responses: Record<string, JsonSchema> = {};
-      for (const [status, res] of Object.entries(r.responses)) {
+      // Every authenticated route may answer 429 to an address past its failed authentications.
+      const declared: Record<number, ResponseDoc> =
+        r.auth === 'none' || r.responses[429] ? r.responses : { ...r.responses, 429: THROTTLED };
+      for (const [status, res] of Object.entries(declared)) {
         const schema = res.schema ?? (Number(status) >= 400 ? this.#errorSchema : undefined);
         responses[status] = {
           description: res.description,
@@ -142,7 +156,7 @@ export class OpenApiDocument {
           ? {
               requestBody: {
                 required: !r.bodyOptional,
-                content: { 'application/json': { schema: convert(r.body, 'input') } },
+                content: { 'application/json': { schema: convert(strictRequest(r.body), 'input') } },
               },
             }
           : {}),
@@ -168,6 +182,37 @@ export class OpenApiDocument {
       },
     };
   }
+}
+
+/**
+ * A route whose document declares no query refuses any query parameter, and one that declares no
+ * body refuses a body with fields: a typo sent to `POST /v1/tasks/{id}/pause?dryRun=1` is named,
+ * not ignored. Routes that declare them validate them strictly in their handlers (parseWith).
+ * Routes outside the document (/healthz, /metrics, /docs) are left alone. Call after every route
+ * was added to the document.
+ */
+export function refuseUndeclaredInput(app: FastifyInstance, doc: OpenApiDocument): void {
+  const declared = new Map(
+    doc.routes.map((r) => [`${r.method.toUpperCase()} ${r.path.replace(/\{(\w+)\}/g, ':$1')}`, r]),
+  );
+  app.addHook('preValidation', async (request) => {
+    const route = declared.get(`${request.method} ${request.routeOptions.url}`);
+    if (!route) return;
+    const details: { field: string; issue: string }[] = [];
+    if (!route.query) {
+      for (const key of Object.keys((request.query as object | undefined) ?? {}))
+        details.push({ field: key, issue: UNKNOWN_FIELD });
+    }
+    const body: unknown = request.body;
+    if (!route.body && body !== undefined && body !== '') {
+      if (body !== null && typeof body === 'object' && !Array.isArray(body))
+        for (const key of Object.keys(body)) details.push({ field: key, issue: UNKNOWN_FIELD });
+      else details.push({ field: '(body)', issue: 'this route takes no body' });
+    }
+    if (details.length === 0) return;
+    const message = details.map((d) => `${d.field}: ${d.issue}`).join('; ');
+    throw new DschedError('invalid_argument', message, { details });
+  });
 }
 
 /**

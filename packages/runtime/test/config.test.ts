@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
+import { newSecretsKey } from '@dsched/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, createLogger, loadConfig, mysqlConfigShape } from '../src/index.ts';
+import { ConfigError, createLogger, loadConfig, mysqlConfigShape, secretsConfigShape } from '../src/index.ts';
 
 describe('loadConfig', () => {
   const schema = z.object({ ...mysqlConfigShape });
@@ -50,5 +51,29 @@ describe('logger', () => {
     expect(out).not.toContain('dsk_k');
     expect(out).not.toContain('whsec_s');
     expect(out).toContain('[redacted]');
+  });
+});
+
+describe('the secrets key', () => {
+  const schema = z.object({ ...secretsConfigShape });
+
+  it('is required, and a malformed one stops the service naming the variable, not the key', () => {
+    for (const value of [undefined, 'short', `a:${Buffer.alloc(31).toString('base64')}`]) {
+      try {
+        loadConfig(schema, value === undefined ? {} : { DSCHED_SECRETS_KEY: value });
+        expect.unreachable();
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        expect((err as ConfigError).variables).toEqual(['DSCHED_SECRETS_KEY']);
+        if (value) expect((err as Error).message).not.toContain(value);
+      }
+    }
+  });
+
+  it('parses a keyring whose first key seals', () => {
+    const [a, b] = [newSecretsKey(), newSecretsKey()];
+    const { DSCHED_SECRETS_KEY: ring } = loadConfig(schema, { DSCHED_SECRETS_KEY: `b:${b},a:${a}` });
+    expect(ring.current.id).toBe('b');
+    expect(ring.byId.size).toBe(2);
   });
 });

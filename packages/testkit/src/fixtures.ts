@@ -1,4 +1,11 @@
-import { newApiKey, newId, newSigningSecret, type Task, type Tenant } from '@dsched/domain';
+import {
+  type NewTenant,
+  newApiKey,
+  newId,
+  newSigningSecret,
+  type SecretsKeyring,
+  type Task,
+} from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool } from '@dsched/mysql/pool';
 import { insertTask } from '@dsched/mysql/tasks/task-store';
@@ -15,10 +22,12 @@ const CHUNK = 1000;
 export async function createTenantWithKey(
   pool: Pool,
   name = 'acme',
-  overrides: Partial<Omit<Tenant, 'name'>> = {},
-): Promise<Tenant & { apiKey: string }> {
+  overrides: Partial<Omit<NewTenant, 'name'>> = {},
+  /** With a keyring the signing secret is stored sealed, as task-api stores it; else in plaintext. */
+  options: { keyring?: SecretsKeyring } = {},
+): Promise<NewTenant & { apiKey: string }> {
   const key = newApiKey();
-  const tenant: Tenant = {
+  const tenant: NewTenant = {
     id: newId(),
     name,
     signingSecret: newSigningSecret(),
@@ -28,7 +37,7 @@ export async function createTenantWithKey(
     createdAt: new Date(),
     ...overrides,
   };
-  await insertTenant(pool, tenant, { hash: key.hash, prefix: key.prefix });
+  await insertTenant(pool, tenant, { hash: key.hash, prefix: key.prefix }, options);
   return { ...tenant, apiKey: key.key };
 }
 

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { CASSANDRA_CONTACT_POINT } from './cassandra.ts';
 import { REPO_ROOT } from './names.ts';
 import { freePort } from './ports.ts';
+import { TEST_SECRETS_KEY } from './secrets.ts';
 
 // Starts the real services as separate processes, on the Node that runs the tests.
 
@@ -44,6 +45,7 @@ export async function startService(
       PATH: process.env.PATH ?? '',
       LOG_LEVEL: 'warn',
       CASSANDRA_CONTACT_POINTS: CASSANDRA_CONTACT_POINT,
+      DSCHED_SECRETS_KEY: TEST_SECRETS_KEY,
       ...env,
       [PORT_VARIABLE[name]]: String(port),
     },

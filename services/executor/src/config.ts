@@ -1,11 +1,13 @@
 import { MAX_BODY_BYTES } from '@dsched/domain';
-import { baseConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
+import { baseConfigShape, env, loadConfig, mysqlConfigShape, secretsConfigShape } from '@dsched/runtime';
 import { z } from 'zod';
 import { type AllowList, parseAllowList } from './adapters/target-policy.ts';
 
 export const executorConfigSchema = z.object({
   ...baseConfigShape,
   ...mysqlConfigShape,
+  // Opens the tenants' signing secrets, which sign every call.
+  ...secretsConfigShape,
   METRICS_PORT: env.port(9102),
   /** Calls each lane runs at once; a lane at 0 is not run by this process. */
   EXECUTOR_CRITICAL_CONCURRENCY: env.nonNegativeInt(128),

@@ -31,6 +31,7 @@ async function main(config: ExecutorConfig): Promise<void> {
             leaseSeconds,
             deferMs: config.EXECUTOR_TENANT_DEFER_MS,
             leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
+            keyring: config.DSCHED_SECRETS_KEY,
           }),
           call,
           writeOutcomes: mysqlOutcomeWriter(pool, (report) => {

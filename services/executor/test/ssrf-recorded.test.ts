@@ -4,6 +4,7 @@ import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
+import { testKeyring } from '@dsched/testkit/secrets';
 import { eventually } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Resolver, SocketOpener } from '../src/adapters/guarded-connector.ts';
@@ -50,7 +51,7 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
   const owner = 'exec-inproc';
   const executor = buildExecutor(
     {
-      claim: mysqlJobClaimer(db.pool, { owner, leaseSeconds: 30, deferMs: 1000 }),
+      claim: mysqlJobClaimer(db.pool, { owner, leaseSeconds: 30, deferMs: 1000, keyring: testKeyring() }),
       call,
       writeOutcomes: mysqlOutcomeWriter(db.pool),
       renew: mysqlLeaseRenewer(db.pool, { owner, leaseSeconds: 30 }),

@@ -1,8 +1,10 @@
 import {
   createHttpServer,
+  installAuthThrottle,
   installErrorHandler,
   type Logger,
   type ReadinessCheck,
+  refuseUndeclaredInput,
   registerOpsRoutes,
   serveOpenApi,
 } from '@dsched/runtime';
@@ -30,6 +32,8 @@ export interface JobApiDeps {
   registry: Registry;
   ready: ReadinessCheck;
   isShuttingDown?: () => boolean;
+  /** Failed authentications one address may make per window before 429s (default 20 per 60 s). */
+  authThrottle?: { maxFailures: number; windowS: number };
   jobs: JobLookup;
   tenantByKey: TenantByKeyHash;
   live: LiveJobs;
@@ -47,6 +51,7 @@ export interface JobApiDeps {
 export function buildApp(deps: JobApiDeps): FastifyInstance {
   const app = createHttpServer(deps.logger);
   installErrorHandler(app);
+  installAuthThrottle(app, deps.authThrottle ?? { maxFailures: 20, windowS: 60 });
   registerOpsRoutes(app, deps);
   // Each route's OpenAPI entry sits beside its handler and is listed in openapi.ts.
   registerJobRoutes(app, deps);
@@ -54,6 +59,8 @@ export function buildApp(deps: JobApiDeps): FastifyInstance {
   registerDlqRoutes(app, deps);
   registerCancelRoute(app, deps);
   registerCallbackRoutes(app, deps);
-  serveOpenApi(app, jobApiDocument());
+  const document = jobApiDocument();
+  refuseUndeclaredInput(app, document);
+  serveOpenApi(app, document);
   return app;
 }

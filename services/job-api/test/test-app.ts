@@ -9,7 +9,7 @@ import { jobApiDeps } from '../src/deps.ts';
 export function buildTestApp(
   db: TestDatabase,
   ks: TestKeyspace,
-  options: { random?: () => number } = {},
+  options: { random?: () => number; authThrottle?: { maxFailures: number; windowS: number } } = {},
 ): FastifyInstance {
   return buildApp({
     ...jobApiDeps({
@@ -21,5 +21,6 @@ export function buildTestApp(
       ...(options.random ? { random: options.random } : {}),
     }),
     ready: async () => undefined,
+    ...(options.authThrottle ? { authThrottle: options.authThrottle } : {}),
   });
 }

@@ -1,8 +1,10 @@
 import {
   createHttpServer,
+  installAuthThrottle,
   installErrorHandler,
   type Logger,
   type ReadinessCheck,
+  refuseUndeclaredInput,
   registerOpsRoutes,
   serveOpenApi,
 } from '@dsched/runtime';
@@ -31,6 +33,8 @@ export interface TaskApiDeps {
   registry: Registry;
   ready: ReadinessCheck;
   isShuttingDown?: () => boolean;
+  /** Failed authentications one address may make per window before 429s (default 20 per 60 s). */
+  authThrottle?: { maxFailures: number; windowS: number };
   tenants: TenantDirectory;
   tasks: TaskRepository;
   runs: TaskRuns;
@@ -46,6 +50,7 @@ export interface TaskApiDeps {
 export function buildApp(deps: TaskApiDeps): FastifyInstance {
   const app = createHttpServer(deps.logger);
   installErrorHandler(app);
+  installAuthThrottle(app, deps.authThrottle ?? { maxFailures: 20, windowS: 60 });
   registerOpsRoutes(app, deps);
   // Each route's OpenAPI entry sits beside its handler and is listed in openapi.ts.
   registerAdminRoutes(app, deps);
@@ -55,6 +60,8 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   registerAuditRoutes(app, deps);
   registerSchedulePreviewRoutes(app, deps);
   registerWorkflowRoutes(app, deps);
-  serveOpenApi(app, taskApiDocument());
+  const document = taskApiDocument();
+  refuseUndeclaredInput(app, document);
+  serveOpenApi(app, document);
   return app;
 }

@@ -1,11 +1,22 @@
-import { baseConfigShape, cassandraConfigShape, env, loadConfig, mysqlConfigShape } from '@dsched/runtime';
+import {
+  authThrottleConfigShape,
+  baseConfigShape,
+  cassandraConfigShape,
+  env,
+  loadConfig,
+  mysqlConfigShape,
+  secretsConfigShape,
+} from '@dsched/runtime';
 import { z } from 'zod';
 
 export const taskApiConfigSchema = z.object({
   ...baseConfigShape,
   ...mysqlConfigShape,
+  // Seals the signing secrets of the tenants it creates (and reseals old rows at start).
+  ...secretsConfigShape,
   // The audit reads archived jobs from history.
   ...cassandraConfigShape,
+  ...authThrottleConfigShape,
   HISTORY_TTL_DAYS: env.positiveInt(90),
   TASK_API_PORT: env.port(8080),
   TASK_API_HOST: z.string().default('0.0.0.0'),

@@ -1,4 +1,5 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
+import type { SecretsKeyring } from '@dsched/domain';
 import type { Pool } from '@dsched/mysql/pool';
 import type { Logger } from '@dsched/runtime';
 import type { Registry } from 'prom-client';
@@ -28,13 +29,15 @@ export function taskApiDeps(args: {
   rotationGraceS: number;
   historyRetentionDays: number;
   workflowMaxBodyBytes: number;
+  /** Seals the signing secrets of the tenants it creates. */
+  keyring: SecretsKeyring;
 }): Omit<TaskApiDeps, 'ready' | 'isShuttingDown'> {
   const { pool } = args;
   const metrics = new TaskApiMetrics(args.registry);
   return {
     logger: args.logger,
     registry: args.registry,
-    tenants: mysqlTenantDirectory(pool, { rotationGraceS: args.rotationGraceS }),
+    tenants: mysqlTenantDirectory(pool, { rotationGraceS: args.rotationGraceS, keyring: args.keyring }),
     tasks: mysqlTaskRepository(pool, { partitions: args.partitions }),
     runs: mysqlTaskRuns(pool),
     rateLimit: mysqlRateLimiter(pool),

@@ -1,5 +1,6 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
+import { resealSigningSecrets } from '@dsched/mysql/tenants/signing-secrets';
 import { exitOnStartupError, runApi } from '@dsched/runtime';
 import { buildApp } from './app.ts';
 import { loadTaskApiConfig, type TaskApiConfig } from './config.ts';
@@ -8,7 +9,7 @@ import { taskApiDeps } from './deps.ts';
 async function main(config: TaskApiConfig): Promise<void> {
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const cassandra = await connectCassandra(cassandraSettings(config));
-  await runApi({
+  const { logger } = await runApi({
     service: 'task-api',
     logLevel: config.LOG_LEVEL,
     port: config.TASK_API_PORT,
@@ -26,7 +27,9 @@ async function main(config: TaskApiConfig): Promise<void> {
           rotationGraceS: config.KEY_ROTATION_GRACE_S,
           historyRetentionDays: config.HISTORY_TTL_DAYS,
           workflowMaxBodyBytes: config.WORKFLOW_MAX_BODY_BYTES,
+          keyring: config.DSCHED_SECRETS_KEY,
         }),
+        authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },
         ready: async () => {
           await pingMysql(pool);
           await pingCassandra(cassandra);
@@ -39,6 +42,13 @@ async function main(config: TaskApiConfig): Promise<void> {
       ],
     }),
   });
+  // Seals what is not sealed with the current key yet (plaintext rows from before migration 0046,
+  // rows under a retired key), while serving: every reader opens both (docs/operations.md).
+  resealSigningSecrets(pool, config.DSCHED_SECRETS_KEY).then(
+    (resealed) =>
+      logger.info({ resealed, key: config.DSCHED_SECRETS_KEY.current.id }, 'signing secrets sealed'),
+    (err: unknown) => logger.error({ err }, 'resealing signing secrets failed; they stay readable'),
+  );
 }
 
 try {

@@ -1,4 +1,5 @@
 import type {
+  NewTenant,
   NodeRecord,
   NodeState,
   QuotaPatch,
@@ -13,7 +14,8 @@ import type {
 // What the core of task-api needs from the outside, named for its use.
 
 export interface TenantDirectory {
-  create(tenant: Tenant, key: { hash: Buffer; prefix: string }): Promise<void>;
+  /** Stores a new tenant; its signing secret is stored sealed. */
+  create(tenant: NewTenant, key: { hash: Buffer; prefix: string }): Promise<void>;
   get(id: string): Promise<Tenant | null>;
   update(id: string, patch: QuotaPatch): Promise<boolean>;
   rotateKey(id: string, key: { hash: Buffer; prefix: string }): Promise<boolean>;

@@ -1,5 +1,7 @@
+import { openSecret } from '@dsched/domain';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import type { TestDatabase } from '@dsched/testkit/mysql';
+import { testKeyring } from '@dsched/testkit/secrets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ADMIN_TOKEN } from './test-app.ts';
@@ -41,6 +43,15 @@ describe('tenants', () => {
     expect(t.signingSecret).toMatch(/^whsec_/);
     const [rows] = await db.pool.query<RowDataPacket[]>('SELECT key_hash FROM tenant_api_keys');
     expect(rows.some((r) => (r.key_hash as Buffer).toString('utf8').includes(t.apiKey))).toBe(false);
+    // the signing secret is stored sealed with the current key, and opens to the one shown
+    const [tenants] = await db.pool.query<RowDataPacket[]>(
+      'SELECT signing_secret, signing_secret_key_id FROM tenants WHERE id = UNHEX(REPLACE(?, "-", ""))',
+      [t.id],
+    );
+    const stored = String(tenants[0]!.signing_secret);
+    expect(stored).not.toContain(t.signingSecret.slice('whsec_'.length));
+    expect(tenants[0]!.signing_secret_key_id).toBe(testKeyring().current.id);
+    expect(openSecret(testKeyring(), t.id, stored)).toBe(t.signingSecret);
     const res = await app.inject({
       method: 'POST',
       url: '/v1/tasks',

@@ -49,7 +49,11 @@ const BAD: [string, Record<string, unknown>, string][] = [
   ['jitterS: 1.5', { jitterS: 1.5 }, 'jitterS'],
   ['callbacks.onSuccess ftp', { callbacks: { onSuccess: 'ftp://example.test/done' } }, 'callbacks.onSuccess'],
   ['callbacks.onDead not a URL', { callbacks: { onDead: 'dead letters please' } }, 'callbacks.onDead'],
-  ['callbacks.onFailure unknown', { callbacks: { onFailure: 'https://example.test/' } }, 'callbacks'],
+  [
+    'callbacks.onFailure unknown',
+    { callbacks: { onFailure: 'https://example.test/' } },
+    'callbacks.onFailure',
+  ],
   ['pauseAfterFailures: 0', { pauseAfterFailures: 0 }, 'pauseAfterFailures'],
   [
     'pauseAfterFailures on a once task',

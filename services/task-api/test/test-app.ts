@@ -1,6 +1,7 @@
 import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { testKeyring } from '@dsched/testkit/secrets';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { buildApp } from '../src/app.ts';
@@ -11,7 +12,11 @@ export const TEST_ADMIN_TOKEN = 'admin-token-for-tests-123';
 /** task-api's app on a test database and keyspace of the calling test file, for inject(). */
 export async function buildTestApp(
   fileUrl: string,
-  options: { historyRetentionDays?: number; workflowMaxBodyBytes?: number } = {},
+  options: {
+    historyRetentionDays?: number;
+    workflowMaxBodyBytes?: number;
+    authThrottle?: { maxFailures: number; windowS: number };
+  } = {},
 ) {
   const [db, ks]: [TestDatabase, TestKeyspace] = await Promise.all([
     createTestDatabase(fileUrl),
@@ -29,8 +34,10 @@ export async function buildTestApp(
       rotationGraceS: 0,
       historyRetentionDays: options.historyRetentionDays ?? 90,
       workflowMaxBodyBytes: options.workflowMaxBodyBytes ?? 64 * 1024 * 1024,
+      keyring: testKeyring(),
     }),
     ready: async () => undefined,
+    ...(options.authThrottle ? { authThrottle: options.authThrottle } : {}),
   });
   const close = async () => {
     await app.close();

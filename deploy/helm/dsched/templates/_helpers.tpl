@@ -29,7 +29,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- if .Values.secret.create -}}
 {{ include "dsched.fullname" . }}-credentials
 {{- else -}}
-{{ required "secret.existingSecret: name the Secret holding DATABASE_URL and DSCHED_ADMIN_TOKEN, or set secret.create" .Values.secret.existingSecret }}
+{{ required "secret.existingSecret: name the Secret holding DATABASE_URL, DSCHED_ADMIN_TOKEN and DSCHED_SECRETS_KEY, or set secret.create" .Values.secret.existingSecret }}
 {{- end -}}
 {{- end }}
 

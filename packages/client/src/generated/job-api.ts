@@ -264,6 +264,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1TasksIdRuns: {
@@ -326,6 +335,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1Jobs: {
@@ -377,6 +395,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1Dlq: {
@@ -416,6 +443,15 @@ export interface operations {
             };
             /** @description unauthenticated: missing or unknown API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -473,6 +509,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postV1DlqRetry: {
@@ -516,6 +561,15 @@ export interface operations {
             };
             /** @description unauthenticated: missing or unknown API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -579,6 +633,15 @@ export interface operations {
             };
             /** @description conflict: the job has already finished (succeeded or dead) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -667,6 +730,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postV1JobsIdComplete: {
@@ -734,6 +806,15 @@ export interface operations {
             };
             /** @description conflict: the attempt is not the job’s current attempt of a running job */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

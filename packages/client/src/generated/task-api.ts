@@ -587,6 +587,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1AdminTenantsId: {
@@ -612,6 +621,15 @@ export interface operations {
             };
             /** @description not_found (also for another tenant’s id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -669,6 +687,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postV1AdminTenantsIdKeys: {
@@ -697,6 +724,15 @@ export interface operations {
             };
             /** @description not_found (also for another tenant’s id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -917,6 +953,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1TasksId: {
@@ -951,6 +996,15 @@ export interface operations {
             };
             /** @description not_found (also for another tenant’s id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1515,6 +1569,15 @@ export interface operations {
             };
             /** @description not_found (also for another tenant’s id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

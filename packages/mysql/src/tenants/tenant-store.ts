@@ -1,4 +1,11 @@
-import type { QuotaPatch, Tenant } from '@dsched/domain';
+import {
+  type NewTenant,
+  type QuotaPatch,
+  type SecretsKeyring,
+  sealedKeyId,
+  sealSecret,
+  type Tenant,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
@@ -33,7 +40,6 @@ const INSERT_ROTATED_API_KEY = loadSql(import.meta.url, './insert-rotated-api-ke
 interface TenantRow extends RowDataPacket {
   id: Buffer;
   name: string;
-  signing_secret: string;
   max_tasks: number | null;
   max_concurrency: number | null;
   rate_limit_per_second: number | null;
@@ -44,7 +50,6 @@ function toTenant(r: TenantRow): Tenant {
   return {
     id: binToId(r.id),
     name: r.name,
-    signingSecret: r.signing_secret,
     maxTasks: r.max_tasks === null ? null : Number(r.max_tasks),
     maxConcurrency: r.max_concurrency === null ? null : Number(r.max_concurrency),
     rateLimitPerSecond: r.rate_limit_per_second === null ? null : Number(r.rate_limit_per_second),
@@ -52,16 +57,26 @@ function toTenant(r: TenantRow): Tenant {
   };
 }
 
+/**
+ * Writes a new tenant and its first API key. With a keyring its signing secret is stored sealed
+ * (what task-api does); without one, as given: a plaintext row as written before migration 0046,
+ * which tests and benchmarks use and every reader still accepts.
+ */
 export async function insertTenant(
   pool: Pool,
-  tenant: Tenant,
+  tenant: NewTenant,
   key: { hash: Buffer; prefix: string },
+  options: { keyring?: SecretsKeyring } = {},
 ): Promise<void> {
+  const stored = options.keyring
+    ? sealSecret(options.keyring, tenant.id, tenant.signingSecret)
+    : tenant.signingSecret;
   await withTransaction(pool, async (conn) => {
     await conn.query(INSERT_TENANT, [
       idToBin(tenant.id),
       tenant.name,
-      tenant.signingSecret,
+      stored,
+      sealedKeyId(stored),
       tenant.maxTasks,
       tenant.maxConcurrency,
       tenant.rateLimitPerSecond,

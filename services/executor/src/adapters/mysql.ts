@@ -1,4 +1,10 @@
-import type { ClaimCursor, FollowUpReport, Lane } from '@dsched/domain';
+import {
+  type ClaimCursor,
+  type FollowUpReport,
+  type Lane,
+  openSecret,
+  type SecretsKeyring,
+} from '@dsched/domain';
 import { renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
 import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
@@ -21,10 +27,13 @@ export function mysqlJobClaimer(
     deferMs: number;
     /** Per lane: how long before they are due its jobs may be claimed (held until then). */
     leadMs?: Partial<Record<Lane, number>>;
+    /** Opens the tenants' signing secrets, stored sealed (plaintext rows from before 0046 pass). */
+    keyring: SecretsKeyring;
     monotonicMs?: () => number;
   },
 ): JobClaimer {
-  const { monotonicMs = () => performance.now(), leadMs = {}, ...claimOptions } = options;
+  const { monotonicMs = () => performance.now(), leadMs = {}, keyring, ...claimOptions } = options;
+  const open = signingSecretOpener(keyring);
   const cursors = new Map<Lane, { cursor: ClaimCursor; since: number }>();
   return async (lane, limit) => {
     const held = cursors.get(lane);
@@ -37,12 +46,34 @@ export function mysqlJobClaimer(
       leadMs: leadMs[lane] ?? 0,
       after: resume?.cursor ?? null,
     });
+    for (const job of result.jobs) job.signingSecret = open(job.tenantId, job.signingSecret);
     if (result.cursor && result.locked === limit) {
       cursors.set(lane, { cursor: result.cursor, since: resume?.since ?? now });
     } else {
       cursors.delete(lane);
     }
     return result;
+  };
+}
+
+/** The size past which the opened-secret cache starts over: a few tenants per claim batch is the norm. */
+const OPENED_SECRETS_CAP = 10_000;
+
+/**
+ * Opens stored signing secrets, remembering the last ones: a batch of a hundred claims of one
+ * tenant decrypts its secret once. Keyed by the stored envelope, so a reseal is picked up.
+ */
+function signingSecretOpener(keyring: SecretsKeyring): (tenantId: string, stored: string) => string {
+  const opened = new Map<string, string>();
+  return (tenantId, stored) => {
+    const key = `${tenantId}\n${stored}`;
+    let secret = opened.get(key);
+    if (secret === undefined) {
+      if (opened.size >= OPENED_SECRETS_CAP) opened.clear();
+      secret = openSecret(keyring, tenantId, stored);
+      opened.set(key, secret);
+    }
+    return secret;
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Tenant } from '@dsched/domain';
+import type { SecretsKeyring, Tenant } from '@dsched/domain';
 import { partitionOf } from '@dsched/domain';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
 import { changeTask, insertTaskWithinQuota, listTasks } from '@dsched/mysql/tasks/task-changes';
@@ -28,9 +28,12 @@ import type {
   WorkflowStore,
 } from '../ports.ts';
 
-export function mysqlTenantDirectory(pool: Pool, options: { rotationGraceS: number }): TenantDirectory {
+export function mysqlTenantDirectory(
+  pool: Pool,
+  options: { rotationGraceS: number; keyring: SecretsKeyring },
+): TenantDirectory {
   return {
-    create: (tenant, key) => insertTenant(pool, tenant, key),
+    create: (tenant, key) => insertTenant(pool, tenant, key, { keyring: options.keyring }),
     get: (id) => getTenant(pool, id),
     update: (id, patch) => updateTenant(pool, id, patch),
     rotateKey: (id, key) => rotateApiKey(pool, id, key, options.rotationGraceS),

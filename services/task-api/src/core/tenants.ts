@@ -1,5 +1,6 @@
 import {
   MAX_TENANT_CONCURRENCY,
+  type NewTenant,
   newApiKey,
   newId,
   newSigningSecret,
@@ -37,7 +38,7 @@ export async function createTenant(
   req: z.infer<typeof createTenantSchema>,
 ) {
   const key = newApiKey();
-  const tenant: Tenant = {
+  const tenant: NewTenant = {
     id: newId(),
     name: req.name,
     signingSecret: newSigningSecret(),
