@@ -435,3 +435,100 @@ describe('contexts, api, completion, documents', () => {
     expect(stdout.trim()).toBe('0.1.0');
   });
 });
+
+describe('workflow commands', () => {
+  // a → b, a → c, {b, c} → d: only a is a root, so only a has a job until it finishes (no
+  // executor runs in this stack, so the run stays where submission left it).
+  const dag = (name: string, extra = '') => `name: ${name}
+nodes:
+  - id: a
+    target: {url: "https://example.test/a"}
+  - id: b
+    target: {url: "https://example.test/b"}
+    dependsOn: [a]
+  - id: c
+    target: {url: "https://example.test/c"}
+    dependsOn: [a]
+  - id: d
+    target: {url: "https://example.test/d"}
+    dependsOn: [b, c]${extra}
+`;
+
+  async function workflowCount(): Promise<number> {
+    const [[row]] = await stack.db.pool.query<RowDataPacket[]>(
+      'SELECT COUNT(*) AS n FROM workflows WHERE tenant_id = UNHEX(REPLACE(?, "-", ""))',
+      [tenant.id],
+    );
+    return Number(row!.n);
+  }
+
+  it('submit -f, get, nodes, pause, resume, cancel: table and json', async () => {
+    const file = join(stack.configDir, 'dag.yaml');
+    await writeFile(file, dag('etl'));
+    const submitted = await cli(['workflow', 'submit', '-f', file, '--time', 'iso'], env);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    await expectGolden('workflow-submit.txt', submitted.stdout);
+    const id = /^id\s+(\S+)$/m.exec(submitted.stdout)![1]!;
+
+    // json is the API's body unchanged.
+    const json = await cli(['workflow', 'get', id, '-o', 'json'], env);
+    const api = await fetch(`${stack.taskApi.url}/v1/workflows/${id}`, {
+      headers: { authorization: `Bearer ${tenant.apiKey}` },
+    });
+    expect(JSON.parse(json.stdout)).toEqual(await api.json());
+    expect(JSON.parse(json.stdout)).toMatchObject({ state: 'running', nodeCount: 4, edgeCount: 4 });
+
+    const nodes = await cli(['workflow', 'nodes', id, '--time', 'iso'], env);
+    expect(nodes.code, nodes.stderr).toBe(0);
+    await expectGolden('workflow-nodes.txt', nodes.stdout);
+    const waiting = await cli(['workflow', 'nodes', id, '--state', 'waiting', '-o', 'jsonl', '--all'], env);
+    expect(
+      waiting.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['b', 'c', 'd']);
+
+    const paused = await cli(['workflow', 'pause', id, '-o', 'json'], env);
+    expect(JSON.parse(paused.stdout).paused).toBe(true);
+    const resumed = await cli(['workflow', 'resume', id], env);
+    expect(resumed.stdout.trim()).toBe(`${id}  running`);
+    const cancelled = await cli(['workflow', 'cancel', id, '-o', 'json'], env);
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(JSON.parse(cancelled.stdout).state).toBe('cancelled');
+  });
+
+  it('watch prints counts as they change and exits 1 when the run is cancelled', async () => {
+    const file = join(stack.configDir, 'watched.yaml');
+    await writeFile(file, dag('watched'));
+    const { id } = JSON.parse((await cli(['workflow', 'submit', '-f', file, '-o', 'json'], env)).stdout);
+    const watch = spawnCli(['workflow', 'watch', id, '--interval', '100ms'], env);
+    let out = '';
+    const exited = new Promise<number>((resolve) => watch.on('close', (code) => resolve(code ?? -1)));
+    watch.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const lines = () => out.split('\n').filter(Boolean);
+    while (lines().length === 0) await new Promise((r) => setTimeout(r, 50));
+    expect(lines()[0]).toMatch(/ {2}running {2}waiting 3, pending 1$/);
+    expect((await cli(['workflow', 'cancel', id], env)).code).toBe(0);
+    expect(await exited).toBe(1);
+    expect(lines()).toHaveLength(2);
+    expect(lines()[1]).toMatch(/ {2}cancelled {2}cancelled 4$/);
+  });
+
+  it('a cyclic file is refused naming the nodes of the cycle, exit 2, nothing stored', async () => {
+    const before = await workflowCount();
+    const file = join(stack.configDir, 'cyclic.yaml');
+    await writeFile(file, dag('cyclic').replace('dependsOn: [a]\n  - id: c', 'dependsOn: [a, d]\n  - id: c'));
+    const res = await cli(['workflow', 'submit', '-f', file], env);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/invalid_argument/);
+    expect(res.stderr).toMatch(/\bb\b.*\bd\b|\bd\b.*\bb\b/);
+    expect(res.stdout).toBe('');
+    const notYaml = await cli(['workflow', 'submit', '-f', join(stack.configDir, 'missing.yaml')], env);
+    expect(notYaml.code).toBe(2);
+    expect(notYaml.stderr).toMatch(/--file: cannot read/);
+    expect(await workflowCount()).toBe(before);
+  });
+});

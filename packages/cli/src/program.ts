@@ -7,11 +7,11 @@ import { registerDlqCommands } from './commands/dlq.ts';
 import { registerRunCommands } from './commands/run.ts';
 import { registerScheduleCommands, registerTaskCommands } from './commands/task.ts';
 import { registerTenantCommands } from './commands/tenant.ts';
+import { registerWorkflowCommands } from './commands/workflow.ts';
 import { FORMATS, TIME_STYLES } from './output.ts';
 import type { Io } from './runtime.ts';
 
-// The `dsched` command tree. Workflow commands come with the workflows API: their routes already
-// reach `dsched api` once the client is regenerated.
+// The `dsched` command tree.
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('dsched')
@@ -36,6 +36,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerScheduleCommands(program, act);
   registerRunCommands(program, act);
   registerDlqCommands(program, act);
+  registerWorkflowCommands(program, act);
   registerTenantCommands(program, act);
   registerApiCommand(program, act);
   registerCompletionCommand(program, act);

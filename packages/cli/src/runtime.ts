@@ -61,3 +61,19 @@ export async function makeRuntime(command: Command, io: Io): Promise<Runtime> {
     },
   };
 }
+
+/** Waits `ms`, or less when `signal` aborts (^C ends a live command at its next poll). */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,4 +1,4 @@
-import type { Job, OccurrencePreview, Task, Tenant } from '@dsched/client';
+import type { Job, OccurrencePreview, Task, Tenant, Workflow, WorkflowNode } from '@dsched/client';
 import { cell, fields, formatTime, type OutputOptions, table } from './output.ts';
 
 // The tables people read. JSON output never passes through here: it is the API's body.
@@ -120,4 +120,52 @@ export function tenantDetail(
   if (tenant.apiKey) pairs.push(['api key', `${tenant.apiKey}  (shown once)`]);
   if (tenant.signingSecret) pairs.push(['signing secret', `${tenant.signingSecret}  (shown once)`]);
   return fields(pairs);
+}
+
+/** Node counts by state, in the order a run moves through them; states with no node left out. */
+export function workflowCounts(wf: Workflow): string {
+  const order = [
+    'waiting',
+    'pending',
+    'running',
+    'succeeded',
+    'dead',
+    'skipped',
+    'upstream_failed',
+    'cancelled',
+  ];
+  const known = order.filter((s) => (wf.nodes[s] ?? 0) > 0).map((s) => `${s} ${wf.nodes[s]}`);
+  const other = Object.entries(wf.nodes)
+    .filter(([s, n]) => !order.includes(s) && n > 0)
+    .map(([s, n]) => `${s} ${n}`);
+  return [...known, ...other].join(', ') || 'no nodes';
+}
+
+export function workflowDetail(wf: Workflow, out: OutputOptions): string {
+  return fields([
+    ['id', wf.id],
+    ['name', wf.name],
+    ['state', `${wf.state}${wf.paused ? ' (paused)' : ''}`],
+    ['nodes', `${wf.nodeCount} (${wf.edgeCount} dependencies)`],
+    ['by state', workflowCounts(wf)],
+    ['failure policy', wf.failurePolicy],
+    ['max parallel', cell(wf.maxParallel)],
+    ['deadline', formatTime(wf.deadlineAt, out)],
+    ['created', formatTime(wf.createdAt, out)],
+    ['finished', formatTime(wf.finishedAt, out)],
+  ]);
+}
+
+export function workflowNodeRows(nodes: WorkflowNode[], out: OutputOptions): string {
+  return table(
+    ['node', 'state', 'attempt', 'trigger', 'job', 'finished'],
+    nodes.map((n) => [
+      n.id,
+      n.state,
+      String(n.attempt),
+      n.trigger,
+      cell(n.jobId),
+      formatTime(n.finishedAt, out),
+    ]),
+  );
 }

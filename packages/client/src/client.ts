@@ -22,6 +22,14 @@ export type Tenant = TaskComponents['schemas']['Tenant'];
 export type OccurrencePreview = TaskComponents['schemas']['OccurrencePreview'];
 export type Occurrence = TaskComponents['schemas']['Occurrence'];
 export type Job = JobComponents['schemas']['Job'];
+export type Workflow = TaskComponents['schemas']['Workflow'];
+export type WorkflowNode = TaskComponents['schemas']['WorkflowNode'];
+export type SubmitWorkflowRequest = NonNullable<
+  TaskPaths['/v1/workflows']['post']['requestBody']
+>['content']['application/json'];
+export type WorkflowNodesQuery = NonNullable<
+  TaskPaths['/v1/workflows/{id}/nodes']['get']['parameters']['query']
+>;
 export type CreateTaskRequest = NonNullable<
   TaskPaths['/v1/tasks']['post']['requestBody']
 >['content']['application/json'];
@@ -167,6 +175,48 @@ export class DschedClient {
     return unwrap(
       this.taskApi.GET('/v1/tasks/{id}/audit', { params: { path: { id }, query: range } }),
       'GET',
+    );
+  }
+
+  // task-api: workflows
+
+  submitWorkflow(body: SubmitWorkflowRequest): Promise<Workflow> {
+    return unwrap(this.taskApi.POST('/v1/workflows', { body }), 'POST');
+  }
+
+  getWorkflow(id: string): Promise<Workflow> {
+    return unwrap(this.taskApi.GET('/v1/workflows/{id}', { params: { path: { id } } }), 'GET');
+  }
+
+  workflowNodesPage(id: string, query: WorkflowNodesQuery = {}) {
+    return unwrap(this.taskApi.GET('/v1/workflows/{id}/nodes', { params: { path: { id }, query } }), 'GET');
+  }
+
+  /** A workflow's nodes in id order, optionally in one state. */
+  workflowNodes(id: string, query: WorkflowNodesQuery = {}): PageIterator<WorkflowNode> {
+    return new PageIterator(async (pageToken) => {
+      const page = await this.workflowNodesPage(id, { ...query, ...(pageToken ? { pageToken } : {}) });
+      return { items: page.nodes, nextPageToken: page.nextPageToken };
+    }, query.pageToken);
+  }
+
+  cancelWorkflow(id: string): Promise<Workflow> {
+    return unwrap(this.taskApi.POST('/v1/workflows/{id}/cancel', { params: { path: { id } } }), 'POST');
+  }
+
+  pauseWorkflow(id: string): Promise<Workflow> {
+    return unwrap(this.taskApi.POST('/v1/workflows/{id}/pause', { params: { path: { id } } }), 'POST');
+  }
+
+  resumeWorkflow(id: string): Promise<Workflow> {
+    return unwrap(this.taskApi.POST('/v1/workflows/{id}/resume', { params: { path: { id } } }), 'POST');
+  }
+
+  /** Re-runs a dead node and its descendants that did not succeed. */
+  retryWorkflowNode(id: string, nodeId: string): Promise<Workflow> {
+    return unwrap(
+      this.taskApi.POST('/v1/workflows/{id}/nodes/{nodeId}/retry', { params: { path: { id, nodeId } } }),
+      'POST',
     );
   }
 

@@ -35,6 +35,7 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const IDEMPOTENT_POSTS = [
   /\/v1\/tasks\/[^/]+\/(pause|resume|backfill)$/,
   /\/v1\/jobs\/[^/]+\/cancel$/,
+  /\/v1\/workflows\/[^/]+\/(cancel|pause|resume)$/,
   /\/v1\/schedules\/preview$/,
 ];
 

@@ -3,28 +3,13 @@ import type { Command } from 'commander';
 import { EXIT } from '../exit-codes.ts';
 import { parseCount, parseDuration, parseTime } from '../input.ts';
 import { cell, formatTime, table } from '../output.ts';
-import type { Runtime } from '../runtime.ts';
+import { type Runtime, sleep } from '../runtime.ts';
 import { jobDetail, jobRows } from '../views.ts';
 import { type Act, eachId } from './act.ts';
 
 // dsched run list|get|watch|cancel|retry: jobs, live and archived alike.
 
 const TERMINAL = new Set(['succeeded', 'dead', 'cancelled']);
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-}
 
 /** One line per change a watcher sees. */
 function changeLine(job: Job, out: Runtime['out']): string {

@@ -1,0 +1,158 @@
+import type { SubmitWorkflowRequest, WorkflowNode, WorkflowNodesQuery } from '@dsched/client';
+import type { Command } from 'commander';
+import { EXIT, UsageError } from '../exit-codes.ts';
+import { parseCount, parseDuration, readDocument } from '../input.ts';
+import { formatTime } from '../output.ts';
+import { type Runtime, sleep } from '../runtime.ts';
+import { workflowCounts, workflowDetail, workflowNodeRows } from '../views.ts';
+import { type Act, eachId } from './act.ts';
+
+// dsched workflow submit|get|nodes|cancel|pause|resume|retry-node|watch
+
+const NODE_STATES = [
+  'waiting',
+  'pending',
+  'running',
+  'succeeded',
+  'dead',
+  'skipped',
+  'upstream_failed',
+  'cancelled',
+];
+
+export function registerWorkflowCommands(program: Command, act: Act): void {
+  const workflow = program.command('workflow').description('workflows: DAGs of HTTP calls');
+
+  workflow
+    .command('submit')
+    .description('submit a workflow from -f dag.yaml (the body of POST /v1/workflows)')
+    .requiredOption('-f, --file <path>', 'the workflow as YAML or JSON (- for stdin)')
+    .option('--name <name>', 'overrides the file’s name')
+    .action(
+      act(async (rt: Runtime, opts: { file: string; name?: string }) => {
+        const doc = await readDocument(opts.file, rt.io, '--file');
+        if (opts.name) doc.name = opts.name;
+        if (!Array.isArray(doc.nodes)) throw new UsageError(`${opts.file} has no nodes list`, 'nodes');
+        const created = await rt.client().submitWorkflow(doc as SubmitWorkflowRequest);
+        rt.print({ body: created, table: () => workflowDetail(created, rt.out) });
+      }),
+    );
+
+  workflow
+    .command('get <id>')
+    .description('a workflow: its state, node counts by state and times')
+    .action(
+      act(async (rt: Runtime, id: string) => {
+        const wf = await rt.client().getWorkflow(id);
+        rt.print({ body: wf, table: () => workflowDetail(wf, rt.out) });
+      }),
+    );
+
+  workflow
+    .command('nodes <id>')
+    .description('a workflow’s nodes in id order, with their job ids and attempts')
+    .option('--state <state>', `only nodes in this state (${NODE_STATES.join(', ')})`)
+    .option('--limit <n>', 'page size (default 50, at most 500)')
+    .option('--page-token <token>', 'start at this page')
+    .option('--all', 'walk every page')
+    .action(
+      act(
+        async (
+          rt: Runtime,
+          id: string,
+          opts: { state?: string; limit?: string; pageToken?: string; all?: boolean },
+        ) => {
+          if (opts.state && !NODE_STATES.includes(opts.state))
+            throw new UsageError(`expected one of ${NODE_STATES.join(', ')}`, '--state');
+          const query: WorkflowNodesQuery = {
+            ...(opts.state ? { state: opts.state as WorkflowNodesQuery['state'] } : {}),
+            ...(opts.limit ? { limit: parseCount(opts.limit, '--limit') } : {}),
+            ...(opts.pageToken ? { pageToken: opts.pageToken } : {}),
+          };
+          const client = rt.client();
+          if (opts.all) {
+            const nodes: WorkflowNode[] = [];
+            for await (const node of client.workflowNodes(id, query)) {
+              nodes.push(node);
+              rt.progress.show(`${nodes.length} nodes…`);
+            }
+            rt.print({ body: { nodes }, items: nodes, table: () => workflowNodeRows(nodes, rt.out) });
+            return;
+          }
+          const page = await client.workflowNodesPage(id, query);
+          rt.print({
+            body: page,
+            items: page.nodes,
+            table: () =>
+              workflowNodeRows(page.nodes, rt.out) +
+              (page.nextPageToken ? `\n\nmore: --page-token ${page.nextPageToken}` : ''),
+          });
+        },
+      ),
+    );
+
+  for (const action of ['cancel', 'pause', 'resume'] as const) {
+    workflow
+      .command(`${action} <id...>`)
+      .description(
+        {
+          cancel: 'cancel workflows: nodes not started are cancelled, running calls aborted',
+          pause: 'hold dispatch: nodes that become ready wait',
+          resume: 'resume dispatch of paused workflows',
+        }[action],
+      )
+      .action(
+        act(async (rt: Runtime, ids: string[]) =>
+          eachId(rt, ids, async (id) => {
+            const client = rt.client();
+            const wf =
+              action === 'cancel'
+                ? await client.cancelWorkflow(id)
+                : action === 'pause'
+                  ? await client.pauseWorkflow(id)
+                  : await client.resumeWorkflow(id);
+            return { body: wf, table: () => `${wf.id}  ${wf.state}${wf.paused ? ' (paused)' : ''}` };
+          }),
+        ),
+      );
+  }
+
+  workflow
+    .command('retry-node <id> <nodeId>')
+    .description('re-run a dead node and its descendants that did not succeed')
+    .action(
+      act(async (rt: Runtime, id: string, nodeId: string) => {
+        const wf = await rt.client().retryWorkflowNode(id, nodeId);
+        rt.print({ body: wf, table: () => workflowDetail(wf, rt.out) });
+      }),
+    );
+
+  workflow
+    .command('watch <id>')
+    .description(
+      'print node counts by state as they change until the run ends (exit 0 succeeded, 1 otherwise)',
+    )
+    .option('--interval <duration>', 'how often to poll', '1s')
+    .action(
+      act(async (rt: Runtime, id: string, opts: { interval: string }) => {
+        const every = parseDuration(opts.interval, '--interval');
+        const client = rt.client();
+        let last = '';
+        for (;;) {
+          const wf = await client.getWorkflow(id);
+          const seen = `${wf.state}|${wf.paused}|${workflowCounts(wf)}`;
+          if (seen !== last) {
+            last = seen;
+            const line = `${formatTime(new Date().toISOString(), { ...rt.out, time: 'iso' })}  ${wf.state}${wf.paused ? ' (paused)' : ''}  ${workflowCounts(wf)}`;
+            rt.print({ body: wf, items: [wf], table: () => line });
+          }
+          if (wf.state !== 'running') return wf.state === 'succeeded' ? EXIT.ok : EXIT.error;
+          await sleep(every, rt.io.signal);
+          if (rt.io.signal.aborted) {
+            rt.progress.clear();
+            return EXIT.interrupted;
+          }
+        }
+      }),
+    );
+}
