@@ -488,6 +488,9 @@ nodes:
         .split('\n')
         .map((l) => JSON.parse(l).id),
     ).toEqual(['b', 'c', 'd']);
+    const badState = await cli(['workflow', 'nodes', id, '--state', 'asleep'], env);
+    expect(badState.code).toBe(2);
+    expect(badState.stderr).toMatch(/^ {2}state: /m);
 
     const paused = await cli(['workflow', 'pause', id, '-o', 'json'], env);
     expect(JSON.parse(paused.stdout).paused).toBe(true);

@@ -122,24 +122,30 @@ export function tenantDetail(
   return fields(pairs);
 }
 
-/** Node counts by state, in the order a run moves through them; states with no node left out. */
+/** A workflow node's states, in the order a run moves through them. */
+export const NODE_STATES = [
+  'waiting',
+  'pending',
+  'running',
+  'succeeded',
+  'dead',
+  'skipped',
+  'upstream_failed',
+  'cancelled',
+];
+
+/** Node counts by state, in that order; states with no node left out. */
 export function workflowCounts(wf: Workflow): string {
-  const order = [
-    'waiting',
-    'pending',
-    'running',
-    'succeeded',
-    'dead',
-    'skipped',
-    'upstream_failed',
-    'cancelled',
-  ];
-  const known = order.filter((s) => (wf.nodes[s] ?? 0) > 0).map((s) => `${s} ${wf.nodes[s]}`);
-  const other = Object.entries(wf.nodes)
-    .filter(([s, n]) => !order.includes(s) && n > 0)
-    .map(([s, n]) => `${s} ${n}`);
-  return [...known, ...other].join(', ') || 'no nodes';
+  const counts = Object.entries(wf.nodes)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => rank(a) - rank(b));
+  return counts.map(([s, n]) => `${s} ${n}`).join(', ') || 'no nodes';
 }
+
+const rank = (state: string) => {
+  const i = NODE_STATES.indexOf(state);
+  return i < 0 ? NODE_STATES.length : i;
+};
 
 export function workflowDetail(wf: Workflow, out: OutputOptions): string {
   return fields([
