@@ -1,8 +1,9 @@
 import { verifyWebhookSignature } from '@dsched/domain';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { eventually, type RunningService, startService } from '@dsched/testkit/services';
+import { eventually, type ServiceName } from '@dsched/testkit/services';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -13,7 +14,7 @@ const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 let db: TestDatabase;
 let ks: TestKeyspace;
 let target: RecordingTarget;
-const services: RunningService[] = [];
+let fleet: Fleet | undefined;
 
 beforeAll(async () => {
   [db, ks, target] = await Promise.all([
@@ -21,32 +22,22 @@ beforeAll(async () => {
     createTestKeyspace(import.meta.url),
     startRecordingTarget(),
   ]);
-  const env = {
+  fleet = await startFleet({
     DATABASE_URL: db.url,
     CASSANDRA_KEYSPACE: ks.keyspace,
     DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
-    SCHEDULER_TICK_MS: '200',
-    EXECUTOR_POLL_MS: '100',
-    ARCHIVER_INTERVAL_MS: '200',
-    EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
-  };
-  services.push(
-    ...(await Promise.all(
-      (['task-api', 'scheduler', 'executor', 'reconciler', 'archiver', 'job-api'] as const).map((name) =>
-        startService(name, env),
-      ),
-    )),
-  );
+    ...FAST_LOOPS,
+  });
 });
 
 afterAll(async () => {
-  await Promise.all(services.map((s) => s.stop()));
+  await fleet?.stop();
   await target?.close();
   await db?.close();
   await ks?.close();
 });
 
-const service = (name: string) => services.find((s) => s.name === name)!;
+const service = (name: ServiceName) => fleet!.service(name);
 
 it('delivers a once task exactly once, signed, and serves it from history after archiving', async () => {
   const taskApi = service('task-api').url;

@@ -2,9 +2,10 @@ import { openSecret, parseSecretsKeyring, verifyWebhookSignature } from '@dsched
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { TEST_SECRETS_KEY } from '@dsched/testkit/secrets';
-import { eventually, type RunningService, startService } from '@dsched/testkit/services';
+import { eventually, type ServiceName } from '@dsched/testkit/services';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -19,7 +20,7 @@ let db: TestDatabase;
 let ks: TestKeyspace;
 let target: RecordingTarget;
 let legacy: Awaited<ReturnType<typeof createTenantWithKey>>;
-const services: RunningService[] = [];
+let fleet: Fleet | undefined;
 
 beforeAll(async () => {
   [db, ks, target] = await Promise.all([
@@ -28,33 +29,23 @@ beforeAll(async () => {
     startRecordingTarget(),
   ]);
   legacy = await createTenantWithKey(db.pool, 'before-0046');
-  const env = {
+  fleet = await startFleet({
     DATABASE_URL: db.url,
     CASSANDRA_KEYSPACE: ks.keyspace,
     DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'trace',
-    SCHEDULER_TICK_MS: '200',
-    EXECUTOR_POLL_MS: '100',
-    ARCHIVER_INTERVAL_MS: '200',
-    EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
-  };
-  services.push(
-    ...(await Promise.all(
-      (['task-api', 'scheduler', 'executor', 'reconciler', 'archiver', 'job-api'] as const).map((name) =>
-        startService(name, env),
-      ),
-    )),
-  );
+    ...FAST_LOOPS,
+  });
 });
 
 afterAll(async () => {
-  await Promise.all(services.map((s) => s.stop()));
+  await fleet?.stop();
   await target?.close();
   await db?.close();
   await ks?.close();
 });
 
-const url = (name: string) => services.find((s) => s.name === name)!.url;
+const url = (name: ServiceName) => fleet!.service(name).url;
 
 async function call(base: string, path: string, token: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -128,8 +119,8 @@ it('no log line holds an API key, a signing secret, the operator token or the se
     expect(openSecret(ring, t.id, row)).toBe(t.signingSecret);
   }
 
-  await Promise.all(services.map((s) => s.stop()));
-  const logs = services.map((s) => ({ name: s.name, text: s.output() }));
+  await fleet?.stop();
+  const logs = fleet!.services.map((s) => ({ name: s.name, text: s.output() }));
   // The run did log: requests, claims and calls at trace level, from every service.
   for (const l of logs) expect(l.text.split('\n').length, l.name).toBeGreaterThan(3);
   const secrets = [
