@@ -582,6 +582,8 @@ const MUTATIONS: Mutation[] = [
     condition: "`c.state = 'waiting'`",
     edits: [sql('workflows/walk-count.sql', "WHERE c.state = 'waiting'", 'WHERE 1')],
     tests: WORKFLOWS,
+    redundant:
+      "not needed for safety: a child that is no longer waiting is never decided again (walk-decide.sql keeps to waiting children) nor given a job (walk-node-jobs-insert.sql keeps to this step's pending ones), and its counters are read again only after a retry recounts them from its parents (retry-recount.sql)",
   },
   {
     id: 'walk-decide.parents',
@@ -594,12 +596,16 @@ const MUTATIONS: Mutation[] = [
     condition: "`c.state = 'waiting'`",
     edits: [sql('workflows/walk-decide.sql', " AND c.state = 'waiting'")],
     tests: WORKFLOWS,
+    redundant:
+      "walk-count.sql gave this step's fresh token (`c.step_token = ?`) only to waiting children, earlier in the same transaction, and holds their rows",
   },
   {
     id: 'walk-finish-nodes.job',
     condition: '`n.job_id = v.job_id`',
     edits: [sql('workflows/walk-finish-nodes.sql', ' AND n.job_id = v.job_id')],
     tests: WORKFLOWS,
+    redundant:
+      "a node's job id is set once, at submission (nodes-insert.sql), and a retry re-runs that same job; the walk is handed the job row's own workflow and node",
   },
   {
     id: 'walk-finish-nodes.state',
@@ -618,12 +624,16 @@ const MUTATIONS: Mutation[] = [
     condition: '`c.step_token = ?`',
     edits: [always('workflows/walk-node-jobs-insert.sql', 'c.step_token = ?')],
     tests: WORKFLOWS,
+    redundant:
+      "a pending child of a parent that finishes now was made pending in this same step: a child is decided when its last parent finishes, and a parent finishes once (walk-finish-nodes.sql's state fence, tested)",
   },
   {
     id: 'walk-runs-done.state',
     condition: "`w.state = 'running'`",
     edits: [sql('workflows/walk-runs-done.sql', " AND w.state = 'running'")],
     tests: WORKFLOWS,
+    redundant:
+      "workflow-finish.sql repeats `state = 'running'` on the same rows (the pair is removed together below)",
   },
   {
     id: 'walk-runs-done.unfinished',
@@ -636,6 +646,8 @@ const MUTATIONS: Mutation[] = [
     condition: "`state = 'running'`",
     edits: [sql('workflows/workflow-finish.sql', " AND state = 'running'")],
     tests: WORKFLOWS,
+    redundant:
+      "walk-runs-done.sql and runs-lock.sql locked these runs under `state = 'running'` in the same transaction (the pair is removed together below)",
   },
   {
     id: 'runs-cancel-unstarted-nodes.state',
@@ -654,18 +666,24 @@ const MUTATIONS: Mutation[] = [
     condition: "`state = 'running'`",
     edits: [sql('workflows/run-set-paused.sql', " AND state = 'running'")],
     tests: WORKFLOWS,
+    redundant:
+      "lockRun (run-lock-tenant.sql, FOR UPDATE) and the check `run.state !== 'running'` before it, in the same transaction",
   },
   {
     id: 'run-reopen.state',
-    condition: "`state IN ('failed', 'cancelled')`",
-    edits: [sql('workflows/run-reopen.sql', " AND state IN ('failed', 'cancelled')")],
+    condition: "`state IN ('succeeded', 'failed', 'cancelled')`",
+    edits: [sql('workflows/run-reopen.sql', " AND state IN ('succeeded', 'failed', 'cancelled')")],
     tests: WORKFLOWS,
+    redundant:
+      "lockRun (run-lock-tenant.sql, FOR UPDATE) and the check `run.state !== 'running'` before it, in the same transaction",
   },
   {
     id: 'retry-reset.succeeded',
     condition: "`n.state <> 'succeeded'`",
     edits: [sql('workflows/retry-reset.sql', " AND n.state <> 'succeeded'")],
     tests: WORKFLOWS,
+    redundant:
+      "retry-descendants.sql marks only nodes that are neither succeeded nor pending, under the run's lock, and only a pending node can become succeeded",
   },
   {
     id: 'dispatch-lock.paused',
@@ -697,6 +715,8 @@ const MUTATIONS: Mutation[] = [
     condition: "`s.kind <> 'callback'`",
     edits: [sql('jobs/follow-up-callbacks.sql', " AND s.kind <> 'callback'")],
     tests: FOLLOW_UPS,
+    redundant:
+      'a callback job is inserted without `callbacks`, so the `JSON_EXTRACT(s.callbacks, …) IS NOT NULL` condition already leaves it out',
   },
   {
     id: 'follow-up-callbacks.ignore',
@@ -733,6 +753,15 @@ const MUTATIONS: Mutation[] = [
       ),
     ],
     tests: FOLLOW_UPS,
+  },
+  {
+    id: 'runs-done.state-both',
+    condition: "`state = 'running'` in walk-runs-done.sql and workflow-finish.sql",
+    edits: [
+      sql('workflows/walk-runs-done.sql', " AND w.state = 'running'"),
+      sql('workflows/workflow-finish.sql', " AND state = 'running'"),
+    ],
+    tests: WORKFLOWS,
   },
 ];
 
