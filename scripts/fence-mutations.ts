@@ -38,6 +38,18 @@ const RECONCILER = [...MYSQL, 'services/reconciler/test'];
 const JOB_API = ['services/job-api/test', 'test/e2e/executor-cancel-async.test.ts'];
 const SCHEDULER = [...MYSQL, 'services/scheduler/test', 'services/task-api/test/task-lifecycle.test.ts'];
 const SLOTS = [...MYSQL, 'test/e2e/executor-tenant-limit.test.ts'];
+const WORKFLOWS = [
+  'packages/mysql/test/workflow-walk.test.ts',
+  'packages/mysql/test/workflows.test.ts',
+  'packages/mysql/test/workflow-sweep.test.ts',
+  'services/reconciler/test',
+  'test/e2e/workflows.test.ts',
+];
+const FOLLOW_UPS = [
+  'packages/mysql/test/follow-ups.test.ts',
+  'test/e2e/callbacks.test.ts',
+  'test/e2e/pause-on-failure.test.ts',
+];
 
 /** One edit of a statement file: `find` must occur exactly once. */
 const sql = (file: string, find: string, replace = ''): Edit => ({ file: `${SQL}/${file}`, find, replace });
@@ -563,6 +575,193 @@ const MUTATIONS: Mutation[] = [
       always('leases/renew-leases.sql', 'holder = ?'),
     ],
     tests: SCHEDULER,
+  },
+  // The workflow walk (D17): every node state change is conditional on the state it leaves.
+  {
+    id: 'walk-count.state',
+    condition: "`c.state = 'waiting'`",
+    edits: [sql('workflows/walk-count.sql', "WHERE c.state = 'waiting'", 'WHERE 1')],
+    tests: WORKFLOWS,
+    redundant:
+      "not needed for safety: a child that is no longer waiting is never decided again (walk-decide.sql keeps to waiting children) nor given a job (walk-node-jobs-insert.sql keeps to this step's pending ones), and its counters are read again only after a retry recounts them from its parents (retry-recount.sql)",
+  },
+  {
+    id: 'walk-decide.parents',
+    condition: '`c.unfinished_parents = 0`',
+    edits: [sql('workflows/walk-decide.sql', ' AND c.unfinished_parents = 0')],
+    tests: WORKFLOWS,
+  },
+  {
+    id: 'walk-decide.state',
+    condition: "`c.state = 'waiting'`",
+    edits: [sql('workflows/walk-decide.sql', " AND c.state = 'waiting'")],
+    tests: WORKFLOWS,
+    redundant:
+      "walk-count.sql gave this step's fresh token (`c.step_token = ?`) only to waiting children, earlier in the same transaction, and holds their rows",
+  },
+  {
+    id: 'walk-finish-nodes.job',
+    condition: '`n.job_id = v.job_id`',
+    edits: [sql('workflows/walk-finish-nodes.sql', ' AND n.job_id = v.job_id')],
+    tests: WORKFLOWS,
+    redundant:
+      "a node's job id is set once, at submission (nodes-insert.sql), and a retry re-runs that same job; the walk is handed the job row's own workflow and node",
+  },
+  {
+    id: 'walk-finish-nodes.state',
+    condition: "`n.state = 'pending'`",
+    edits: [sql('workflows/walk-finish-nodes.sql', "WHERE n.state = 'pending' AND ", 'WHERE ')],
+    tests: WORKFLOWS,
+  },
+  {
+    id: 'walk-node-jobs-insert.state',
+    condition: "`c.state = 'pending'`",
+    edits: [sql('workflows/walk-node-jobs-insert.sql', " AND c.state = 'pending'")],
+    tests: WORKFLOWS,
+  },
+  {
+    id: 'walk-node-jobs-insert.step',
+    condition: '`c.step_token = ?`',
+    edits: [always('workflows/walk-node-jobs-insert.sql', 'c.step_token = ?')],
+    tests: WORKFLOWS,
+    redundant:
+      "a pending child of a parent that finishes now was made pending in this same step: a child is decided when its last parent finishes, and a parent finishes once (walk-finish-nodes.sql's state fence, tested)",
+  },
+  {
+    id: 'walk-runs-done.state',
+    condition: "`w.state = 'running'`",
+    edits: [sql('workflows/walk-runs-done.sql', " AND w.state = 'running'")],
+    tests: WORKFLOWS,
+    redundant:
+      "workflow-finish.sql repeats `state = 'running'` on the same rows (the pair is removed together below)",
+  },
+  {
+    id: 'walk-runs-done.unfinished',
+    condition: '`NOT EXISTS` (a node still waiting, ready or pending)',
+    edits: [sql('workflows/walk-runs-done.sql', 'AND NOT EXISTS', 'AND 1 OR NOT EXISTS')],
+    tests: WORKFLOWS,
+  },
+  {
+    id: 'workflow-finish.state',
+    condition: "`state = 'running'`",
+    edits: [sql('workflows/workflow-finish.sql', " AND state = 'running'")],
+    tests: WORKFLOWS,
+    redundant:
+      "walk-runs-done.sql and runs-lock.sql locked these runs under `state = 'running'` in the same transaction (the pair is removed together below)",
+  },
+  {
+    id: 'runs-cancel-unstarted-nodes.state',
+    condition: "`state IN ('waiting', 'ready')`",
+    edits: [sql('workflows/runs-cancel-unstarted-nodes.sql', " AND state IN ('waiting', 'ready')")],
+    tests: WORKFLOWS,
+  },
+  {
+    id: 'runs-cancel-pending-jobs.state',
+    condition: "`j.state = 'pending'`",
+    edits: [sql('workflows/runs-cancel-pending-jobs.sql', " AND j.state = 'pending'")],
+    tests: WORKFLOWS,
+  },
+  {
+    id: 'run-set-paused.state',
+    condition: "`state = 'running'`",
+    edits: [sql('workflows/run-set-paused.sql', " AND state = 'running'")],
+    tests: WORKFLOWS,
+    redundant:
+      "lockRun (run-lock-tenant.sql, FOR UPDATE) and the check `run.state !== 'running'` before it, in the same transaction",
+  },
+  {
+    id: 'run-reopen.state',
+    condition: "`state IN ('succeeded', 'failed', 'cancelled')`",
+    edits: [sql('workflows/run-reopen.sql', " AND state IN ('succeeded', 'failed', 'cancelled')")],
+    tests: WORKFLOWS,
+    redundant:
+      "lockRun (run-lock-tenant.sql, FOR UPDATE) and the check `run.state !== 'running'` before it, in the same transaction",
+  },
+  {
+    id: 'retry-reset.succeeded',
+    condition: "`n.state <> 'succeeded'`",
+    edits: [sql('workflows/retry-reset.sql', " AND n.state <> 'succeeded'")],
+    tests: WORKFLOWS,
+    redundant:
+      "retry-descendants.sql marks only nodes that are neither succeeded nor pending, under the run's lock, and only a pending node can become succeeded",
+  },
+  {
+    id: 'dispatch-lock.paused',
+    condition: '`w.paused = 0`',
+    edits: [sql('workflows/dispatch-lock.sql', ' AND w.paused = 0')],
+    tests: WORKFLOWS,
+  },
+  {
+    id: 'dispatch-release.state',
+    condition: "`state = 'ready'`",
+    edits: [sql('workflows/dispatch-release.sql', " AND state = 'ready'")],
+    tests: WORKFLOWS,
+  },
+  {
+    id: 'sweep-stranded-nodes.final',
+    condition: "`j.state IN ('succeeded', 'dead', 'cancelled')`",
+    edits: [sql('workflows/sweep-stranded-nodes.sql', " AND j.state IN ('succeeded', 'dead', 'cancelled')")],
+    tests: WORKFLOWS,
+  },
+  // The follow-ups of a finished job (callbacks, failure streak, pause after failures; D18).
+  {
+    id: 'follow-up-callbacks.state',
+    condition: "`s.state IN ('succeeded', 'dead')`",
+    edits: [sql('jobs/follow-up-callbacks.sql', "WHERE s.state IN ('succeeded', 'dead') AND ", 'WHERE ')],
+    tests: FOLLOW_UPS,
+  },
+  {
+    id: 'follow-up-callbacks.kind',
+    condition: "`s.kind <> 'callback'`",
+    edits: [sql('jobs/follow-up-callbacks.sql', " AND s.kind <> 'callback'")],
+    tests: FOLLOW_UPS,
+    redundant:
+      'a callback job is inserted without `callbacks`, so the `JSON_EXTRACT(s.callbacks, …) IS NOT NULL` condition already leaves it out',
+  },
+  {
+    id: 'follow-up-callbacks.ignore',
+    condition: '`INSERT IGNORE` (one callback per job and attempt group)',
+    edits: [sql('jobs/follow-up-callbacks.sql', 'INSERT IGNORE INTO jobs', 'INSERT INTO jobs')],
+    tests: FOLLOW_UPS,
+  },
+  {
+    id: 'follow-up-pause.state',
+    condition: "`state = 'active'`",
+    edits: [sql('jobs/follow-up-pause.sql', " AND state = 'active'")],
+    tests: FOLLOW_UPS,
+  },
+  {
+    id: 'follow-up-pause.streak',
+    condition: '`failure_streak >= pause_after_failures`',
+    edits: [sql('jobs/follow-up-pause.sql', '\n   AND failure_streak >= pause_after_failures')],
+    tests: FOLLOW_UPS,
+  },
+  {
+    id: 'follow-up-supersede.unstarted',
+    condition: "`j.state = 'pending' AND j.attempt = 0`",
+    edits: [sql('jobs/follow-up-supersede.sql', " AND j.state = 'pending' AND j.attempt = 0")],
+    tests: FOLLOW_UPS,
+  },
+  {
+    id: 'follow-up-streak.final',
+    condition: "`s.state IN ('succeeded', 'dead')` (the outer read)",
+    edits: [
+      sql(
+        'jobs/follow-up-streak.sql',
+        "WHERE s.id IN (?) AND s.counts_failures = 1 AND s.state IN ('succeeded', 'dead')",
+        'WHERE s.id IN (?) AND s.counts_failures = 1',
+      ),
+    ],
+    tests: FOLLOW_UPS,
+  },
+  {
+    id: 'runs-done.state-both',
+    condition: "`state = 'running'` in walk-runs-done.sql and workflow-finish.sql",
+    edits: [
+      sql('workflows/walk-runs-done.sql', " AND w.state = 'running'"),
+      sql('workflows/workflow-finish.sql', " AND state = 'running'"),
+    ],
+    tests: WORKFLOWS,
   },
 ];
 

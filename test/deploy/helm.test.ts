@@ -171,6 +171,15 @@ describe('helm chart deploy/helm/dsched', () => {
     const wrongType = bad(['--set', 'config.shutdownGraceMs=soon']);
     expect(wrongType.stderr).toMatch(/shutdownGraceMs/);
     expect(bad(['--set', 'podAntiAffinity=always']).stderr).toMatch(/podAntiAffinity/);
+    expect(bad(['--set', 'config.trustProxy=everyone']).stderr).toMatch(/trustProxy/);
+  });
+
+  it('tells the APIs which proxies to believe only when config.trustProxy is set', () => {
+    const config = (ms: Manifest[]) =>
+      byKind(ms, 'ConfigMap').find((c) => c.metadata.name.endsWith('-config'))!;
+    expect(config(rendered.default).data!.TRUST_PROXY).toBeUndefined();
+    const set = render('default', ['--set-string', 'config.trustProxy=10.0.0.0/8']);
+    expect(config(set).data!.TRUST_PROXY).toBe('10.0.0.0/8');
   });
 });
 

@@ -3,11 +3,11 @@ import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtu
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { idToBin } from '../src/ids.ts';
+import { binToId, idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { followUpFinishedJobs } from '../src/jobs/follow-ups.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
-import { completeJob } from '../src/jobs/job-control.ts';
+import { cancelJob, completeJob } from '../src/jobs/job-control.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
 import { readJson } from '../src/json.ts';
@@ -180,6 +180,27 @@ describe('callback jobs', () => {
       attempt: attempt(503),
     };
     expect(await record([ok(first), retry])).toEqual([{ callbackJobs: 0, pausedTasks: 0 }]);
+    expect(await callbackJobs(task.id)).toEqual([]);
+  });
+
+  it('are not made for a job that ended cancelled, though its caller passed it as finished', async () => {
+    const task = await taskWithJobs(
+      { callbacks: { onSuccess: 'http://127.0.0.1:9/ok', onDead: 'http://127.0.0.1:9/dead' } },
+      1,
+    );
+    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT id FROM jobs');
+    const jobId = binToId(rows[0]!.id);
+    expect(await cancelJob(db.pool, task.tenantId, jobId)).toBe('cancelled');
+    const report = await withTransaction(db.pool, (conn) =>
+      followUpFinishedJobs(conn, [
+        {
+          id: jobId,
+          followUps: { taskId: task.id, callbacks: true, countsFailures: false },
+          responseBody: null,
+        },
+      ]),
+    );
+    expect(report.callbackJobs).toBe(0);
     expect(await callbackJobs(task.id)).toEqual([]);
   });
 });

@@ -13,8 +13,10 @@ import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { redriveJobs } from '../src/jobs/redrive.ts';
-import { cancelWorkflow, retryWorkflowNode } from '../src/workflows/workflow-control.ts';
+import { withTransaction } from '../src/transaction.ts';
+import { cancelWorkflow, retryWorkflowNode, setWorkflowPaused } from '../src/workflows/workflow-control.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
+import { advanceWorkflows } from '../src/workflows/workflow-walk.ts';
 
 // The walk on real MariaDB: submission stores a run and its roots' jobs in one transaction; each
 // outcome batch finishes its nodes, counts their children off and makes the ready ones jobs.
@@ -277,6 +279,8 @@ describe('run operations', () => {
     ]);
     expect(await drain(() => 'succeeded')).toEqual([]);
     expect((await nodeStates(wf)).c).toBe('cancelled');
+    // and the run it belonged to stays cancelled: its last live node finishing does not end it again
+    expect(await runState(wf)).toBe('cancelled');
     expect(await cancelWorkflow(db.pool, t.id, wf.id)).toBe('not_running');
     expect(await cancelWorkflow(db.pool, (await createTenantWithKey(db.pool, 'other')).id, wf.id)).toBe(
       'not_found',
@@ -308,6 +312,90 @@ describe('run operations', () => {
     expect(second.map((j) => `${j.nodeId}:${j.attempt}`)).toEqual(['bad:2', 'mid:1', 'leaf:1']);
     expect(second[0]!.id).toBe(badJob.id);
     expect(await runState(wf)).toBe('succeeded');
+  });
+});
+
+describe('fences of the walk', () => {
+  it('a node finished twice (a stale repair read racing the outcome) tells its children once', async () => {
+    const t = await createTenantWithKey(db.pool, 'twice');
+    const wf = await submit(t.id, [{ id: 'a' }, { id: 'b' }, { id: 'c', dependsOn: ['a', 'b'] }]);
+    const jobs = await claim(10);
+    const a = jobs.find((j) => j.nodeId === 'a')!;
+    expect(
+      await recordOutcomes(db.pool, [
+        {
+          job: a,
+          transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+          attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+        },
+      ]),
+    ).toEqual([]);
+    // The reconciler's sweep read `a` as pending with a final job before that commit, and repairs it now.
+    await withTransaction(db.pool, (conn) =>
+      advanceWorkflows(conn, [
+        { workflowId: wf.id, nodeId: 'a', jobId: a.id, state: 'succeeded', attempt: a.attempt },
+      ]),
+    );
+    expect((await nodeStates(wf)).c).toBe('waiting');
+    const [cJobs] = await db.pool.query<RowDataPacket[]>(
+      "SELECT COUNT(*) AS n FROM jobs WHERE workflow_id = ? AND node_id = 'c'",
+      [idToBin(wf.id)],
+    );
+    expect(Number(cJobs[0]!.n)).toBe(0);
+    const b = jobs.find((j) => j.nodeId === 'b')!;
+    await recordOutcomes(db.pool, [
+      {
+        job: b,
+        transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+      },
+    ]);
+    expect((await drain(() => 'succeeded')).map((j) => j.nodeId)).toEqual(['c']);
+    expect(await runState(wf)).toBe('succeeded');
+  });
+
+  it('a paused run with maxParallel holds its ready nodes when a running one finishes, and resume sends them', async () => {
+    const t = await createTenantWithKey(db.pool, 'paused-capped');
+    const wf = await submit(
+      t.id,
+      Array.from({ length: 5 }, (_, i) => ({ id: `w${i}` })),
+      { maxParallel: 2 },
+    );
+    const running = await claim(10);
+    expect(running).toHaveLength(2);
+    expect(await setWorkflowPaused(db.pool, t.id, wf.id, true)).toBe('done');
+    await recordOutcomes(
+      db.pool,
+      running.map((job) => ({
+        job,
+        transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+      })),
+    );
+    expect(await claim(10)).toEqual([]);
+    expect(Object.values(await nodeStates(wf)).filter((s) => s === 'ready')).toHaveLength(3);
+    expect(await setWorkflowPaused(db.pool, t.id, wf.id, false)).toBe('done');
+    expect((await drain(() => 'succeeded')).length).toBe(3);
+    expect(await runState(wf)).toBe('succeeded');
+  });
+
+  it('re-running a skipped handler of a succeeded run reopens the run and gives its quota back when it ends', async () => {
+    const t = await createTenantWithKey(db.pool, 'reopen-succeeded');
+    const wf = await submit(t.id, [{ id: 'ok' }, { id: 'onfail', dependsOn: ['ok'], trigger: 'one_failed' }]);
+    await drain(() => 'succeeded');
+    expect(await nodeStates(wf)).toEqual({ ok: 'succeeded', onfail: 'skipped' });
+    expect(await runState(wf)).toBe('succeeded');
+    const taskCount = async () => {
+      const [rows] = await db.pool.query<RowDataPacket[]>('SELECT task_count FROM tenants WHERE id = ?', [
+        idToBin(t.id),
+      ]);
+      return Number(rows[0]!.task_count);
+    };
+    const before = await taskCount();
+    expect(await retryWorkflowNode(db.pool, t.id, wf.id, 'onfail')).toBe('done');
+    await drain(() => 'succeeded');
+    expect(await runState(wf)).toBe('succeeded');
+    expect(await taskCount()).toBe(before);
   });
 });
 

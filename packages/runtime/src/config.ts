@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseSecretsKeyring } from '@dsched/domain';
 import { z } from 'zod';
 
@@ -99,9 +100,55 @@ export const secretsConfigShape = {
     }),
 };
 
+/**
+ * Which peers may say who the client is (`X-Forwarded-For`), so that the throttle of failed
+ * authentications counts the client behind an ingress rather than the ingress: unset (trust
+ * nobody: the peer's address is the client's), a hop count (`1`: the nearest proxy), or a
+ * comma-separated list of addresses and CIDRs (`10.0.0.0/8,127.0.0.1`). Never `true`: trusting
+ * every peer would let any client pick the address it is counted under.
+ */
+export type TrustProxy = false | number | string[];
+
+const trustProxy = () =>
+  z
+    .string()
+    .default('')
+    .transform((v, ctx): TrustProxy => {
+      const text = v.trim();
+      if (text === '' || text === 'false') return false;
+      if (/^\d+$/.test(text)) {
+        const hops = Number(text);
+        if (hops >= 1 && hops <= 16) return hops;
+        ctx.addIssue({ code: 'custom', message: 'a hop count must be 1–16' });
+        return z.NEVER;
+      }
+      const entries = text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = entries.filter((e) => !isAddressOrCidr(e));
+      if (bad.length === 0) return entries;
+      ctx.addIssue({
+        code: 'custom',
+        message: `not an address or CIDR: ${bad.join(', ')} (give a hop count, or addresses and CIDRs separated by commas)`,
+      });
+      return z.NEVER;
+    });
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || address === undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d+$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
 /** The APIs' throttle of failed authentications per address (auth-throttle.ts). */
 export const authThrottleConfigShape = {
   /** Failed authentications (401, 403) one address may make within the window before 429s. */
   AUTH_FAILURE_LIMIT: env.positiveInt(20),
   AUTH_FAILURE_WINDOW_S: env.positiveInt(60),
+  TRUST_PROXY: trustProxy(),
 };

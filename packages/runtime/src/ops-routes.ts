@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
+import type { TrustProxy } from './config.ts';
 import type { Logger } from './logger.ts';
 
 /** Resolves when every dependency answers; throws naming the one that does not. */
@@ -50,10 +51,23 @@ export function buildOpsServer(deps: {
 }
 
 /** A fastify instance logging through the service's pino logger, with request ids. */
-export function createHttpServer(logger: Logger, options: { bodyLimit?: number } = {}): FastifyInstance {
+export function createHttpServer(
+  logger: Logger,
+  options: { bodyLimit?: number; trustProxy?: TrustProxy } = {},
+): FastifyInstance {
   return Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // request.ip is then the client named by X-Forwarded-For, as far as the trusted hops go.
+    trustProxy: fastifyTrustProxy(options.trustProxy),
     genReqId: () => crypto.randomUUID(),
   }) as unknown as FastifyInstance;
+}
+
+function fastifyTrustProxy(
+  trust: TrustProxy | undefined,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === undefined || trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
 }

@@ -2,7 +2,14 @@ import { Writable } from 'node:stream';
 import { newSecretsKey } from '@dsched/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, createLogger, loadConfig, mysqlConfigShape, secretsConfigShape } from '../src/index.ts';
+import {
+  authThrottleConfigShape,
+  ConfigError,
+  createLogger,
+  loadConfig,
+  mysqlConfigShape,
+  secretsConfigShape,
+} from '../src/index.ts';
 
 describe('loadConfig', () => {
   const schema = z.object({ ...mysqlConfigShape });
@@ -75,5 +82,25 @@ describe('the secrets key', () => {
     const { DSCHED_SECRETS_KEY: ring } = loadConfig(schema, { DSCHED_SECRETS_KEY: `b:${b},a:${a}` });
     expect(ring.current.id).toBe('b');
     expect(ring.byId.size).toBe(2);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const schema = z.object({ ...authThrottleConfigShape });
+  const parse = (TRUST_PROXY?: string) => loadConfig(schema, { TRUST_PROXY }).TRUST_PROXY;
+
+  it('trusts nobody unless told, a hop count, or a list of addresses and CIDRs', () => {
+    expect(parse(undefined)).toBe(false);
+    expect(parse('')).toBe(false);
+    expect(parse('1')).toBe(1);
+    expect(parse('10.0.0.0/8, 127.0.0.1,fd00::/8')).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8']);
+  });
+
+  it('refuses what is neither, naming the variable and the entry', () => {
+    for (const bad of ['true', '0', '99', '10.0.0.0/33', 'ingress.local', '10.0.0.1/8/2']) {
+      expect(() => parse(bad), bad).toThrow(ConfigError);
+      expect(() => parse(bad), bad).toThrow(/TRUST_PROXY/);
+    }
+    expect(() => parse('127.0.0.1,ingress.local')).toThrow(/ingress\.local/);
   });
 });

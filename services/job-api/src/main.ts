@@ -24,6 +24,7 @@ async function main(config: JobApiConfig): Promise<void> {
           heartbeatExtendSeconds: config.JOB_API_HEARTBEAT_EXTEND_S,
         }),
         authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },
+        trustProxy: config.TRUST_PROXY,
         ready: async () => {
           await pingMysql(pool);
           await pingCassandra(cassandra);

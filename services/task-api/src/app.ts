@@ -7,6 +7,7 @@ import {
   refuseUndeclaredInput,
   registerOpsRoutes,
   serveOpenApi,
+  type TrustProxy,
 } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
@@ -35,6 +36,8 @@ export interface TaskApiDeps {
   isShuttingDown?: () => boolean;
   /** Failed authentications one address may make per window before 429s (default 20 per 60 s). */
   authThrottle?: { maxFailures: number; windowS: number };
+  /** Which peers may name the client in X-Forwarded-For (TRUST_PROXY); nobody when absent. */
+  trustProxy?: TrustProxy;
   tenants: TenantDirectory;
   tasks: TaskRepository;
   runs: TaskRuns;
@@ -48,7 +51,7 @@ export interface TaskApiDeps {
 }
 
 export function buildApp(deps: TaskApiDeps): FastifyInstance {
-  const app = createHttpServer(deps.logger);
+  const app = createHttpServer(deps.logger, { trustProxy: deps.trustProxy });
   installErrorHandler(app);
   installAuthThrottle(app, deps.authThrottle ?? { maxFailures: 20, windowS: 60 });
   registerOpsRoutes(app, deps);

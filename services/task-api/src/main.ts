@@ -30,6 +30,7 @@ async function main(config: TaskApiConfig): Promise<void> {
           keyring: config.DSCHED_SECRETS_KEY,
         }),
         authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },
+        trustProxy: config.TRUST_PROXY,
         ready: async () => {
           await pingMysql(pool);
           await pingCassandra(cassandra);

@@ -1,4 +1,4 @@
-import { createLogger, createRegistry } from '@dsched/runtime';
+import { createLogger, createRegistry, type TrustProxy } from '@dsched/runtime';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { testKeyring } from '@dsched/testkit/secrets';
@@ -16,6 +16,7 @@ export async function buildTestApp(
     historyRetentionDays?: number;
     workflowMaxBodyBytes?: number;
     authThrottle?: { maxFailures: number; windowS: number };
+    trustProxy?: TrustProxy;
   } = {},
 ) {
   const [db, ks]: [TestDatabase, TestKeyspace] = await Promise.all([
@@ -38,6 +39,7 @@ export async function buildTestApp(
     }),
     ready: async () => undefined,
     ...(options.authThrottle ? { authThrottle: options.authThrottle } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
   });
   const close = async () => {
     await app.close();

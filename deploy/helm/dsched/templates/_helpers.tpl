@@ -59,6 +59,9 @@ KEY_ROTATION_GRACE_S: {{ .Values.config.keyRotationGraceS | quote }}
 {{- with .Values.config.executorAllowedTargets }}
 EXECUTOR_ALLOWED_TARGETS: {{ . | quote }}
 {{- end }}
+{{- with .Values.config.trustProxy }}
+TRUST_PROXY: {{ . | quote }}
+{{- end }}
 {{- range $name, $value := .Values.config.extraEnv }}
 {{ $name }}: {{ $value | quote }}
 {{- end }}
