@@ -293,10 +293,10 @@ export class Run {
   }
 
   /** Waits (bounded) for the archiver to move what it will, so history is checked too. */
-  async settleArchive(timeoutMs = 30_000): Promise<void> {
-    await pollUntil(
+  async settleArchive(timeoutMs = 30_000, windowEndMs = this.#windowEndMs): Promise<boolean> {
+    return pollUntil(
       async () => {
-        const p = await this.view.progress(new Date(this.#windowEndMs));
+        const p = await this.view.progress(new Date(windowEndMs));
         return (p.byState.succeeded ?? 0) + (p.byState.cancelled ?? 0) === 0;
       },
       { timeoutMs, intervalMs: 500 },

@@ -138,6 +138,11 @@ export class BullmqPeer {
     return { tasks, due, addedInS };
   }
 
+  /** The processes BullMQ's side runs on, for the CPU accounting. */
+  get pids(): { workers: number[]; redis: number[] } {
+    return { workers: this.#workers.map((w) => w.pid), redis: [this.#redis.pid] };
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.#workers.map((w) => w.stop('SIGTERM', 5000)));
     await this.#redis.stop('SIGTERM', 5000);
