@@ -112,6 +112,10 @@ export class Run {
   readonly extraChecks: Check[] = [];
   /** Checks that could not run because a feature is not on this branch yet. */
   readonly missing: string[] = [];
+  /** Tasks calling a target other than the sink (see AnalysisInput.outsideSink). */
+  readonly outsideSink = new Set<string>();
+  /** What a scenario started beside the fleet (a TCP relay, a target), stopped at teardown. */
+  readonly cleanups: (() => Promise<void>)[] = [];
   stores!: Stores;
   view!: StoresView;
   sink!: SinkProcess;
@@ -315,7 +319,15 @@ export class Run {
     const records = await this.sink.records();
     const jobs = await this.view.allJobs();
     const expected = expectedOccurrences(this.tasks, windowEndMs);
-    const analysis = analyze({ expected, windowEndMs, records, jobs, cancelled: this.cancelled, originMs });
+    const analysis = analyze({
+      expected,
+      windowEndMs,
+      records,
+      jobs,
+      cancelled: this.cancelled,
+      originMs,
+      outsideSink: this.outsideSink,
+    });
     const checks = [...analysis.checks, ...this.extraChecks];
     const metrics: Record<string, number> = {
       ...analysis.metrics,
@@ -372,5 +384,6 @@ export class Run {
     await this.taskApi?.close().catch(() => undefined);
     await this.jobApi?.close().catch(() => undefined);
     await this.ownMariadb?.down('term').catch(() => undefined);
+    for (const cleanup of this.cleanups.splice(0)) await cleanup().catch(() => undefined);
   }
 }

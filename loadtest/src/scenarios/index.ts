@@ -1,11 +1,13 @@
 import { archiverKill } from './archiver-kill.ts';
 import { cancelStorm } from './cancel-storm.ts';
 import { executorKillScenario, smoke } from './executor-kill.ts';
+import { hostileTargets } from './hostile-targets.ts';
 import { mariadbRestart } from './mariadb-restart.ts';
 import { peak } from './peak.ts';
 import { peakVsBullmq } from './peak-vs-bullmq.ts';
 import { clockSkew, schedulerKill, schedulerNoLeases } from './scheduler-faults.ts';
 import { steady } from './steady.ts';
+import { cassandraDown, executorPartition, mariadbRestartPeak } from './store-faults.ts';
 import { longShort, targetFlaky, tenantLimit } from './target-faults.ts';
 import type { Scenario } from './types.ts';
 
@@ -23,6 +25,10 @@ export const SCENARIOS: Scenario[] = [
   cancelStorm,
   archiverKill,
   tenantLimit,
+  cassandraDown,
+  executorPartition,
+  mariadbRestartPeak,
+  hostileTargets,
   smoke,
 ];
 
