@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { startTcpProxy, type TcpProxy } from '@dsched/testkit/tcp-proxy';
 import { scrapeCounter } from '../harness/observe.ts';
 import type { Run } from '../harness/run.ts';
@@ -199,6 +200,19 @@ export const cassandraDown: Scenario = {
   },
 };
 
+/** The outcomes an executor gave up writing, from its log ("could not record outcomes", `dropped`). */
+function droppedOutcomes(logFile: string): number {
+  let text = '';
+  try {
+    text = readFileSync(logFile, 'utf8');
+  } catch {
+    return Number.NaN;
+  }
+  let n = 0;
+  for (const match of text.matchAll(/"dropped":(\d+)/g)) n += Number(match[1]);
+  return n;
+}
+
 export const executorPartition: Scenario = {
   name: 'executor-partition',
   summary:
@@ -241,7 +255,8 @@ export const executorPartition: Scenario = {
     const owner = victim.id;
     const m: Record<string, number> = {};
     const staleBefore = (await scrapeCounter(victim, 'dsched_stale_results_total')) ?? 0;
-    // Cut once it holds slow calls.
+    // Cut once the slow calls are well under way and it holds some.
+    await sleep(Math.max(0, origin + 8000 - Date.now()));
     const holding = await pollUntil(async () => (await run.view.claimsOf(owner)).length >= 5, {
       timeoutMs: Math.max(10_000, w.end - Date.now()),
       intervalMs: 200,
@@ -270,6 +285,8 @@ export const executorPartition: Scenario = {
     m.claims_taken_over = takenOver;
     m.late_outcomes_applied = appliedLate;
     m.late_outcomes_fenced = (staleAfter ?? Number.NaN) - staleBefore;
+    // Outcomes it could not write within a lease are dropped (OutcomeBatcher), and logged.
+    m.late_outcomes_dropped = droppedOutcomes(`${run.scratch}logs/executor-0.log`);
     const exits = run.fleet.events.filter((e) => e.what.startsWith(`${owner} exited`)).length;
     m.partitioned_executor_exits = exits;
     Object.assign(result.metrics, m);
@@ -285,6 +302,11 @@ export const executorPartition: Scenario = {
           name: 'its late outcomes were fenced off (counted), none applied',
           ok: m.late_outcomes_fenced > 0 && appliedLate === 0,
           detail: `dsched_stale_results_total of ${owner} rose by ${m.late_outcomes_fenced}; ${appliedLate} held jobs ended at the attempt it held`,
+        },
+        {
+          name: 'every outcome of a held claim accounted: fenced, or dropped after a lease',
+          ok: m.late_outcomes_fenced + m.late_outcomes_dropped === held.length,
+          detail: `${m.late_outcomes_fenced} fenced + ${m.late_outcomes_dropped} dropped ("could not record outcomes", after ${lease} s) of ${held.length} held`,
         },
         {
           name: 'the cut-off executor lived on',
