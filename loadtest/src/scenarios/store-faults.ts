@@ -329,8 +329,9 @@ export const mariadbRestartPeak: Scenario = {
     const due = await registerBurst(run, tasks, { criticalShare: 0.01 });
     const db = run.ownMariadb!;
     const share = run.knob('at', 0.3);
+    let effects = Number.NaN;
     if (await run.waitEffects(Math.floor(tasks * share), 300_000)) {
-      const effects = (await run.sink.stats()).effects;
+      effects = (await run.sink.stats()).effects;
       run.mark(`mariadb: kill -9 with ${effects} of ${tasks} delivered`);
       await db.down('kill');
       await sleep(run.knob('down', 10) * 1000);
@@ -338,11 +339,18 @@ export const mariadbRestartPeak: Scenario = {
       run.mark('mariadb: started again');
     } else run.notes.push(`${share * 100}% was never delivered: MariaDB was not restarted`);
     await run.drain(due, 420_000);
-    return run.finish(
+    const result = await run.finish(
       due,
       due,
       (x) =>
         `drain ${x.drain_s} s across the restart, critical p99 ${x.critical_p99_ms} ms, other p99 ${x.other_p99_ms} ms, ${x.redeliveries} redeliveries absorbed, ${x.restarts} restarts`,
     );
+    result.metrics.delivered_at_restart = effects;
+    result.checks.push({
+      name: 'MariaDB went down in the middle of the peak',
+      ok: effects > 0 && effects < tasks,
+      detail: `killed with ${effects} of ${tasks} effects applied`,
+    });
+    return result;
   },
 };
