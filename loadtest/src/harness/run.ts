@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { TEST_SECRETS_KEY } from '@dsched/testkit/secrets';
+import type { Chart } from '../report/plot.ts';
 import type { SinkProcess } from '../sink/client.ts';
 import { SinkProcess as Sink } from '../sink/client.ts';
 import type { SinkProfile } from '../sink/protocol.ts';
@@ -97,6 +98,8 @@ export interface RunResult {
   registration: { tasks: number; seconds: number; perSecond: number };
   sink: { cpuMs: number; usPerCall: number; elu: number; eluMax1s: number };
   originMs: number;
+  /** Plots of the scenario's own, beside the standard ones (name → chart). */
+  charts?: Record<string, Chart>;
   /** A peer system's run of the same workload, when the scenario has one. */
   peer?: { name: string; analysis: Analysis; originMs: number };
 }

@@ -6,6 +6,7 @@ import { mariadbRestart } from './mariadb-restart.ts';
 import { peak } from './peak.ts';
 import { peakVsBullmq } from './peak-vs-bullmq.ts';
 import { clockSkew, schedulerKill, schedulerNoLeases } from './scheduler-faults.ts';
+import { soak } from './soak.ts';
 import { steady } from './steady.ts';
 import { cassandraDown, executorPartition, mariadbRestartPeak } from './store-faults.ts';
 import { longShort, targetFlaky, tenantLimit } from './target-faults.ts';
@@ -29,10 +30,11 @@ export const SCENARIOS: Scenario[] = [
   executorPartition,
   mariadbRestartPeak,
   hostileTargets,
+  soak,
   smoke,
 ];
 
-/** The fault scenarios: lost = 0 and duplicate effects = 0 in each. */
+/** The fault scenarios: lost = 0 and duplicate effects = 0 in each (the soak, half an hour, runs on its own). */
 export const FAULT_SCENARIOS = SCENARIOS.filter(
-  (s) => !['peak', 'steady', 'peak-vs-bullmq', 'smoke'].includes(s.name),
+  (s) => !['peak', 'steady', 'peak-vs-bullmq', 'smoke', 'soak'].includes(s.name),
 );
