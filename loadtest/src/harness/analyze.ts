@@ -47,6 +47,8 @@ export interface AnalysisInput {
   originMs: number;
   /** False for a peer with no dsched stores: only what the target saw is judged. */
   withStores?: boolean;
+  /** Tasks whose calls go to a target other than the sink: their scenario accounts for their jobs. */
+  outsideSink?: ReadonlySet<string>;
 }
 
 export interface Check {
@@ -119,7 +121,7 @@ export function analyze(input: AnalysisInput): Analysis {
   // What the stores hold, per occurrence.
   const jobsByOccurrence = new Map<string, StoredJob[]>();
   for (const job of jobs.values()) {
-    if (!job.taskId) continue;
+    if (!job.taskId || input.outsideSink?.has(job.taskId)) continue;
     const key = occurrenceKey(job.taskId, job.scheduledMs);
     const list = jobsByOccurrence.get(key);
     if (list) list.push(job);

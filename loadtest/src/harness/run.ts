@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { TEST_SECRETS_KEY } from '@dsched/testkit/secrets';
+import type { Chart } from '../report/plot.ts';
 import type { SinkProcess } from '../sink/client.ts';
 import { SinkProcess as Sink } from '../sink/client.ts';
 import type { SinkProfile } from '../sink/protocol.ts';
@@ -97,6 +98,8 @@ export interface RunResult {
   registration: { tasks: number; seconds: number; perSecond: number };
   sink: { cpuMs: number; usPerCall: number; elu: number; eluMax1s: number };
   originMs: number;
+  /** Plots of the scenario's own, beside the standard ones (name → chart). */
+  charts?: Record<string, Chart>;
   /** A peer system's run of the same workload, when the scenario has one. */
   peer?: { name: string; analysis: Analysis; originMs: number };
 }
@@ -112,6 +115,10 @@ export class Run {
   readonly extraChecks: Check[] = [];
   /** Checks that could not run because a feature is not on this branch yet. */
   readonly missing: string[] = [];
+  /** Tasks calling a target other than the sink (see AnalysisInput.outsideSink). */
+  readonly outsideSink = new Set<string>();
+  /** What a scenario started beside the fleet (a TCP relay, a target), stopped at teardown. */
+  readonly cleanups: (() => Promise<void>)[] = [];
   stores!: Stores;
   view!: StoresView;
   sink!: SinkProcess;
@@ -315,7 +322,15 @@ export class Run {
     const records = await this.sink.records();
     const jobs = await this.view.allJobs();
     const expected = expectedOccurrences(this.tasks, windowEndMs);
-    const analysis = analyze({ expected, windowEndMs, records, jobs, cancelled: this.cancelled, originMs });
+    const analysis = analyze({
+      expected,
+      windowEndMs,
+      records,
+      jobs,
+      cancelled: this.cancelled,
+      originMs,
+      outsideSink: this.outsideSink,
+    });
     const checks = [...analysis.checks, ...this.extraChecks];
     const metrics: Record<string, number> = {
       ...analysis.metrics,
@@ -372,5 +387,6 @@ export class Run {
     await this.taskApi?.close().catch(() => undefined);
     await this.jobApi?.close().catch(() => undefined);
     await this.ownMariadb?.down('term').catch(() => undefined);
+    for (const cleanup of this.cleanups.splice(0)) await cleanup().catch(() => undefined);
   }
 }

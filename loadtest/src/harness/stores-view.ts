@@ -125,6 +125,29 @@ export class StoresView {
     return byInstance;
   }
 
+  /** Ids of every job row in MySQL. */
+  async liveJobIds(): Promise<Set<string>> {
+    const [rows] = await this.pool.query<RowDataPacket[]>('SELECT id FROM jobs');
+    return new Set(rows.map((r) => binToId(r.id as Buffer)));
+  }
+
+  /** Succeeded and cancelled jobs still in MySQL: the archiver's backlog (dead ones wait in the DLQ). */
+  async archiveBacklog(): Promise<number> {
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      "SELECT COUNT(*) AS n FROM jobs WHERE state IN ('succeeded', 'cancelled')",
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** The running claims one executor holds (its INSTANCE_ID is its claimed_by). */
+  async claimsOf(owner: string): Promise<{ id: string; attempt: number }[]> {
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      "SELECT id, attempt FROM jobs WHERE state = 'running' AND claimed_by = ?",
+      [owner],
+    );
+    return rows.map((r) => ({ id: binToId(r.id as Buffer), attempt: Number(r.attempt) }));
+  }
+
   /** The oldest succeeded job still in MySQL, if any. */
   async oldestSucceeded(): Promise<string | undefined> {
     const [rows] = await this.pool.query<RowDataPacket[]>(

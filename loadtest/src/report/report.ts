@@ -183,12 +183,12 @@ export async function writeReport(r: RunResult, summary: string): Promise<string
   const dir = resultsDir(r.scenario);
   mkdirSync(dir, { recursive: true });
   const plots: string[] = [];
-  for (const [name, chart] of Object.entries(charts(r))) {
+  for (const [name, chart] of Object.entries({ ...charts(r), ...r.charts })) {
     writeFileSync(`${dir}${name}.png`, renderPng(chart));
     plots.push(`${name}.png`);
   }
   writeFileSync(`${dir}report.md`, markdown(r, summary, plots));
-  const { analysis, samples, ...rest } = r;
+  const { analysis, samples, charts: _charts, ...rest } = r;
   writeFileSync(
     `${dir}result.json`,
     `${JSON.stringify({ ...rest, examples: analysis.examples }, null, 2)}\n`,

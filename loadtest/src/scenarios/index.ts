@@ -1,11 +1,14 @@
 import { archiverKill } from './archiver-kill.ts';
 import { cancelStorm } from './cancel-storm.ts';
 import { executorKillScenario, smoke } from './executor-kill.ts';
+import { hostileTargets } from './hostile-targets.ts';
 import { mariadbRestart } from './mariadb-restart.ts';
 import { peak } from './peak.ts';
 import { peakVsBullmq } from './peak-vs-bullmq.ts';
 import { clockSkew, schedulerKill, schedulerNoLeases } from './scheduler-faults.ts';
+import { soak } from './soak.ts';
 import { steady } from './steady.ts';
+import { cassandraDown, executorPartition, mariadbRestartPeak } from './store-faults.ts';
 import { longShort, targetFlaky, tenantLimit } from './target-faults.ts';
 import type { Scenario } from './types.ts';
 
@@ -23,10 +26,15 @@ export const SCENARIOS: Scenario[] = [
   cancelStorm,
   archiverKill,
   tenantLimit,
+  cassandraDown,
+  executorPartition,
+  mariadbRestartPeak,
+  hostileTargets,
+  soak,
   smoke,
 ];
 
-/** The fault scenarios: lost = 0 and duplicate effects = 0 in each. */
+/** The fault scenarios: lost = 0 and duplicate effects = 0 in each (the soak, half an hour, runs on its own). */
 export const FAULT_SCENARIOS = SCENARIOS.filter(
-  (s) => !['peak', 'steady', 'peak-vs-bullmq', 'smoke'].includes(s.name),
+  (s) => !['peak', 'steady', 'peak-vs-bullmq', 'smoke', 'soak'].includes(s.name),
 );

@@ -57,3 +57,23 @@ export function cassandraSettings(config: {
     password: config.CASSANDRA_PASSWORD,
   };
 }
+
+const UNAVAILABLE_CODES = new Set([
+  cassandra.types.responseErrorCodes.unavailableException,
+  cassandra.types.responseErrorCodes.overloaded,
+  cassandra.types.responseErrorCodes.isBootstrapping,
+  cassandra.types.responseErrorCodes.readTimeout,
+  cassandra.types.responseErrorCodes.writeTimeout,
+]);
+
+/**
+ * Whether an error of the driver means the cluster cannot be reached or cannot answer right now
+ * (no host, a timeout, too few replicas), as opposed to a bad query: the caller answers "try
+ * again later" rather than "internal error".
+ */
+export function isCassandraUnreachable(err: unknown): boolean {
+  if (err instanceof cassandra.errors.NoHostAvailableError) return true;
+  if (err instanceof cassandra.errors.OperationTimedOutError) return true;
+  if (err instanceof cassandra.errors.BusyConnectionError) return true;
+  return err instanceof cassandra.errors.ResponseError && UNAVAILABLE_CODES.has(err.code);
+}

@@ -19,19 +19,22 @@ export interface FieldIssue {
 export class DschedError extends Error {
   readonly code: ErrorCode;
   readonly details: FieldIssue[];
-  /** Seconds a client should wait before retrying (resource_exhausted). */
+  /** Seconds a client should wait before retrying (resource_exhausted, unavailable). */
   readonly retryAfterS: number | undefined;
+  /** An `internal` error that passes: a store the request needs is unreachable for now (HTTP 503). */
+  readonly unavailable: boolean;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: FieldIssue[]; cause?: unknown; retryAfterS?: number } = {},
+    options: { details?: FieldIssue[]; cause?: unknown; retryAfterS?: number; unavailable?: boolean } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'DschedError';
     this.code = code;
     this.details = options.details ?? [];
     this.retryAfterS = options.retryAfterS;
+    this.unavailable = options.unavailable ?? false;
   }
 }
 
@@ -45,6 +48,25 @@ export function notFound(what: string): DschedError {
 
 export function conflict(message: string): DschedError {
   return new DschedError('conflict', message);
+}
+
+/**
+ * A store the request needs cannot be reached right now (history while Cassandra is down): code
+ * `internal` (API.md's codes are fixed), answered 503 with Retry-After, the store named in the
+ * details. What does not need that store keeps working.
+ */
+export function storeUnavailable(
+  store: string,
+  message: string,
+  cause?: unknown,
+  retryAfterS = 5,
+): DschedError {
+  return new DschedError('internal', message, {
+    details: [{ field: `(${store})`, issue: 'unavailable' }],
+    retryAfterS,
+    unavailable: true,
+    cause,
+  });
 }
 
 /**

@@ -14,6 +14,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
+/** An error's status: the code's, except an `internal` error that passes (a store unreachable): 503. */
+export function httpStatus(err: DschedError): number {
+  return err.code === 'internal' && err.unavailable ? 503 : HTTP_STATUS[err.code];
+}
+
 /** The issue of each key a strict request schema refused (see request-schema.ts). */
 export const UNKNOWN_FIELD = 'unknown field';
 
@@ -57,8 +62,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error }, 'unhandled error');
       err = new DschedError('internal', 'internal error');
     }
+    if (err.unavailable) request.log.warn({ err: err.cause ?? err }, err.message);
     if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
-    return reply.status(HTTP_STATUS[err.code]).send(errorBody(err));
+    return reply.status(httpStatus(err)).send(errorBody(err));
   });
   app.setNotFoundHandler((request, reply) => {
     reply

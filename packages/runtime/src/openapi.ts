@@ -61,6 +61,12 @@ export const STANDARD_ERRORS = {
   404: { description: 'not_found (also for another tenant’s id)' },
 } satisfies Record<number, ResponseDoc>;
 
+/** What a route that reads history answers while Cassandra cannot be reached (storeUnavailable). */
+export const HISTORY_UNAVAILABLE: ResponseDoc = {
+  description:
+    'internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds',
+};
+
 /** What an address past its failed authentications gets (auth-throttle.ts). */
 const THROTTLED: ResponseDoc = {
   description: 'resource_exhausted: too many failed authentications from this address (Retry-After)',

@@ -1,44 +1,64 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
-// A TCP relay on loopback in front of a server (MySQL), that a test can cut like a network
-// partition: `blackhole()` stops relaying in both directions and holds new connections without
-// answering, so clients hang instead of failing fast. The server itself keeps running.
+// A TCP relay on loopback in front of a server (MySQL, Cassandra), that a test can cut like a
+// network partition while the server itself keeps running:
+// - `blackhole()` stops relaying in both directions and holds new connections without answering,
+//   so clients hang instead of failing fast (packets dropped);
+// - `cut()` destroys every relayed connection and resets each new one as soon as it is accepted,
+//   so clients fail fast, as they would with the server down (connection refused or reset).
+// `restore()` ends either; `stats()` counts what it relayed and refused.
 
 export interface TcpProxy {
   port: number;
   blackhole(): void;
+  cut(): void;
   restore(): void;
+  stats(): { accepted: number; refused: number; open: number };
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
-  let cut = false;
+  let mode: 'open' | 'blackhole' | 'cut' = 'open';
+  let accepted = 0;
+  let refused = 0;
   const sockets = new Set<Socket>();
-  const pairs: [Socket, Socket][] = [];
+  const pairs = new Set<[Socket, Socket]>();
   const server: Server = createServer((client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => undefined);
-    if (cut) {
+    if (mode === 'cut') {
+      refused++;
+      client.resetAndDestroy();
+      return;
+    }
+    if (mode === 'blackhole') {
       client.pause();
       return;
     }
+    accepted++;
     const upstream = new (client.constructor as typeof Socket)();
+    const pair: [Socket, Socket] = [client, upstream];
     sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('close', () => {
+      sockets.delete(upstream);
+      pairs.delete(pair);
+      client.destroy();
+    });
+    client.on('close', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
     upstream.connect(target.port, target.host);
     client.pipe(upstream);
     upstream.pipe(client);
-    pairs.push([client, upstream]);
+    pairs.add(pair);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : 0,
     blackhole: () => {
-      cut = true;
+      mode = 'blackhole';
       for (const [a, b] of pairs) {
         a.unpipe(b);
         b.unpipe(a);
@@ -46,8 +66,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         b.pause();
       }
     },
+    cut: () => {
+      mode = 'cut';
+      for (const [a, b] of pairs) {
+        a.resetAndDestroy();
+        b.destroy();
+      }
+      pairs.clear();
+    },
     restore: () => {
-      cut = false;
+      mode = 'open';
       for (const [a, b] of pairs) {
         a.pipe(b);
         b.pipe(a);
@@ -55,6 +83,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         b.resume();
       }
     },
+    stats: () => ({ accepted, refused, open: pairs.size }),
     close: () =>
       new Promise((resolve) => {
         for (const s of sockets) s.destroy();

@@ -1,4 +1,4 @@
-import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
+import { cassandraSettings, connectCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, runApi } from '@dsched/runtime';
 import { buildApp } from './app.ts';
@@ -25,10 +25,10 @@ async function main(config: JobApiConfig): Promise<void> {
         }),
         authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },
         trustProxy: config.TRUST_PROXY,
-        ready: async () => {
-          await pingMysql(pool);
-          await pingCassandra(cassandra);
-        },
+        // MySQL only: with Cassandra down, job-api still serves live jobs, heartbeats and
+        // completions, and answers history with 503 (storeUnavailable). Unready on Cassandra, an
+        // orchestrator would take every replica out of service and lose all of that.
+        ready: () => pingMysql(pool),
         isShuttingDown,
       }),
       stopSteps: [

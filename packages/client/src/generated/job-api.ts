@@ -273,6 +273,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1TasksIdRuns: {
@@ -344,6 +353,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1Jobs: {
@@ -397,6 +415,15 @@ export interface operations {
             };
             /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

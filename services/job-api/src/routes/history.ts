@@ -5,7 +5,14 @@ import {
   pageSchema,
   runsQuerySchema,
 } from '@dsched/domain';
-import { authenticateTenant, defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
+import {
+  authenticateTenant,
+  defineRoute,
+  HISTORY_UNAVAILABLE,
+  parseWith,
+  pathId,
+  STANDARD_ERRORS,
+} from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { type ListDeps, listTaskRuns, listTenantJobs } from '../core/lists.ts';
 import type { TenantByKeyHash } from '../ports.ts';
@@ -21,6 +28,7 @@ export const taskRunsRoute = defineRoute({
   responses: {
     200: { description: 'a page of runs', schema: pageSchema('runs', jobViewSchema) },
     ...STANDARD_ERRORS,
+    503: HISTORY_UNAVAILABLE,
   },
 });
 
@@ -35,6 +43,7 @@ export const tenantJobsRoute = defineRoute({
     200: { description: 'a page of jobs', schema: pageSchema('jobs', jobViewSchema) },
     400: STANDARD_ERRORS[400],
     401: STANDARD_ERRORS[401],
+    503: HISTORY_UNAVAILABLE,
   },
 });
 

@@ -1,5 +1,11 @@
 import { idParamsSchema, jobViewSchema } from '@dsched/domain';
-import { authenticateTenant, defineRoute, pathId, STANDARD_ERRORS } from '@dsched/runtime';
+import {
+  authenticateTenant,
+  defineRoute,
+  HISTORY_UNAVAILABLE,
+  pathId,
+  STANDARD_ERRORS,
+} from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { getJob } from '../core/get-job.ts';
 import type { JobLookup, TenantByKeyHash } from '../ports.ts';
@@ -15,6 +21,7 @@ export const getJobRoute = defineRoute({
     200: { description: 'the job', schema: jobViewSchema },
     401: STANDARD_ERRORS[401],
     404: STANDARD_ERRORS[404],
+    503: HISTORY_UNAVAILABLE,
   },
 });
 
