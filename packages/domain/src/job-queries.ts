@@ -62,7 +62,9 @@ export const bulkRedriveSchema = z
   .refine((b) => b.jobIds !== undefined || b.taskId !== undefined, {
     path: ['jobIds'],
     message: 'give jobIds, taskId or both',
-  });
+  })
+  // The refinement above, as the document states it.
+  .meta({ anyOf: [{ required: ['jobIds'] }, { required: ['taskId'] }] });
 
 export const auditQuerySchema = z
   .object({ from: time, to: time })
