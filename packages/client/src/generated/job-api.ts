@@ -284,7 +284,7 @@ export interface operations {
                 to?: string;
                 /** @description page size, at most 500 */
                 limit?: number;
-                /** @description nextPageToken of the previous page */
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
             };
             header?: never;
@@ -356,7 +356,7 @@ export interface operations {
                 to?: string;
                 /** @description page size, at most 500 */
                 limit?: number;
-                /** @description nextPageToken of the previous page */
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
             };
             header?: never;
@@ -411,7 +411,7 @@ export interface operations {
             query?: {
                 /** @description page size, at most 500 */
                 limit?: number;
-                /** @description nextPageToken of the previous page */
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
             };
             header?: never;
@@ -533,7 +533,7 @@ export interface operations {
                     jobIds?: string[];
                     /** Format: uuid */
                     taskId?: string;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -764,7 +764,10 @@ export interface operations {
                     };
                     /** @description Why the work failed (outcome "failed") */
                     error?: string;
-                };
+                } | {
+                    /** @constant */
+                    outcome?: "failed";
+                } | unknown;
             };
         };
         responses: {

@@ -587,6 +587,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
             429: {
                 headers: {
@@ -617,6 +626,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not_found (also for another tenant’s id) */
@@ -678,6 +696,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found (also for another tenant’s id) */
             404: {
                 headers: {
@@ -722,6 +749,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found (also for another tenant’s id) */
             404: {
                 headers: {
@@ -746,6 +782,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
                 state?: "active" | "paused";
             };
@@ -1936,6 +1973,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
                 state?: "waiting" | "pending" | "running" | "succeeded" | "dead" | "skipped" | "upstream_failed" | "cancelled";
             };
