@@ -61,6 +61,9 @@ export const STANDARD_ERRORS = {
   404: { description: 'not_found (also for another tenant’s id)' },
 } satisfies Record<number, ResponseDoc>;
 
+/** An admin route called with a credential that is not the operator token. */
+const FORBIDDEN: ResponseDoc = { description: 'permission_denied: not the operator token' };
+
 /** What an address past its failed authentications gets (auth-throttle.ts). */
 const THROTTLED: ResponseDoc = {
   description: 'resource_exhausted: too many failed authentications from this address (Retry-After)',
@@ -160,7 +163,13 @@ export class OpenApiDocument {
       const declared: Record<number, ResponseDoc> =
         r.auth === 'none'
           ? r.responses
-          : { 401: STANDARD_ERRORS[401], ...r.responses, 429: r.responses[429] ?? THROTTLED };
+          : {
+              401: STANDARD_ERRORS[401],
+              // The admin routes tell a tenant's key (403) from no credential (401).
+              ...(r.auth === 'admin' ? ({ 403: FORBIDDEN } as Record<number, ResponseDoc>) : {}),
+              ...r.responses,
+              429: r.responses[429] ?? THROTTLED,
+            };
       for (const [status, res] of Object.entries(declared)) {
         const schema = res.schema ?? (Number(status) >= 400 ? this.#errorSchema : undefined);
         const links = status === '201' ? this.#linksFrom(r) : {};

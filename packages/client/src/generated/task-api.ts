@@ -596,6 +596,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description permission_denied: not the operator token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
             429: {
                 headers: {
@@ -630,6 +639,15 @@ export interface operations {
             };
             /** @description unauthenticated: missing or unknown API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description permission_denied: not the operator token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -705,6 +723,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description permission_denied: not the operator token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found (also for another tenant’s id) */
             404: {
                 headers: {
@@ -751,6 +778,15 @@ export interface operations {
             };
             /** @description unauthenticated: missing or unknown API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description permission_denied: not the operator token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
