@@ -40,6 +40,9 @@ export interface FuzzTargetResult {
   name: 'task-api (tenant)' | 'task-api (operator)' | 'job-api (tenant)';
   exitCode: number;
   seconds: number;
+  /** Test cases schemathesis generated (its summary's "N generated"), and operations tested. */
+  cases: number;
+  operations: number;
   /** schemathesis's output, its summary at the end. */
   output: string;
 }
@@ -125,8 +128,12 @@ export async function runSchemathesis(options: FuzzOptions): Promise<FuzzTargetR
       ];
       const { code, output } = await run(bin, args);
       const seconds = (Date.now() - started) / 1000;
-      log(`schemathesis: ${t.name} exited ${code} after ${seconds.toFixed(1)} s`);
-      results.push({ name: t.name, exitCode: code, seconds, output });
+      const cases = Number(/(\d+) generated/.exec(output)?.[1] ?? 0);
+      const operations = Number(/Tested: (\d+)/.exec(output)?.[1] ?? 0);
+      log(
+        `schemathesis: ${t.name} exited ${code}: ${cases} cases over ${operations} operations in ${seconds.toFixed(1)} s`,
+      );
+      results.push({ name: t.name, exitCode: code, seconds, cases, operations, output });
     }
     return results;
   } finally {
