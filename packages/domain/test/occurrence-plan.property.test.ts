@@ -12,13 +12,11 @@ import { nextFireAfter } from '../src/schedule.ts';
 
 const T0 = Date.UTC(2026, 2, 28, 0, 0); // the weekend Europe's clocks move
 const schedules: fc.Arbitrary<Schedule> = fc.oneof(
-  fc
-    .record({ every: fc.integer({ min: 1, max: 7200 }), offset: fc.nat(600) })
-    .map(({ every, offset }) => ({
-      type: 'interval' as const,
-      every: `${every}s`,
-      ...(offset < every ? { offset: `${offset}s` } : {}),
-    })),
+  fc.record({ every: fc.integer({ min: 1, max: 7200 }), offset: fc.nat(600) }).map(({ every, offset }) => ({
+    type: 'interval' as const,
+    every: `${every}s`,
+    ...(offset < every ? { offset: `${offset}s` } : {}),
+  })),
   fc
     .constantFrom('* * * * *', '*/7 * * * *', '30 2 * * *', '0 */3 * * *', '15,45 * * * *')
     .chain((expression) =>
@@ -86,7 +84,8 @@ describe('planOccurrences, for any schedule, policy and clock', () => {
         }
         // Every occurrence in [first, next) is a job or skipped, and never both.
         const end = plan.nextFireAt?.getTime() ?? horizon.getTime() + 1;
-        const inSkipped = (t: number) => plan.skipped.some((r) => r.from.getTime() <= t && t < r.to.getTime());
+        const inSkipped = (t: number) =>
+          plan.skipped.some((r) => r.from.getTime() <= t && t < r.to.getTime());
         let walked = 0;
         for (let t: Date | null = first; t !== null && t.getTime() < end && walked < 5000; walked++) {
           const ms = t.getTime();
