@@ -1,4 +1,5 @@
 import { runAllFaults } from './all-faults.ts';
+import { runFuzz } from './fuzz.ts';
 import { type FleetProfile, isFleetProfile } from './harness/fleet.ts';
 import { Run, type RunResult } from './harness/run.ts';
 import { printResult } from './report/console.ts';
@@ -14,7 +15,7 @@ import { SCENARIOS } from './scenarios/index.ts';
 
 function usage(): never {
   process.stderr.write(
-    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--profile ha|throughput] [--no-report]\n       pnpm loadtest faults [options]   (every fault scenario in turn, then a summary)\n\nscenarios:\n${SCENARIOS.map(
+    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--profile ha|throughput] [--no-report]\n       pnpm loadtest faults [options]   (every fault scenario in turn, then a summary)\n       pnpm loadtest fuzz [--examples N] [--seed N]   (schemathesis against both APIs, long)\n\nscenarios:\n${SCENARIOS.map(
       (s) =>
         `  ${s.name.padEnd(22)} ${s.summary}${
           s.knobs
@@ -30,6 +31,7 @@ function usage(): never {
 
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'faults') await runAllFaults(rest);
+if (name === 'fuzz') await runFuzz(rest);
 const scenario = SCENARIOS.find((s) => s.name === name);
 if (!scenario) usage();
 const knobs: Record<string, number> = {};

@@ -22,3 +22,22 @@ dsched_ensure_faketime() {
 dsched_ensure_redis() {
   dsched_ensure_apt_package redis-server /usr/bin/redis-server
 }
+
+# Python 3 with venv, for the tools the project takes from PyPI into its cache.
+dsched_ensure_python_venv() {
+  dsched_ensure_apt_package python3 /usr/bin/python3
+  python3 -c 'import ensurepip, venv' 2>/dev/null || dsched_ensure_apt_package python3-venv /usr/share/doc/python3-venv
+}
+
+# schemathesis (PyPI) in a venv under the cache, keyed by version, for the API fuzzing
+# (packages/testkit/src/schemathesis.ts reads the same version and path).
+DSCHED_SCHEMATHESIS_VERSION=4.32.5
+dsched_ensure_schemathesis() {
+  local venv="${DSCHED_CACHE:-$HOME/.cache/dsched}/tools/schemathesis-$DSCHED_SCHEMATHESIS_VERSION"
+  [ -x "$venv/bin/st" ] && return 0
+  dsched_ensure_python_venv
+  echo "dsched: installing schemathesis $DSCHED_SCHEMATHESIS_VERSION (PyPI) into $venv" >&2
+  rm -rf "$venv"
+  python3 -m venv "$venv" >&2
+  "$venv/bin/pip" install -q "schemathesis==$DSCHED_SCHEMATHESIS_VERSION" >&2
+}

@@ -11,6 +11,13 @@
 /** A duration as the API writes it: units of days, hours, minutes and seconds, largest first. */
 export const DURATION_PATTERN = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
 
+/**
+ * The same, non-empty, as the request schemas state it (OpenAPI `pattern`): a client learns the
+ * syntax from the document; the range (1s to 366d, offset shorter than every) is checked after.
+ */
+export const DURATION_TEXT =
+  /^(?:\d+d(?:\d+h)?(?:\d+m)?(?:\d+s)?|\d+h(?:\d+m)?(?:\d+s)?|\d+m(?:\d+s)?|\d+s)$/;
+
 const UNIT_MS = [86_400_000, 3_600_000, 60_000, 1000] as const;
 
 /** The shortest and the longest `every`. */

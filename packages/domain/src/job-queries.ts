@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { invalidArgument } from './errors.ts';
 import { JOB_STATES } from './model.ts';
+import { pageTokenParam } from './paging.ts';
 
 // The request shapes of job-api (and of the audit route), as zod schemas: they validate requests
 // and generate the OpenAPI document, so the two cannot drift apart.
@@ -22,7 +23,7 @@ export const pageQueryShape = {
     .max(MAX_PAGE_SIZE)
     .default(DEFAULT_PAGE_SIZE)
     .describe(`page size, at most ${MAX_PAGE_SIZE}`),
-  pageToken: z.string().max(512).optional().describe('nextPageToken of the previous page'),
+  pageToken: pageTokenParam(512),
 };
 
 const rangeShape = {
@@ -61,7 +62,9 @@ export const bulkRedriveSchema = z
   .refine((b) => b.jobIds !== undefined || b.taskId !== undefined, {
     path: ['jobIds'],
     message: 'give jobIds, taskId or both',
-  });
+  })
+  // The refinement above, as the document states it.
+  .meta({ anyOf: [{ required: ['jobIds'] }, { required: ['taskId'] }] });
 
 export const auditQuerySchema = z
   .object({ from: time, to: time })

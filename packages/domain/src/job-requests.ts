@@ -35,7 +35,9 @@ export const completeRequestSchema = z
   .refine((r) => r.outcome === 'failed' || r.error === undefined, {
     path: ['error'],
     message: 'only with outcome "failed"',
-  });
+  })
+  // The refinement above, as the document states it: `error` only beside outcome "failed".
+  .meta({ anyOf: [{ properties: { outcome: { const: 'failed' } } }, { not: { required: ['error'] } }] });
 
 export const heartbeatResponseSchema = z.object({
   id: z.string(),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { invalidArgument } from './errors.ts';
 import { isId } from './ids.ts';
 
@@ -7,6 +8,23 @@ import { isId } from './ids.ts';
 // or moved (MySQL -> history) meanwhile never cause a gap or a repeat, because the position of a
 // job never changes. The token also carries a fingerprint of the query that made it, so a token
 // replayed against other filters is refused instead of silently skipping items.
+
+/**
+ * The `pageToken` query parameter as every list documents it: base64url text, at most `max`
+ * characters. What is inside is opaque and bound to the query that made it, so a token of the
+ * right shape that this API did not issue is still refused (400 naming pageToken).
+ */
+export function pageTokenParam(max: number) {
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+$/, 'malformed page token')
+    .optional()
+    .describe(
+      'nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query)',
+    );
+}
 
 /** An exclusive upper bound: the next page holds items strictly older than this position. */
 export interface Cursor {

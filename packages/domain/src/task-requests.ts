@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageTokenParam } from './paging.ts';
 import {
   callbacksSchema,
   jitterSchema,
@@ -57,7 +58,7 @@ export type BackfillRequest = z.infer<typeof backfillSchema>;
 /** GET /v1/tasks query: paged by an opaque token, optionally one state. */
 export const listTasksQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  pageToken: z.string().max(200).optional(),
+  pageToken: pageTokenParam(200),
   state: z.enum(['active', 'paused']).optional(),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intervalIssues, MAX_INTERVAL_MS } from './interval.ts';
+import { DURATION_TEXT, intervalIssues, MAX_INTERVAL_MS } from './interval.ts';
 import { MAX_JITTER_S } from './jitter.ts';
 import {
   LANES,
@@ -37,12 +37,14 @@ export const scheduleSchema = z.discriminatedUnion('type', [
     every: z
       .string()
       .max(32)
+      .regex(DURATION_TEXT, 'expected a duration such as "90m" or "1h30m"')
       .describe(
         `elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to ${MAX_INTERVAL_MS / 86_400_000}d`,
       ),
     offset: z
       .string()
       .max(32)
+      .regex(DURATION_TEXT, 'expected a duration such as "15m"')
       .optional()
       .describe('phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every'),
     startAt: time.optional().describe('the first fire time (before the offset); the Unix epoch when absent'),
@@ -52,10 +54,16 @@ export const scheduleSchema = z.discriminatedUnion('type', [
 export const MAX_TARGET_TIMEOUT_MS = 60 * 60 * 1000;
 export const MAX_BODY_BYTES = 256 * 1024;
 
+const HTTP_URL_ISSUE = 'must be an http or https URL';
+
+// The pattern is in the document (OpenAPI), so a client or a fuzzer reading it knows that "" or
+// "ftp://x" is refused; the refinement then asks the WHATWG parser, which the pattern cannot.
 const httpUrl = z
   .string()
+  .min(1)
   .max(2048)
-  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http or https URL');
+  .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+[^\s]*$/, HTTP_URL_ISSUE)
+  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), HTTP_URL_ISSUE);
 
 export const targetSchema = z.object({
   url: httpUrl,

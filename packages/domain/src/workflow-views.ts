@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageTokenParam } from './paging.ts';
 import { iso } from './views.ts';
 import { NODE_STATES, type NodeState, WORKFLOW_STATES, type WorkflowState } from './workflow-nodes.ts';
 
@@ -99,7 +100,7 @@ export const workflowNodeViewSchema = z
 /** GET /v1/workflows/{id}/nodes query. */
 export const listWorkflowNodesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  pageToken: z.string().max(200).optional(),
+  pageToken: pageTokenParam(200),
   state: z.enum(NODE_STATES).optional(),
 });
 

@@ -25,10 +25,14 @@ export const UNKNOWN_FIELD = 'unknown field';
 export function zodToDschedError(err: ZodError, prefix?: string): DschedError {
   const field = (path: PropertyKey[]) => [prefix, ...path.map(String)].filter(Boolean).join('.') || '(body)';
   // One detail per refused key, named with its path (`target.timeoutMS`), like any other field.
-  const details = err.issues.flatMap((issue) =>
+  const all = err.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({ field: field([...issue.path, key]), issue: UNKNOWN_FIELD }))
       : [{ field: field(issue.path), issue: issue.message }],
+  );
+  // A schema's pattern and the refinement behind it may say the same thing of one field: once.
+  const details = all.filter(
+    (d, i) => all.findIndex((e) => e.field === d.field && e.issue === d.issue) === i,
   );
   const message = details.map((d) => `${d.field}: ${d.issue}`).join('; ');
   return new DschedError('invalid_argument', message, { details });

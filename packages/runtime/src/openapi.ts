@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { UNKNOWN_FIELD } from './http-errors.ts';
+import { errorBody, UNKNOWN_FIELD } from './http-errors.ts';
 import { strictRequest } from './request-schema.ts';
 
 // The OpenAPI 3.1 document of an API, generated from the zod schemas its routes validate with.
@@ -67,12 +67,23 @@ export const HISTORY_UNAVAILABLE: ResponseDoc = {
     'internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds',
 };
 
+/** An admin route called with a credential that is not the operator token. */
+const FORBIDDEN: ResponseDoc = { description: 'permission_denied: not the operator token' };
+
 /** What an address past its failed authentications gets (auth-throttle.ts). */
 const THROTTLED: ResponseDoc = {
   description: 'resource_exhausted: too many failed authentications from this address (Retry-After)',
 };
 
 type JsonSchema = Record<string, unknown>;
+
+/** `get /v1/tasks/{id}/runs` → `getV1TasksIdRuns`. */
+function operationIdOf(r: RouteDoc): string {
+  return `${r.method}${r.path
+    .replace(/[{}]/g, '')
+    .replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())
+    .replace(/\W/g, '')}`;
+}
 
 export class OpenApiDocument {
   readonly #info: { title: string; version: string; description?: string };
@@ -98,6 +109,23 @@ export class OpenApiDocument {
 
   get routes(): readonly RouteDoc[] {
     return this.#routes;
+  }
+
+  /**
+   * OpenAPI links from a create (`POST /v1/tasks` → 201 with `id`) to every operation under
+   * `/v1/tasks/{id}`, the new id passed on: clients and a stateful fuzzer learn from the document
+   * which calls a created resource feeds.
+   */
+  #linksFrom(create: RouteDoc): Record<string, JsonSchema> {
+    if (create.method !== 'post' || create.path.includes('{')) return {};
+    const links: Record<string, JsonSchema> = {};
+    for (const r of this.#routes) {
+      const param = new RegExp(`^${create.path}/\\{(\\w+)\\}(/[^{}]*)?$`).exec(r.path)?.[1];
+      if (!param) continue;
+      const operationId = operationIdOf(r);
+      links[operationId] = { operationId, parameters: { [param]: '$response.body#/id' } };
+    }
+    return links;
   }
 
   toJSON(): JsonSchema {
@@ -136,21 +164,29 @@ export class OpenApiDocument {
       addParams(r.params, 'path');
       addParams(r.query && strictRequest(r.query), 'query');
       const responses: Record<string, JsonSchema> = {};
-      // Every authenticated route may answer 429 to an address past its failed authentications.
+      // Every authenticated route answers 401 to a missing or wrong credential, and 429 to an
+      // address past its failed authentications, whether or not its entry says so.
       const declared: Record<number, ResponseDoc> =
-        r.auth === 'none' || r.responses[429] ? r.responses : { ...r.responses, 429: THROTTLED };
+        r.auth === 'none'
+          ? r.responses
+          : {
+              401: STANDARD_ERRORS[401],
+              // The admin routes tell a tenant's key (403) from no credential (401).
+              ...(r.auth === 'admin' ? ({ 403: FORBIDDEN } as Record<number, ResponseDoc>) : {}),
+              ...r.responses,
+              429: r.responses[429] ?? THROTTLED,
+            };
       for (const [status, res] of Object.entries(declared)) {
         const schema = res.schema ?? (Number(status) >= 400 ? this.#errorSchema : undefined);
+        const links = status === '201' ? this.#linksFrom(r) : {};
         responses[status] = {
           description: res.description,
           ...(schema ? { content: { 'application/json': { schema: convert(schema, 'output') } } } : {}),
+          ...(Object.keys(links).length ? { links } : {}),
         };
       }
       const op: JsonSchema = {
-        operationId: `${r.method}${r.path
-          .replace(/[{}]/g, '')
-          .replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())
-          .replace(/\W/g, '')}`,
+        operationId: operationIdOf(r),
         summary: r.summary,
         ...(r.description ? { description: r.description } : {}),
         ...(r.tags ? { tags: r.tags } : {}),
@@ -210,6 +246,10 @@ export function refuseUndeclaredInput(app: FastifyInstance, doc: OpenApiDocument
         details.push({ field: key, issue: UNKNOWN_FIELD });
     }
     const body: unknown = request.body;
+    // The document says the body is required: a request without one is refused here, not read
+    // as `{}` (an empty PATCH once answered 200 though its document requires a body).
+    if (route.body && !route.bodyOptional && (body === undefined || body === ''))
+      details.push({ field: '(body)', issue: 'this route takes a JSON body' });
     if (!route.body && body !== undefined && body !== '') {
       if (body !== null && typeof body === 'object' && !Array.isArray(body))
         for (const key of Object.keys(body)) details.push({ field: key, issue: UNKNOWN_FIELD });
@@ -218,6 +258,41 @@ export function refuseUndeclaredInput(app: FastifyInstance, doc: OpenApiDocument
     if (details.length === 0) return;
     const message = details.map((d) => `${d.field}: ${d.issue}`).join('; ');
     throw new DschedError('invalid_argument', message, { details });
+  });
+}
+
+/**
+ * A documented path called with a method it does not declare answers 405 with `Allow` (RFC 9110
+ * 15.5.6), not the 404 of an unknown path: a client, or a fuzzer reading the document, learns
+ * that the resource exists and which methods it takes. Decided in onRequest, before the body is
+ * read, so a body-carrying method such as QUERY gets the 405 rather than a content-type 400.
+ * Call after every route was added to the document.
+ */
+export function answerUndeclaredMethods(app: FastifyInstance, doc: OpenApiDocument): void {
+  const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  for (const r of doc.routes) {
+    const entry = byPath.get(r.path) ?? {
+      pattern: new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+').replace(/\./g, '\\.')}$`),
+      methods: new Set<string>(),
+    };
+    entry.methods.add(r.method.toUpperCase());
+    if (r.method === 'get') entry.methods.add('HEAD'); // fastify answers HEAD for every GET
+    byPath.set(r.path, entry);
+  }
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404) return;
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = [...byPath.values()].find((e) => e.pattern.test(path))?.methods;
+    if (!allowed || allowed.has(request.method)) return;
+    const message = `${request.method} is not a method of ${path}; it takes ${[...allowed].join(', ')}`;
+    return reply
+      .status(405)
+      .header('allow', [...allowed].join(', '))
+      .send(
+        errorBody(
+          new DschedError('invalid_argument', message, { details: [{ field: '(method)', issue: message }] }),
+        ),
+      );
   });
 }
 

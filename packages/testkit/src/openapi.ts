@@ -13,7 +13,10 @@ export function requestBodyObjects(doc: unknown): { at: string; closed: boolean 
   const walk = (node: unknown, at: string) => {
     if (node === null || typeof node !== 'object') return;
     const n = node as Record<string, unknown>;
-    if (n.properties !== undefined) found.push({ at, closed: n.additionalProperties === false });
+    // An object shape (zod writes `type: "object"`); a bare `{properties: {outcome: {const}}}` in an
+    // anyOf constrains the object around it, whose own additionalProperties is what refuses keys.
+    if (n.properties !== undefined && n.type === 'object')
+      found.push({ at, closed: n.additionalProperties === false });
     for (const [k, v] of Object.entries(n)) walk(v, `${at}/${k}`);
   };
   for (const [path, ops] of Object.entries((doc as OpenApiPaths).paths))

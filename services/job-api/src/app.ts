@@ -1,4 +1,5 @@
 import {
+  answerUndeclaredMethods,
   createHttpServer,
   installAuthThrottle,
   installErrorHandler,
@@ -64,6 +65,7 @@ export function buildApp(deps: JobApiDeps): FastifyInstance {
   registerCallbackRoutes(app, deps);
   const document = jobApiDocument();
   refuseUndeclaredInput(app, document);
+  answerUndeclaredMethods(app, document);
   serveOpenApi(app, document);
   return app;
 }

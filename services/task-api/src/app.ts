@@ -1,4 +1,5 @@
 import {
+  answerUndeclaredMethods,
   createHttpServer,
   installAuthThrottle,
   installErrorHandler,
@@ -65,6 +66,7 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   registerWorkflowRoutes(app, deps);
   const document = taskApiDocument();
   refuseUndeclaredInput(app, document);
+  answerUndeclaredMethods(app, document);
   serveOpenApi(app, document);
   return app;
 }

@@ -293,7 +293,7 @@ export interface operations {
                 to?: string;
                 /** @description page size, at most 500 */
                 limit?: number;
-                /** @description nextPageToken of the previous page */
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
             };
             header?: never;
@@ -374,7 +374,7 @@ export interface operations {
                 to?: string;
                 /** @description page size, at most 500 */
                 limit?: number;
-                /** @description nextPageToken of the previous page */
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
             };
             header?: never;
@@ -438,7 +438,7 @@ export interface operations {
             query?: {
                 /** @description page size, at most 500 */
                 limit?: number;
-                /** @description nextPageToken of the previous page */
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
             };
             header?: never;
@@ -560,7 +560,7 @@ export interface operations {
                     jobIds?: string[];
                     /** Format: uuid */
                     taskId?: string;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -791,7 +791,10 @@ export interface operations {
                     };
                     /** @description Why the work failed (outcome "failed") */
                     error?: string;
-                };
+                } | {
+                    /** @constant */
+                    outcome?: "failed";
+                } | unknown;
             };
         };
         responses: {

@@ -587,6 +587,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description permission_denied: not the operator token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
             429: {
                 headers: {
@@ -617,6 +635,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description permission_denied: not the operator token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not_found (also for another tenant’s id) */
@@ -678,6 +714,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description permission_denied: not the operator token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found (also for another tenant’s id) */
             404: {
                 headers: {
@@ -722,6 +776,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description permission_denied: not the operator token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found (also for another tenant’s id) */
             404: {
                 headers: {
@@ -746,6 +818,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
                 state?: "active" | "paused";
             };
@@ -1936,6 +2009,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
                 state?: "waiting" | "pending" | "running" | "succeeded" | "dead" | "skipped" | "upstream_failed" | "cancelled";
             };
