@@ -22,3 +22,8 @@ dsched_ensure_faketime() {
 dsched_ensure_redis() {
   dsched_ensure_apt_package redis-server /usr/bin/redis-server
 }
+
+# Chromium (Debian's), for the console's browser tests (test/console), driven by playwright-core.
+dsched_ensure_chromium() {
+  dsched_ensure_apt_package chromium /usr/bin/chromium
+}

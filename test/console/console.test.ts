@@ -150,6 +150,8 @@ it('signs in, refuses a bad zone beside its field, creates the task, shows fires
     .find((id) => id.endsWith('-err'))!;
   const issue = await page.locator(`[id="${describedBy}"]`).innerText();
   expect(issue.toLowerCase()).toMatch(/zone/);
+  // From the create's 400 (not only the preview's): its details are listed by field.
+  await page.getByText('The API refused 1 field: schedule.timezone').waitFor();
   await checkScreen('task-form-error');
   expect((await api(taskApi, '/v1/tasks')).tasks).toHaveLength(0);
 

@@ -115,4 +115,6 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+root.textContent = '';
+render(<App />, root);
