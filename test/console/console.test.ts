@@ -235,6 +235,9 @@ it('shows a workflow and the operator screens, accessible too', async () => {
   // Live: the page follows the workflow to its end without a reload.
   await page.locator('h2 .s-succeeded').waitFor({ timeout: 30_000 });
   await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
+  // Drawn: two nodes and the dependency between them, both succeeded.
+  await expect.poll(() => page.locator('svg.dag .dag-node.s-succeeded').count()).toBe(2);
+  expect(await page.locator('svg.dag .edges line').count()).toBe(1);
   await checkScreen('workflow');
 
   await nav('Tenants').click();

@@ -1,13 +1,17 @@
 import type { WorkflowNode } from '@dsched/client/browser';
 import { NODE_STATES } from '@dsched/domain/workflow-nodes';
 import { useState } from 'preact/hooks';
+import { Dag } from '../dag.tsx';
 import { when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
 import { Badge, ErrorBanner, Notice, usePoll } from '../ui.tsx';
 
 // A workflow by id: its state, the count of nodes in each state, its nodes page by page (filtered
-// by state in the URL), re-run from a node that did not succeed. Polled every 2 s.
+// by state in the URL), its DAG drawn when it has at most 500 nodes, re-run from a node that did
+// not succeed. Polled every 2 s.
+
+const DAG_MAX_NODES = 500;
 
 export function WorkflowsScreen({
   client,
@@ -26,7 +30,7 @@ export function WorkflowsScreen({
         }}
       >
         <label>
-          Workflow id <input value={open} onInput={(e) => setOpen(e.currentTarget.value)} />
+          Workflow id <input size={40} value={open} onInput={(e) => setOpen(e.currentTarget.value)} />
         </label>
         <button type="submit">Open</button>
       </form>
@@ -56,6 +60,12 @@ function WorkflowView({
         ...(pageToken ? { pageToken } : {}),
       }),
     [workflowId, stateFilter, pageToken],
+    2000,
+  );
+  const small = (wf.data?.nodeCount ?? Number.POSITIVE_INFINITY) <= DAG_MAX_NODES;
+  const graph = usePoll(
+    async () => (small ? client.workflowGraph(workflowId) : undefined),
+    [workflowId, small],
     2000,
   );
   const [notice, setNotice] = useState<string>();
@@ -93,8 +103,15 @@ function WorkflowView({
           </li>
         ))}
       </ul>
+      {graph.data ? (
+        <Dag nodes={graph.data.nodes} edges={graph.data.edges as [string, string][]} />
+      ) : !small ? (
+        <p class="sub">
+          {w.nodeCount} nodes: too many to draw ({DAG_MAX_NODES} at most); the table below pages through them.
+        </p>
+      ) : null}
       <Notice text={notice} />
-      <ErrorBanner error={error ?? nodes.error} />
+      <ErrorBanner error={error ?? nodes.error ?? graph.error} />
       <div class="table-wrap">
         <table>
           <caption class="sr-only">Nodes{stateFilter ? ` in state ${stateFilter}` : ''}</caption>
