@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on this machine: installs what is missing (Node 24, pnpm, the
-# workspace's dependencies, MariaDB, Cassandra, libfaketime, schemathesis, the deploy checks' tools), starts the
-# local stack, then lints, type-checks and runs every test against the real MariaDB and Cassandra.
+# workspace's dependencies, MariaDB, Cassandra, libfaketime, schemathesis, Chromium, the deploy checks'
+# tools), builds the console, starts the local stack, then lints, type-checks and runs every test
+# against the real MariaDB and Cassandra.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/lib/node.sh"
@@ -11,6 +12,9 @@ dsched_bootstrap "$ROOT"
 dsched_ensure_faketime
 # schemathesis for the API fuzzing (test/fuzz), in a venv under ~/.cache/dsched/tools.
 dsched_ensure_schemathesis
+dsched_ensure_chromium
+# The console's files (apps/console/dist), served by job-api under /ui; well under a second.
+pnpm --silent console:build >/dev/null
 "$ROOT/scripts/stack" up
 # helm, kustomize, promtool, kubernetes-validate and the Compose schema for test/deploy (cached).
 "$ROOT/scripts/deploy-tools" ensure

@@ -47,6 +47,10 @@ export DSCHED_SECRETS_KEY
 # The demo target lives on loopback, which the executor's SSRF guard refuses unless allowed.
 export EXECUTOR_ALLOWED_TARGETS="${EXECUTOR_ALLOWED_TARGETS:-127.0.0.0/8}"
 export TASK_API_PORT JOB_API_PORT
+# The console (job-api's /ui) calls task-api from the page: task-api allows that origin.
+export TASK_API_CORS_ORIGINS="${TASK_API_CORS_ORIGINS:-http://127.0.0.1:$JOB_API_PORT}"
+export CONSOLE_TASK_API_URL="${CONSOLE_TASK_API_URL:-http://127.0.0.1:$TASK_API_PORT}"
+(cd "$ROOT" && pnpm --silent console:build >/dev/null)
 
 port_of() {
   case "$1" in
@@ -100,6 +104,7 @@ cat <<EOT
 dsched is up.
   task-api     http://127.0.0.1:$TASK_API_PORT   (OpenAPI: /openapi.json)
   job-api      http://127.0.0.1:$JOB_API_PORT
+  console      http://127.0.0.1:$JOB_API_PORT/ui/   (sign in with the key below)
   demo target  http://127.0.0.1:$DEMO_TARGET_PORT  (calls it receives: tail -f .stack/run/demo-target.log)
   metrics      scheduler :9101  executor :9102  reconciler :9103  archiver :9104
   logs         .stack/run/<service>.log

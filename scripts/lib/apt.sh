@@ -41,3 +41,8 @@ dsched_ensure_schemathesis() {
   python3 -m venv "$venv" >&2
   "$venv/bin/pip" install -q "schemathesis==$DSCHED_SCHEMATHESIS_VERSION" >&2
 }
+
+# Chromium (Debian's), for the console's browser tests (test/console), driven by playwright-core.
+dsched_ensure_chromium() {
+  dsched_ensure_apt_package chromium /usr/bin/chromium
+}

@@ -54,4 +54,21 @@ describe('start-up configuration', () => {
       }
     },
   );
+
+  it.each([
+    ['task-api', 'TASK_API_CORS_ORIGINS', 'http://127.0.0.1:8081/ui'],
+    ['job-api', 'CONSOLE_TASK_API_URL', 'ftp://127.0.0.1:8080'],
+  ] as const)('%s exits naming %s when it is malformed', async (name, variable, value) => {
+    const svc = await startService(
+      name,
+      {
+        DATABASE_URL: 'mysql://u:p@127.0.0.1:3306/db',
+        DSCHED_ADMIN_TOKEN: 'a'.repeat(20),
+        [variable]: value,
+      },
+      { waitReady: false },
+    );
+    expect(await svc.exited).toBe(1);
+    expect(svc.output()).toMatch(new RegExp(`${variable}: `));
+  });
 });

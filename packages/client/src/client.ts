@@ -200,6 +200,11 @@ export class DschedClient {
     }, query.pageToken);
   }
 
+  /** A small workflow whole (up to 500 nodes): its nodes and [parent, child] dependencies, to draw. */
+  workflowGraph(id: string) {
+    return unwrap(this.taskApi.GET('/v1/workflows/{id}/graph', { params: { path: { id } } }), 'GET');
+  }
+
   cancelWorkflow(id: string): Promise<Workflow> {
     return unwrap(this.taskApi.POST('/v1/workflows/{id}/cancel', { params: { path: { id } } }), 'POST');
   }

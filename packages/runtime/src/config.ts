@@ -44,6 +44,37 @@ export const env = {
       .refine((v) => URL.canParse(v) && new URL(v).protocol === 'mysql:', 'must be a mysql:// URL')
       .refine((v) => URL.canParse(v) && new URL(v).pathname.length > 1, 'must name a database'),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Comma-separated web origins (`http://host:port`, no path), e.g. for CORS; empty by default. */
+  origins: () =>
+    z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        const list = v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        for (const item of list) {
+          if (!URL.canParse(item) || new URL(item).origin !== item) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${item}" is not an origin (scheme://host[:port], no path)`,
+            });
+            return z.NEVER;
+          }
+        }
+        return list;
+      }),
+  /** An optional http(s) URL. */
+  optionalHttpUrl: () =>
+    z
+      .string()
+      .optional()
+      .refine(
+        (v) => v === undefined || v === '' || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)),
+        'must be an http:// or https:// URL',
+      )
+      .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
   csv: (fallback: string) =>
     z
       .string()

@@ -30,8 +30,15 @@ export interface Fleet {
 export async function startFleet(
   env: Record<string, string>,
   names: readonly ServiceName[] = SIX_SERVICES,
+  /** Ports chosen ahead, for services whose URLs the others' env must name (CORS, the console). */
+  options: { ports?: Partial<Record<ServiceName, number>> } = {},
 ): Promise<Fleet> {
-  const started = await Promise.allSettled(names.map((name) => startService(name, env)));
+  const started = await Promise.allSettled(
+    names.map((name) => {
+      const port = options.ports?.[name];
+      return startService(name, env, port === undefined ? {} : { port });
+    }),
+  );
   const services = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {

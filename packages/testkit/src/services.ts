@@ -35,9 +35,9 @@ export function serviceEntry(name: ServiceName): string {
 export async function startService(
   name: ServiceName,
   env: Record<string, string>,
-  options: { waitReady?: boolean; timeoutMs?: number; command?: string[] } = {},
+  options: { waitReady?: boolean; timeoutMs?: number; command?: string[]; port?: number } = {},
 ): Promise<RunningService> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const command = options.command ?? [process.execPath, serviceEntry(name)];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: REPO_ROOT,

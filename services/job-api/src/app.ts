@@ -25,6 +25,7 @@ import type {
 } from './ports.ts';
 import { registerCallbackRoutes } from './routes/callbacks.ts';
 import { registerCancelRoute } from './routes/cancel.ts';
+import { type ConsoleOptions, registerConsole } from './routes/console.ts';
 import { registerDlqRoutes } from './routes/dlq.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
@@ -50,6 +51,8 @@ export interface JobApiDeps {
   random: () => number;
   /** How far each heartbeat pushes a parked job's heartbeat timeout (lease_expires_at); its deadline stays. */
   heartbeatExtendSeconds: number;
+  /** The console under /ui: task-api's URL for the page (undefined: asked at sign-in). */
+  console?: ConsoleOptions;
 }
 
 export function buildApp(deps: JobApiDeps): FastifyInstance {
@@ -67,5 +70,6 @@ export function buildApp(deps: JobApiDeps): FastifyInstance {
   refuseUndeclaredInput(app, document);
   answerUndeclaredMethods(app, document);
   serveOpenApi(app, document);
+  registerConsole(app, deps.console ?? {});
   return app;
 }

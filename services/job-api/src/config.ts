@@ -17,6 +17,11 @@ export const jobApiConfigSchema = z.object({
   JOB_API_HOST: z.string().default('0.0.0.0'),
   /** How far each heartbeat of an asynchronous (202) job pushes its heartbeat timeout out (its deadline stays). */
   JOB_API_HEARTBEAT_EXTEND_S: env.positiveInt(300),
+  /**
+   * task-api's URL as a browser reaches it, handed to the console under /ui (task-api must list
+   * this service's origin in TASK_API_CORS_ORIGINS). Unset: the console asks for it at sign-in.
+   */
+  CONSOLE_TASK_API_URL: env.optionalHttpUrl(),
 });
 
 export type JobApiConfig = z.infer<typeof jobApiConfigSchema>;

@@ -10,6 +10,7 @@ import {
   serveOpenApi,
   type TrustProxy,
 } from '@dsched/runtime';
+import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { AuditSources } from './core/audit.ts';
@@ -49,6 +50,8 @@ export interface TaskApiDeps {
   workflows: WorkflowStore;
   /** The largest POST /v1/workflows body (a 100,000-node workflow is tens of megabytes). */
   workflowMaxBodyBytes: number;
+  /** Web origins allowed to call from a browser (CORS); none when empty or absent. */
+  corsOrigins?: readonly string[];
 }
 
 export function buildApp(deps: TaskApiDeps): FastifyInstance {
@@ -56,6 +59,7 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   installErrorHandler(app);
   installAuthThrottle(app, deps.authThrottle ?? { maxFailures: 20, windowS: 60 });
   registerOpsRoutes(app, deps);
+  allowOrigins(app, deps.corsOrigins ?? []);
   // Each route's OpenAPI entry sits beside its handler and is listed in openapi.ts.
   registerAdminRoutes(app, deps);
   registerTaskRoutes(app, deps);
@@ -69,4 +73,19 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   answerUndeclaredMethods(app, document);
   serveOpenApi(app, document);
   return app;
+}
+
+/**
+ * CORS for the pages of the configured origins (the console under job-api's /ui): the headers the
+ * client sends (a key, a JSON body, If-Match, Idempotency-Key) and the ETag it reads back.
+ */
+function allowOrigins(app: FastifyInstance, origins: readonly string[]): void {
+  if (origins.length === 0) return;
+  void app.register(cors, {
+    origin: [...origins],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key'],
+    exposedHeaders: ['etag', 'retry-after'],
+    maxAge: 600,
+  });
 }

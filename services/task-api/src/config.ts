@@ -28,6 +28,8 @@ export const taskApiConfigSchema = z.object({
   KEY_ROTATION_GRACE_S: env.nonNegativeInt(86_400),
   /** The largest POST /v1/workflows body; larger ones answer 413 before they are read. */
   WORKFLOW_MAX_BODY_BYTES: env.positiveInt(64 * 1024 * 1024),
+  /** Web origins whose pages may call this API (the console's, job-api's `/ui`); none by default. */
+  TASK_API_CORS_ORIGINS: env.origins(),
 });
 
 export type TaskApiConfig = z.infer<typeof taskApiConfigSchema>;

@@ -29,6 +29,7 @@ async function main(config: TaskApiConfig): Promise<void> {
           workflowMaxBodyBytes: config.WORKFLOW_MAX_BODY_BYTES,
           keyring: config.DSCHED_SECRETS_KEY,
         }),
+        corsOrigins: config.TASK_API_CORS_ORIGINS,
         authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },
         trustProxy: config.TRUST_PROXY,
         ready: async () => {

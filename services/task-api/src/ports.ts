@@ -75,6 +75,8 @@ export interface WorkflowStore {
     workflowId: string,
     page: { limit: number; afterNodeId?: string; state?: NodeState },
   ): Promise<NodeRecord[]>;
+  /** Up to `limit` of a run's dependencies as [parent node id, child node id]. */
+  listEdges(workflowId: string, limit: number): Promise<[string, string][]>;
   cancel(tenantId: string, id: string): Promise<RunOperationResult>;
   setPaused(tenantId: string, id: string, paused: boolean): Promise<RunOperationResult>;
   retryNode(

@@ -15,11 +15,12 @@ const CONTEXT = [
   'pnpm-workspace.yaml',
   'packages',
   'services',
+  'apps',
   'scripts',
   'loadtest',
   'deploy/docker',
 ];
-const LEFT_OUT = new Set(['node_modules', 'test', '.stack']);
+const LEFT_OUT = new Set(['node_modules', 'test', '.stack', 'dist']);
 
 export interface ImageTree {
   root: string;

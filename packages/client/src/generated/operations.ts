@@ -141,6 +141,17 @@ export const OPERATIONS = {
     "queryParams": [],
     "body": false
   },
+  "getV1WorkflowsIdGraph": {
+    "api": "task",
+    "method": "GET",
+    "path": "/v1/workflows/{id}/graph",
+    "summary": "A small workflow whole: every node and dependency, up to 500 nodes",
+    "pathParams": [
+      "id"
+    ],
+    "queryParams": [],
+    "body": false
+  },
   "getV1WorkflowsIdNodes": {
     "api": "task",
     "method": "GET",

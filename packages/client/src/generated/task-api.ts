@@ -277,6 +277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{id}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A small workflow whole: every node and dependency, up to 500 nodes
+         * @description For drawing the DAG (the console does): the workflow, all its nodes in id order and its dependencies as [parent, child] pairs. A workflow of more than 500 nodes or 5000 dependencies answers 412; page through /nodes instead.
+         */
+        get: operations["getV1WorkflowsIdGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workflows/{id}/cancel": {
         parameters: {
             query?: never;
@@ -2054,6 +2074,73 @@ export interface operations {
             };
             /** @description not_found (also for another tenant’s id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WorkflowsIdGraph: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflow, its nodes and its dependencies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow: components["schemas"]["Workflow"];
+                        nodes: components["schemas"]["WorkflowNode"][];
+                        /** @description [parent node id, child node id] */
+                        edges: [
+                            string,
+                            string
+                        ][];
+                    };
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description failed_precondition: too large to answer whole */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,6 +13,7 @@ import { loadSql } from '../sql.ts';
 const WORKFLOW_SELECT = loadSql(import.meta.url, './workflow-select.sql');
 const NODE_COUNTS = loadSql(import.meta.url, './workflow-node-counts.sql');
 const NODES_PAGE = loadSql(import.meta.url, './workflow-nodes-page.sql');
+const EDGES = loadSql(import.meta.url, './workflow-edges.sql');
 
 /** A tenant's run with its node counts; null when missing or another tenant's. */
 export async function getWorkflow(pool: Pool, tenantId: string, id: string): Promise<WorkflowRecord | null> {
@@ -94,4 +95,14 @@ export async function listWorkflowNodes(
     finishedAt: r.finished_at,
     output: r.output === null || r.output === undefined ? undefined : readJson(r.output),
   }));
+}
+
+/** Up to `limit` of a run's dependencies as [parent, child] (the caller checked the run is the tenant's). */
+export async function listWorkflowEdges(
+  pool: Pool,
+  workflowId: string,
+  limit: number,
+): Promise<[string, string][]> {
+  const [rows] = await pool.query<RowDataPacket[]>(EDGES, [idToBin(workflowId), limit]);
+  return rows.map((r) => [r.parent_id as string, r.child_id as string]);
 }

@@ -112,6 +112,36 @@ export async function operateOnRun(
   return wf;
 }
 
+/** The largest run GET /v1/workflows/{id}/graph answers whole (the console draws it). */
+export const GRAPH_MAX_NODES = 500;
+export const GRAPH_MAX_EDGES = 5000;
+
+/** A small run's every node and dependency, for drawing; a larger one is paged through /nodes. */
+export async function workflowGraph(
+  workflows: WorkflowStore,
+  tenant: Tenant,
+  id: string,
+): Promise<{ workflow: WorkflowRecord; nodes: NodeRecord[]; edges: [string, string][] }> {
+  const workflow = await getWorkflowOrThrow(workflows, tenant, id);
+  if (workflow.nodeCount > GRAPH_MAX_NODES || workflow.edgeCount > GRAPH_MAX_EDGES) {
+    throw new DschedError(
+      'failed_precondition',
+      `the workflow has ${workflow.nodeCount} nodes and ${workflow.edgeCount} dependencies; its graph is ` +
+        `answered up to ${GRAPH_MAX_NODES} and ${GRAPH_MAX_EDGES}: page through /nodes instead`,
+      {
+        details: [
+          { field: 'id', issue: `more than ${GRAPH_MAX_NODES} nodes or ${GRAPH_MAX_EDGES} dependencies` },
+        ],
+      },
+    );
+  }
+  const [nodes, edges] = await Promise.all([
+    workflows.listNodes(id, { limit: GRAPH_MAX_NODES }),
+    workflows.listEdges(id, GRAPH_MAX_EDGES),
+  ]);
+  return { workflow, nodes, edges };
+}
+
 /** Re-runs a node that did not succeed and its descendants that did not succeed. */
 export async function retryNode(
   workflows: WorkflowStore,

@@ -15,20 +15,30 @@ import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  GRAPH_MAX_EDGES,
+  GRAPH_MAX_NODES,
   getWorkflowOrThrow,
   listNodesPage,
   operateOnRun,
   retryNode,
   submitWorkflow,
+  workflowGraph,
 } from '../core/workflows.ts';
 import type { DatabaseClock, RateLimiter, TenantDirectory, WorkflowStore } from '../ports.ts';
 import { RATE_LIMITED } from './task-lifecycle.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
-// POST /v1/workflows, GET /v1/workflows/{id}, its nodes, and the run operations.
+// POST /v1/workflows, GET /v1/workflows/{id}, its nodes (and a small one's graph), and the run
+// operations.
 
 const tenantErrors = { 401: STANDARD_ERRORS[401], 404: STANDARD_ERRORS[404], 429: RATE_LIMITED };
 const ENDED = { description: 'conflict: the workflow has ended' };
+
+const workflowGraphSchema = z.object({
+  workflow: workflowViewSchema,
+  nodes: z.array(workflowNodeViewSchema),
+  edges: z.array(z.tuple([z.string(), z.string()])).describe('[parent node id, child node id]'),
+});
 
 export const workflowRouteDocs = [
   defineRoute({
@@ -75,6 +85,23 @@ export const workflowRouteDocs = [
       },
       400: STANDARD_ERRORS[400],
       ...tenantErrors,
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/workflows/{id}/graph',
+    summary: `A small workflow whole: every node and dependency, up to ${GRAPH_MAX_NODES} nodes`,
+    description:
+      `For drawing the DAG (the console does): the workflow, all its nodes in id order and its ` +
+      `dependencies as [parent, child] pairs. A workflow of more than ${GRAPH_MAX_NODES} nodes or ` +
+      `${GRAPH_MAX_EDGES} dependencies answers 412; page through /nodes instead.`,
+    tags: ['workflows'],
+    auth: 'tenant',
+    params: idParamsSchema,
+    responses: {
+      200: { description: 'the workflow, its nodes and its dependencies', schema: workflowGraphSchema },
+      ...tenantErrors,
+      412: { description: 'failed_precondition: too large to answer whole' },
     },
   }),
   ...(['cancel', 'pause', 'resume'] as const).map((op) =>
@@ -148,6 +175,12 @@ export function registerWorkflowRoutes(
       nodes: page.nodes.map(nodeView),
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
     };
+  });
+
+  app.get('/v1/workflows/:id/graph', async (request) => {
+    const tenant = await tenantOf(request);
+    const graph = await workflowGraph(deps.workflows, tenant, pathId(request.params, 'workflow'));
+    return { workflow: workflowView(graph.workflow), nodes: graph.nodes.map(nodeView), edges: graph.edges };
   });
 
   for (const op of ['cancel', 'pause', 'resume'] as const) {

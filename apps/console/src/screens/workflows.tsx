@@ -1,0 +1,171 @@
+import type { WorkflowNode } from '@dsched/client/browser';
+import { NODE_STATES } from '@dsched/domain/workflow-nodes';
+import { useState } from 'preact/hooks';
+import { Dag } from '../dag.tsx';
+import { when } from '../format.ts';
+import type { ScreenProps } from '../main.tsx';
+import { go, href } from '../router.ts';
+import { Badge, ErrorBanner, Notice, usePoll } from '../ui.tsx';
+
+// A workflow by id: its state, the count of nodes in each state, its nodes page by page (filtered
+// by state in the URL), its DAG drawn when it has at most 500 nodes, re-run from a node that did
+// not succeed. Polled every 2 s.
+
+const DAG_MAX_NODES = 500;
+
+export function WorkflowsScreen({
+  client,
+  route,
+  workflowId,
+}: ScreenProps & { workflowId?: string | undefined }) {
+  const [open, setOpen] = useState(workflowId ?? '');
+  return (
+    <section aria-labelledby="h-wf">
+      <h1 id="h-wf">Workflows</h1>
+      <form
+        class="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (open.trim()) go(`/workflows/${open.trim()}`);
+        }}
+      >
+        <label>
+          Workflow id <input size={40} value={open} onInput={(e) => setOpen(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Open</button>
+      </form>
+      {workflowId ? (
+        <WorkflowView client={client} route={route} workflowId={workflowId} />
+      ) : (
+        <p class="sub">Open a workflow by the id POST /v1/workflows answered.</p>
+      )}
+    </section>
+  );
+}
+
+function WorkflowView({
+  client,
+  route,
+  workflowId,
+}: Pick<ScreenProps, 'client' | 'route'> & { workflowId: string }) {
+  const stateFilter = NODE_STATES.find((s) => s === route.query.get('state'));
+  const [tokens, setTokens] = useState<string[]>([]);
+  const pageToken = tokens[tokens.length - 1];
+  const wf = usePoll(() => client.getWorkflow(workflowId), [workflowId], 2000);
+  const nodes = usePoll(
+    () =>
+      client.workflowNodesPage(workflowId, {
+        limit: 100,
+        ...(stateFilter ? { state: stateFilter } : {}),
+        ...(pageToken ? { pageToken } : {}),
+      }),
+    [workflowId, stateFilter, pageToken],
+    2000,
+  );
+  const small = (wf.data?.nodeCount ?? Number.POSITIVE_INFINITY) <= DAG_MAX_NODES;
+  const graph = usePoll(
+    async () => (small ? client.workflowGraph(workflowId) : undefined),
+    [workflowId, small],
+    2000,
+  );
+  const [notice, setNotice] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const w = wf.data;
+  if (!w) return <ErrorBanner error={wf.error} />;
+  const rerun = async (n: WorkflowNode) => {
+    try {
+      await client.retryWorkflowNode(w.id, n.id);
+      setNotice(`Re-running from node ${n.id}.`);
+      setError(undefined);
+      await Promise.all([wf.reload(), nodes.reload()]);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <h2>
+        {w.name} <Badge state={w.state} /> {w.paused ? <Badge state="paused" /> : null}
+      </h2>
+      <p class="sub">
+        {w.nodeCount} nodes, {w.edgeCount} edges, {w.failurePolicy}; created {when(w.createdAt)}
+        {w.finishedAt ? `, finished ${when(w.finishedAt)}` : ''}
+      </p>
+      <ul class="counts" aria-label="Nodes by state">
+        {NODE_STATES.map((s) => (
+          <li key={s}>
+            <a
+              href={href(`/workflows/${w.id}`, { state: stateFilter === s ? undefined : s })}
+              aria-current={stateFilter === s ? 'true' : undefined}
+            >
+              <Badge state={s} /> <strong>{w.nodes[s] ?? 0}</strong>
+            </a>
+          </li>
+        ))}
+      </ul>
+      {graph.data ? (
+        <Dag nodes={graph.data.nodes} edges={graph.data.edges as [string, string][]} />
+      ) : !small ? (
+        <p class="sub">
+          {w.nodeCount} nodes: too many to draw ({DAG_MAX_NODES} at most); the table below pages through them.
+        </p>
+      ) : null}
+      <Notice text={notice} />
+      <ErrorBanner error={error ?? nodes.error ?? graph.error} />
+      <div class="table-wrap">
+        <table>
+          <caption class="sr-only">Nodes{stateFilter ? ` in state ${stateFilter}` : ''}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Node</th>
+              <th scope="col">State</th>
+              <th scope="col">Attempt</th>
+              <th scope="col">Trigger</th>
+              <th scope="col">Finished</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {nodes.data?.nodes.map((n) => (
+              <tr key={n.id}>
+                <td>
+                  <code>{n.id}</code>
+                  {n.jobId ? (
+                    <div class="sub">
+                      <a href={href(`/runs/${n.jobId}`)}>its job</a>
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  <Badge state={n.state} />
+                </td>
+                <td>{n.attempt}</td>
+                <td>{n.trigger}</td>
+                <td>{when(n.finishedAt)}</td>
+                <td>
+                  {['dead', 'upstream_failed', 'cancelled', 'skipped'].includes(n.state) ? (
+                    <button type="button" onClick={() => rerun(n)}>
+                      Re-run from here
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav class="pager" aria-label="Pages of nodes">
+        <button type="button" disabled={tokens.length === 0} onClick={() => setTokens(tokens.slice(0, -1))}>
+          Previous
+        </button>
+        <button
+          type="button"
+          disabled={!nodes.data?.nextPageToken}
+          onClick={() => nodes.data?.nextPageToken && setTokens([...tokens, nodes.data.nextPageToken])}
+        >
+          Next
+        </button>
+      </nav>
+    </>
+  );
+}

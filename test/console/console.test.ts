@@ -1,0 +1,262 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { REPO_ROOT } from '@dsched/testkit/names';
+import { freePort } from '@dsched/testkit/ports';
+import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildConsole } from '../../apps/console/scripts/build.ts';
+
+// The console in a real Chromium (Debian's, driven by playwright-core, kept off the network)
+// against the six services as processes, real MariaDB and Cassandra and a real loopback target.
+// The page is job-api's /ui; task-api allows that origin by CORS. Each screen is checked with
+// axe-core (no serious or critical violation) and photographed at 1280×800: into docs/console/
+// with UPDATE_SCREENSHOTS=1, into a temporary folder otherwise (so CI leaves the tree clean).
+
+const ADMIN_TOKEN = 'console-admin-token-0123456789';
+const CHROMIUM = process.env.DSCHED_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(REPO_ROOT, 'docs/console')
+    : join(tmpdir(), 'dsched-console-shots');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let db: TestDatabase;
+let ks: TestKeyspace;
+let target: ScriptedTarget;
+let fleet: Fleet | undefined;
+let browser: Browser | undefined;
+let page: Page;
+let taskApi: string;
+let jobApi: string;
+let tenant: { id: string; apiKey: string };
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [db, ks, target] = await Promise.all([
+    createTestDatabase(import.meta.url),
+    createTestKeyspace(import.meta.url),
+    startScriptedTarget((call) => ({ status: call.path.startsWith('/fail') ? 500 : 200, body: 'ok' })),
+    buildConsole(),
+  ]);
+  const [taskPort, jobPort] = [await freePort(), await freePort()];
+  taskApi = `http://127.0.0.1:${taskPort}`;
+  jobApi = `http://127.0.0.1:${jobPort}`;
+  fleet = await startFleet(
+    {
+      DATABASE_URL: db.url,
+      CASSANDRA_KEYSPACE: ks.keyspace,
+      DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
+      TASK_API_CORS_ORIGINS: jobApi,
+      CONSOLE_TASK_API_URL: taskApi,
+      ...FAST_LOOPS,
+    },
+    undefined,
+    { ports: { 'task-api': taskPort, 'job-api': jobPort } },
+  );
+  const res = await fetch(`${taskApi}/v1/admin/tenants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'console' }),
+  });
+  tenant = (await res.json()) as { id: string; apiKey: string };
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // Nothing but the two APIs: a request elsewhere (a CDN) fails the test.
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(jobApi) || url.startsWith(taskApi)) return route.continue();
+    throw new Error(`the console asked for ${url}`);
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await fleet?.stop();
+  await target?.close();
+  await db?.close();
+  await ks?.close();
+});
+
+async function api(
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+) {
+  const res = await fetch(`${base}${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      authorization: `Bearer ${init.token ?? tenant.apiKey}`,
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const nav = (name: string) =>
+  page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name, exact: true });
+
+/** axe-core on the screen as it is: no serious or critical violation; then its screenshot. */
+async function checkScreen(name: string, options: { screenshot?: boolean } = {}): Promise<void> {
+  await page.addScriptTag({ path: AXE });
+  // A string, run in the page (where `axe` and `document` are).
+  const violations = await page.evaluate<{ id: string; impact: string; nodes: string[] }[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
+      id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
+  );
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, `${name}: ${JSON.stringify(serious)}`).toEqual([]);
+  if (options.screenshot !== false) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+it('signs in, refuses a bad zone beside its field, creates the task, shows fires, runs and attempts live', async () => {
+  await page.goto(`${jobApi}/ui/`);
+  await expect.poll(() => page.getByLabel('task-api URL').inputValue()).toBe(taskApi);
+  await checkScreen('sign-in');
+  await page.getByLabel('Tenant API key').fill('not-a-key');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText('not accepted by the API (401)').waitFor();
+  await page.getByLabel('Tenant API key').fill(tenant.apiKey);
+  await page.getByLabel('Admin token (operator view)').fill(ADMIN_TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  await page.getByText('in the DLQ').waitFor();
+  // Photographed at the end, with something to show.
+  await checkScreen('overview', { screenshot: false });
+
+  await nav('Tasks').click();
+  await page.getByRole('link', { name: 'New task' }).click();
+  await page.getByLabel('Name').fill('morning report');
+  await page.getByLabel('Cron expression').fill('0 9 * * 1-5');
+  await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');
+  await page.getByLabel('URL').fill(`${target.url}/hook`);
+  await page.getByRole('button', { name: 'Create task' }).click();
+  // The API's detail for schedule.timezone, beside the zone's input, which is marked invalid.
+  const zone = page.getByLabel('Time zone');
+  await expect.poll(() => zone.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await zone.getAttribute('aria-describedby'))!
+    .split(' ')
+    .find((id) => id.endsWith('-err'))!;
+  const issue = await page.locator(`[id="${describedBy}"]`).innerText();
+  expect(issue.toLowerCase()).toMatch(/zone/);
+  // From the create's 400 (not only the preview's): its details are listed by field.
+  await page.getByText('The API refused 1 field: schedule.timezone').waitFor();
+  await checkScreen('task-form-error');
+  expect((await api(taskApi, '/v1/tasks')).tasks).toHaveLength(0);
+
+  await zone.fill('Europe/Berlin');
+  // The planner's next three fires, previewed before saving.
+  await expect.poll(() => page.locator('ol.next-fires li').count()).toBe(3);
+  await page.getByRole('button', { name: 'Create task' }).click();
+  await page.getByRole('heading', { name: 'Upcoming' }).waitFor();
+  await expect.poll(() => page.locator('ol.timeline:not(.runs) li').count()).toBe(10);
+  await expect.poll(() => page.getByText('No runs yet.').count()).toBe(1);
+  const [task] = (await api(taskApi, '/v1/tasks')).tasks as { id: string }[];
+
+  // A run made behind the page's back appears without a reload (the screen polls).
+  const { jobId } = (await api(taskApi, `/v1/tasks/${task!.id}/trigger`, { method: 'POST' })) as {
+    jobId: string;
+  };
+  const runLink = page.locator('ol.runs li', { has: page.locator('.s-succeeded') }).getByRole('link');
+  await runLink.waitFor({ timeout: 30_000 });
+  await checkScreen('task-detail');
+
+  await nav('Tasks').click();
+  await page.getByRole('link', { name: 'morning report' }).waitFor();
+  await expect.poll(() => page.locator('ol.fires li').count()).toBe(3);
+  await checkScreen('tasks');
+
+  await page.goto(`${jobApi}/ui/#/runs/${jobId}`);
+  await page.getByRole('heading', { name: 'Attempts, newest first' }).waitFor();
+  const row = page.locator('table.attempts tbody tr').first();
+  await expect.poll(() => row.locator('td').nth(2).innerText()).toBe('200');
+  await page.getByText(`Idempotency-Key: ${jobId}`).waitFor();
+  await checkScreen('run-detail');
+
+  await nav('Runs').click();
+  await page.getByRole('link', { name: jobId }).waitFor();
+  await checkScreen('runs');
+});
+
+it('redrives a dead-lettered job from the DLQ screen, after a confirm', async () => {
+  const task = (await api(taskApi, '/v1/tasks', {
+    method: 'POST',
+    body: {
+      name: 'always fails',
+      schedule: { type: 'once', at: new Date(Date.now() + 200).toISOString() },
+      target: { url: `${target.url}/fail` },
+      retry: { maxAttempts: 1 },
+    },
+  })) as { id: string };
+  await target.until(() => target.calls.some((c) => c.path === '/fail'), 30_000, 'the failing call');
+  await nav('DLQ').click();
+  const box = page.getByRole('checkbox', { name: /^Select dead job / });
+  await box.waitFor({ timeout: 30_000 });
+  await expect.poll(() => page.locator('.count').innerText()).toBe('1 dead job');
+  await checkScreen('dlq');
+  await box.check();
+  await page.getByRole('button', { name: 'Redrive selected' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('Redrove 1 job.').waitFor();
+  // Redriven: the job runs again (a second call to the target) and is in the DLQ again after it.
+  await target.until(
+    () => target.calls.filter((c) => c.path === '/fail').length >= 2,
+    30_000,
+    'the redriven call',
+  );
+  const runs = (await api(jobApi, `/v1/tasks/${task.id}/runs`)) as { runs: { attempts: unknown[] }[] };
+  expect(runs.runs[0]!.attempts.length).toBeGreaterThanOrEqual(1);
+});
+
+it('shows a workflow and the operator screens, accessible too', async () => {
+  const wf = (await api(taskApi, '/v1/workflows', {
+    method: 'POST',
+    body: {
+      name: 'etl',
+      nodes: [
+        { id: 'extract', target: { url: `${target.url}/ok` } },
+        { id: 'load', target: { url: `${target.url}/ok` }, dependsOn: ['extract'] },
+      ],
+    },
+  })) as { id: string };
+  await page.goto(`${jobApi}/ui/#/workflows/${wf.id}`);
+  await page.getByRole('heading', { name: /etl/ }).waitFor();
+  // Live: the page follows the workflow to its end without a reload.
+  await page.locator('h2 .s-succeeded').waitFor({ timeout: 30_000 });
+  await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
+  // Drawn: two nodes and the dependency between them, both succeeded.
+  await expect.poll(() => page.locator('svg.dag .dag-node.s-succeeded').count()).toBe(2);
+  expect(await page.locator('svg.dag .edges line').count()).toBe(1);
+  await checkScreen('workflow');
+
+  await nav('Overview').click();
+  await page.getByText('runs succeeded in the last hour').waitFor();
+  await expect.poll(() => page.locator('.tile strong').first().innerText()).toBe('2');
+  await checkScreen('overview');
+
+  await nav('Tenants').click();
+  await page.getByLabel('Tenant id').fill(tenant.id);
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('heading', { name: /console/ }).waitFor();
+  await checkScreen('tenants');
+
+  // Phone width: the page still lays out (no horizontal scroll of the whole page).
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`${jobApi}/ui/#/tasks`);
+  await page.getByRole('link', { name: 'morning report' }).waitFor();
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
