@@ -21,12 +21,27 @@ RUN --mount=type=cache,id=dsched-pnpm,target=/pnpm-store \
     pnpm install --offline --prod --frozen-lockfile --store-dir /pnpm-store \
  && rm -rf /app/loadtest /app/bench
 
+# The console's files (apps/console/dist, served by job-api under /ui) are built with esbuild, a dev
+# dependency the runtime install leaves out: in a stage of their own, of which only dist is kept.
+FROM ${NODE_IMAGE} AS console
+ARG PNPM_VERSION
+ENV CI=true
+RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}"
+WORKDIR /app
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN --mount=type=cache,id=dsched-pnpm,target=/pnpm-store pnpm fetch --store-dir /pnpm-store
+COPY . .
+RUN --mount=type=cache,id=dsched-pnpm,target=/pnpm-store \
+    pnpm install --offline --frozen-lockfile --store-dir /pnpm-store --filter "@dsched/console..." \
+ && pnpm console:build
+
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 # Owned by root and not writable by the service user: the code is immutable at run time, and the
 # Kubernetes manifests also mount the root file system read-only.
 COPY --from=build /app /app
+COPY --from=console /app/apps/console/dist /app/apps/console/dist
 # The node user of the official image, by number so Kubernetes can verify runAsNonRoot.
 USER 1000:1000
 EXPOSE 8080 8081 9101 9102 9103 9104

@@ -104,6 +104,12 @@ describe('Dockerfile', () => {
     expect(runtime).not.toMatch(/npm install|pnpm/);
   });
 
+  it('builds the console in a stage of its own and ships only its files', () => {
+    const stage = dockerfile.slice(dockerfile.indexOf(' AS console'), dockerfile.indexOf(' AS runtime'));
+    expect(stage).toMatch(/pnpm console:build/);
+    expect(runtime).toMatch(/^COPY --from=console \/app\/apps\/console\/dist \/app\/apps\/console\/dist$/m);
+  });
+
   it('keeps tests, node_modules and the deploy tooling out of the build context', () => {
     const ignored = read('.dockerignore').split('\n');
     expect(ignored).toEqual(

@@ -181,6 +181,20 @@ describe('helm chart deploy/helm/dsched', () => {
     const set = render('default', ['--set-string', 'config.trustProxy=10.0.0.0/8']);
     expect(config(set).data!.TRUST_PROXY).toBe('10.0.0.0/8');
   });
+
+  it('passes the console settings on only when set', () => {
+    const config = (ms: Manifest[]) =>
+      byKind(ms, 'ConfigMap').find((c) => c.metadata.name.endsWith('-config'))!;
+    expect(config(rendered.default).data!.CONSOLE_TASK_API_URL).toBeUndefined();
+    const set = render('default', [
+      '--set-string',
+      'config.consoleTaskApiUrl=https://tasks.example.test',
+      '--set-string',
+      'config.taskApiCorsOrigins=https://console.example.test',
+    ]);
+    expect(config(set).data!.CONSOLE_TASK_API_URL).toBe('https://tasks.example.test');
+    expect(config(set).data!.TASK_API_CORS_ORIGINS).toBe('https://console.example.test');
+  });
 });
 
 describe('helm chart NOTES.txt', () => {

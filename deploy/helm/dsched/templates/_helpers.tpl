@@ -62,6 +62,12 @@ EXECUTOR_ALLOWED_TARGETS: {{ . | quote }}
 {{- with .Values.config.trustProxy }}
 TRUST_PROXY: {{ . | quote }}
 {{- end }}
+{{- with .Values.config.consoleTaskApiUrl }}
+CONSOLE_TASK_API_URL: {{ . | quote }}
+{{- end }}
+{{- with .Values.config.taskApiCorsOrigins }}
+TASK_API_CORS_ORIGINS: {{ . | quote }}
+{{- end }}
 {{- range $name, $value := .Values.config.extraEnv }}
 {{ $name }}: {{ $value | quote }}
 {{- end }}
