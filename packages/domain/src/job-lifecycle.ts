@@ -104,6 +104,8 @@ export interface ClaimCursor {
   priority: number;
   runAt: Date;
   id: Buffer;
+  /** The start tag, for a cursor of the fair claim order. */
+  tag?: number;
 }
 
 export interface ClaimResult {

@@ -16,6 +16,8 @@ import { followUpsOfRow } from './follow-ups.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
 const CLAIM_SELECT_AFTER = loadSql(import.meta.url, './claim-select-after.sql');
+const CLAIM_SELECT_FAIR = loadSql(import.meta.url, './claim-select-fair.sql');
+const CLAIM_SELECT_FAIR_AFTER = loadSql(import.meta.url, './claim-select-fair-after.sql');
 const CLAIM_READ = loadSql(import.meta.url, './claim-read.sql');
 const CLAIM_SLOTS_PART = loadSql(import.meta.url, './claim-slots-part.sql')
   .split('\n')
@@ -40,6 +42,12 @@ export interface ClaimArgs {
    * such a job until it is due (`ClaimedJob.dueInMs`), so its call is not late by a claim round trip.
    */
   leadMs?: number;
+  /**
+   * `fair`: by priority, then start tag (weighted fair share between tenants; the lane's due jobs
+   * are tagged by tagDueJobs first, docs/fair-share.md). `due` (default): by priority, then run_at
+   * (the critical lane, and any lane with fairness off).
+   */
+  order?: 'fair' | 'due';
 }
 
 /** claim-select.sql, claim-select-after.sql: the locked ids in claim order. */
@@ -47,6 +55,8 @@ interface DueIdRow extends RowDataPacket {
   id: Buffer;
   priority: number;
   run_at: Date;
+  /** claim-select-fair*.sql only. */
+  claim_tag?: string | number;
 }
 
 /** claim-read.sql. */
@@ -86,6 +96,7 @@ const NOTHING: ClaimResult = { jobs: [], locked: 0, cursor: null, deferred: 0, c
 const PRIORITY_RANKS = [0, 1, 2, 3];
 
 function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], unknown]> {
+  if (args.order === 'fair') return lockFair(conn, args);
   const a = args.after;
   const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
   if (!a) return conn.query<DueIdRow[]>(CLAIM_SELECT, [args.lane, leadUs, args.limit]);
@@ -99,6 +110,29 @@ function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], un
     a.runAt,
     a.id,
     // IN () is not SQL: -1 is no priority.
+    lower.length > 0 ? lower : [-1],
+    args.limit,
+  ]);
+}
+
+function lockFair(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], unknown]> {
+  const a = args.after;
+  const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
+  if (!a || a.tag === undefined)
+    return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR, [args.lane, leadUs, args.limit]);
+  const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
+  return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR_AFTER, [
+    args.lane,
+    leadUs,
+    a.priority,
+    a.tag,
+    a.priority,
+    a.tag,
+    a.runAt,
+    a.priority,
+    a.tag,
+    a.runAt,
+    a.id,
     lower.length > 0 ? lower : [-1],
     args.limit,
   ]);
@@ -119,7 +153,12 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     const last = locked[locked.length - 1]!;
     const position = {
       locked: locked.length,
-      cursor: { priority: Number(last.priority), runAt: last.run_at, id: last.id },
+      cursor: {
+        priority: Number(last.priority),
+        runAt: last.run_at,
+        id: last.id,
+        ...(last.claim_tag === undefined ? {} : { tag: Number(last.claim_tag) }),
+      },
     };
     const [rows] = await conn.query<ClaimRow[]>(CLAIM_READ, [locked.map((r) => r.id)]);
     // db_now was read before this moment: run_at - db_now counted from here is never early.
