@@ -117,6 +117,8 @@ export interface Tenant {
   maxTasks: number | null;
   maxConcurrency: number | null;
   rateLimitPerSecond: number | null;
+  /** Its share of a saturated lane relative to other tenants (docs/fair-share.md); 1 by default. */
+  weight: number;
   createdAt: Date;
 }
 
@@ -131,4 +133,5 @@ export interface QuotaPatch {
   maxTasks?: number | null;
   maxConcurrency?: number | null;
   rateLimitPerSecond?: number | null;
+  weight?: number;
 }

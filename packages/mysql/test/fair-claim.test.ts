@@ -7,6 +7,7 @@ import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { tagDueJobs } from '../src/jobs/fair-tags.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { updateTenant } from '../src/tenants/tenant-store.ts';
 import { explainJobsStatement } from './plans.ts';
 
 // The fair claim on real MariaDB: due jobs tagged by tagDueJobs, claimed in (priority, tag) order
@@ -44,7 +45,7 @@ async function tagAll(batch = 1000): Promise<number> {
 
 async function tenantWithWeight(name: string, weight: number, quotas = {}): Promise<string> {
   const t = await createTenantWithKey(db.pool, name, quotas);
-  await db.pool.query('UPDATE tenants SET weight = ? WHERE id = ?', [weight, idToBin(t.id)]);
+  await updateTenant(db.pool, t.id, { weight });
   return t.id;
 }
 

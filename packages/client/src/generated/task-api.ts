@@ -389,6 +389,8 @@ export interface components {
             maxConcurrency: number | null;
             maxTasks: number | null;
             rateLimitPerSecond: number | null;
+            /** @description share of a saturated lane relative to other tenants (docs/fair-share.md) */
+            weight: number;
             createdAt: string;
         };
         Task: {
@@ -576,6 +578,8 @@ export interface operations {
                     maxConcurrency?: number | null;
                     maxTasks?: number | null;
                     rateLimitPerSecond?: number | null;
+                    /** @description share of a saturated lane relative to other tenants (docs/fair-share.md), 0.001–1000, default 1; kept to 3 decimal places; applies to jobs tagged after the change */
+                    weight?: number;
                 };
             };
         };
@@ -592,6 +596,8 @@ export interface operations {
                         maxConcurrency: number | null;
                         maxTasks: number | null;
                         rateLimitPerSecond: number | null;
+                        /** @description share of a saturated lane relative to other tenants (docs/fair-share.md) */
+                        weight: number;
                         createdAt: string;
                         apiKey: string;
                         signingSecret: string;
@@ -712,6 +718,8 @@ export interface operations {
                     maxConcurrency?: number | null;
                     maxTasks?: number | null;
                     rateLimitPerSecond?: number | null;
+                    /** @description share of a saturated lane relative to other tenants (docs/fair-share.md), 0.001–1000, default 1; kept to 3 decimal places; applies to jobs tagged after the change */
+                    weight?: number;
                 };
             };
         };

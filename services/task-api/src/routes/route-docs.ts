@@ -49,6 +49,7 @@ const tenantSchema = z
     maxConcurrency: z.number().int().nullable(),
     maxTasks: z.number().int().nullable(),
     rateLimitPerSecond: z.number().int().nullable(),
+    weight: z.number().describe('share of a saturated lane relative to other tenants (docs/fair-share.md)'),
     createdAt: z.string(),
   })
   .meta({ id: 'Tenant' });
