@@ -5,6 +5,7 @@ export * from './cron.ts';
 export * from './due-batch.ts';
 export * from './errors.ts';
 export * from './fair-share.ts';
+export * from './flow-control.ts';
 export * from './ids.ts';
 export * from './interval.ts';
 export * from './jitter.ts';

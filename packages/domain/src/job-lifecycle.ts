@@ -118,6 +118,8 @@ export interface ClaimResult {
   deferred: number;
   /** Jobs whose cancel was requested, cancelled instead of claimed. */
   cancelled: number;
+  /** Jobs over their flow control key's limits, moved later (docs/flow-control.md). */
+  flowDeferred: number;
 }
 
 /** The claim an outcome is about: its fence, and the tenant slot it holds if any. */

@@ -32,6 +32,7 @@ export class ExecutorMetrics {
   readonly dlqAdditions: Counter;
   readonly attemptDuration: Histogram<'lane'>;
   readonly tenantDeferred: Counter;
+  readonly flowDeferred: Counter;
   readonly targetsRefused: Counter;
   readonly claimsLost: Counter;
   readonly callbackJobs: Counter;
@@ -108,6 +109,11 @@ export class ExecutorMetrics {
     this.tenantDeferred = new Counter({
       name: 'dsched_executor_tenant_deferred_total',
       help: 'Jobs moved back in the claim order because their tenant was at its concurrency limit',
+      registers,
+    });
+    this.flowDeferred = new Counter({
+      name: 'dsched_executor_flow_deferred_total',
+      help: 'Jobs moved back in the claim order because their flow control key was at its parallelism or rate',
       registers,
     });
     this.targetsRefused = new Counter({

@@ -101,6 +101,30 @@ describe('tenants', () => {
     expect((await get(plain.id)).json()).toMatchObject({ weight: 0.001 });
   });
 
+  it('takes a flow control key on a task, shows it, and refuses one without a limit by field', async () => {
+    const t = await newTenant('flows');
+    const post = (flowControl: unknown) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/tasks',
+        headers: { authorization: `Bearer ${t.apiKey}` },
+        payload: task({ flowControl }),
+      });
+    const ok = await post({ key: 'endpoint', parallelism: 3, ratePerSecond: 2.5 });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toMatchObject({ flowControl: { key: 'endpoint', parallelism: 3, ratePerSecond: 2.5 } });
+    for (const [bad, field] of [
+      [{ key: 'endpoint' }, 'flowControl.parallelism'],
+      [{ key: 'endpoint', parallelism: 0 }, 'flowControl.parallelism'],
+      [{ key: '', parallelism: 1 }, 'flowControl.key'],
+      [{ key: 'endpoint', ratePerSecond: -1 }, 'flowControl.ratePerSecond'],
+    ] as const) {
+      const res = await post(bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: 'invalid_argument', details: [{ field }] } });
+    }
+  });
+
   it('refuses the admin routes without the operator token', async () => {
     const none = await app.inject({ method: 'POST', url: '/v1/admin/tenants', payload: { name: 'x' } });
     expect(none.statusCode).toBe(401);

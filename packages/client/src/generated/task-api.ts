@@ -488,6 +488,12 @@ export interface components {
                 onSuccess?: string;
                 onDead?: string;
             };
+            /** @description flow control per key, when the task has one (docs/flow-control.md) */
+            flowControl?: {
+                key: string;
+                parallelism?: number;
+                ratePerSecond?: number;
+            };
             /** @enum {string} */
             state: "active" | "paused";
             /** @description why dsched paused the task (pauseAfterFailures) */
@@ -1023,6 +1029,15 @@ export interface operations {
                         /** @description POSTed a signed job.dead event after a job is dead-lettered */
                         onDead?: string;
                     };
+                    /** @description flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail */
+                    flowControl?: {
+                        /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                        key: string;
+                        /** @description calls of the key in flight at once */
+                        parallelism?: number;
+                        /** @description calls of the key started per second */
+                        ratePerSecond?: number;
+                    };
                 };
             };
         };
@@ -1279,6 +1294,14 @@ export interface operations {
                         onSuccess?: string;
                         /** @description POSTed a signed job.dead event after a job is dead-lettered */
                         onDead?: string;
+                    } | null;
+                    flowControl?: {
+                        /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                        key: string;
+                        /** @description calls of the key in flight at once */
+                        parallelism?: number;
+                        /** @description calls of the key started per second */
+                        ratePerSecond?: number;
                     } | null;
                 };
             };

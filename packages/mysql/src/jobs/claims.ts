@@ -12,6 +12,7 @@ import { maybeBinToId, uuidFromHex } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { applyFlowControl, createFlowKeys, type FlowRow } from './flow-control.ts';
 import { followUpsOfRow } from './follow-ups.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
@@ -48,6 +49,8 @@ export interface ClaimArgs {
    * (the critical lane, and any lane with fairness off).
    */
   order?: 'fair' | 'due';
+  /** How far a job over its flow control key's parallelism moves back (default 100 ms). */
+  flowDeferMs?: number;
 }
 
 /** claim-select.sql, claim-select-after.sql: the locked ids in claim order. */
@@ -60,7 +63,7 @@ interface DueIdRow extends RowDataPacket {
 }
 
 /** claim-read.sql. */
-interface ClaimRow extends RowDataPacket {
+interface ClaimRow extends RowDataPacket, FlowRow {
   id: Buffer;
   tenant_id: Buffer;
   task_id: Buffer | null;
@@ -92,7 +95,14 @@ interface FreeSlotRow extends RowDataPacket {
   slot: number;
 }
 
-const NOTHING: ClaimResult = { jobs: [], locked: 0, cursor: null, deferred: 0, cancelled: 0 };
+const NOTHING: ClaimResult = {
+  jobs: [],
+  locked: 0,
+  cursor: null,
+  deferred: 0,
+  cancelled: 0,
+  flowDeferred: 0,
+};
 const PRIORITY_RANKS = [0, 1, 2, 3];
 
 function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], unknown]> {
@@ -147,9 +157,20 @@ function lockFair(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], u
  */
 export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResult> {
   if (args.limit <= 0) return NOTHING;
+  const { result, missingFlowKeys } = await lockAndClaim(pool, args);
+  // Keys seen for the first time get their row now, outside the claim: their jobs were deferred.
+  await createFlowKeys(pool, missingFlowKeys);
+  return result;
+}
+
+async function lockAndClaim(
+  pool: Pool,
+  args: ClaimArgs,
+): Promise<{ result: ClaimResult; missingFlowKeys: [Buffer, string][] }> {
+  const none = { result: NOTHING, missingFlowKeys: [] };
   return withTransaction(pool, async (conn) => {
     const [locked] = await lockDue(conn, args);
-    if (locked.length === 0) return NOTHING;
+    if (locked.length === 0) return none;
     const last = locked[locked.length - 1]!;
     const position = {
       locked: locked.length,
@@ -174,16 +195,24 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     const slots = await takeSlots(conn, live);
 
     const limited = (r: ClaimRow) => r.max_concurrency !== null;
-    const claimed = live.filter((r) => !limited(r) || slots.has(r.hexId));
+    const withSlot = live.filter((r) => !limited(r) || slots.has(r.hexId));
     const deferred = live.filter((r) => limited(r) && !slots.has(r.hexId));
+    // Flow control after the tenant's slots: a key's rate is spent only on jobs that can start.
+    const flow = await applyFlowControl(
+      conn,
+      withSlot,
+      live[0]?.db_now ?? new Date(),
+      args.flowDeferMs ?? 100,
+    );
+    const claimed = withSlot.filter((r) => r.flow_key === null || flow.admitted.has(r.hexId));
+    const counts = { deferred: deferred.length, cancelled: toCancel.length, flowDeferred: flow.deferred };
+    const done = (result: ClaimResult) => ({ result, missingFlowKeys: flow.missing });
 
     if (toCancel.length > 0) await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
     if (deferred.length > 0) {
       await conn.query(CLAIM_DEFER, [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
     }
-    if (claimed.length === 0) {
-      return { jobs: [], ...position, deferred: deferred.length, cancelled: toCancel.length };
-    }
+    if (claimed.length === 0) return done({ jobs: [], ...position, ...counts });
 
     const ids = claimed.map((r) => r.id);
     const dbNow = claimed[0]!.db_now;
@@ -238,7 +267,7 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         followUps: followUpsOfRow(r),
       }),
     );
-    return { jobs, ...position, deferred: deferred.length, cancelled: toCancel.length };
+    return done({ jobs, ...position, ...counts });
   });
 }
 

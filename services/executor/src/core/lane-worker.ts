@@ -77,6 +77,7 @@ export class LaneWorker {
     end();
     this.#metrics.claimBatch.observe(result.jobs.length);
     if (result.deferred > 0) this.#deps.metrics.tenantDeferred.inc(result.deferred);
+    if (result.flowDeferred > 0) this.#deps.metrics.flowDeferred.inc(result.flowDeferred);
     if (result.cancelled > 0) this.#metrics.outcome('cancelled').inc(result.cancelled);
     for (const job of result.jobs) this.#start(job);
     return result.jobs.length === limit && this.free > 0;
