@@ -83,6 +83,8 @@ export interface ClaimedJob {
   signingSecret: string;
   /** The tenant slot this claim holds, when the tenant has a concurrency limit. */
   tenantSlot: number | null;
+  /** The tenant's fair-share weight when claimed (metrics of dispatch share by weight); 1 if unknown. */
+  tenantWeight?: number;
   /**
    * The attempt's start on the database clock: the claim's time, or the job's run_at when it was
    * claimed ahead of it (see `leadMs` of the claim). For schedule lag on the one clock.

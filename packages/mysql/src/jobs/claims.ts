@@ -83,6 +83,7 @@ interface ClaimRow extends RowDataPacket, FlowRow {
   db_now: Date;
   signing_secret: string;
   max_concurrency: number | null;
+  weight: string | number | null;
   has_callbacks: number;
   counts_failures: number;
   /** Not a column: the id in hex, set once by claimJobs for its maps and the job's id string. */
@@ -261,6 +262,7 @@ async function lockAndClaim(
         retry: readJson<RetryPolicy>(r.retry),
         signingSecret: r.signing_secret,
         tenantSlot: slots.get(r.hexId) ?? null,
+        tenantWeight: r.weight === null ? 1 : Number(r.weight),
         claimedAt: new Date(Math.max(r.run_at.getTime(), dbNowMs)),
         dueInMs: Math.max(0, r.run_at.getTime() - dbNowMs - sinceRead),
         owner: args.owner,

@@ -138,9 +138,9 @@ export class LaneWorker {
     if (job.dueInMs > 0) {
       await sleep(job.dueInMs, undefined, { signal: entry.abort.signal }).catch(() => undefined);
     }
-    this.#metrics.scheduleLag[job.priority].observe(
-      Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000),
-    );
+    const lateS = Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000);
+    this.#metrics.scheduleLag[job.priority].observe(lateS);
+    metrics.jobStarted(job.tenantId, job.tenantWeight ?? 1, lateS);
     const startedAt = this.#deps.monotonicMs();
     const result = await this.#deps.call(job, entry.abort.signal);
     entry.calling = false;
