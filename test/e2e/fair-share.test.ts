@@ -107,8 +107,10 @@ describe('fair share between backlogged tenants, counted at the sink', () => {
     await backlog('flood', 1, 3000);
     const t0 = await firstCall(['flood']);
     while (countsIn(['flood'], t0, 0, Number.POSITIVE_INFINITY)[0]! < 100) await sleep(20);
+    // The quiet tenant exists before the count starts: only its job's insert is inside it.
+    const quiet = await createTenantWithKey(db.pool, 'quiet');
     const before = target.calls.length;
-    await backlog('quiet', 1, 1);
+    await insertDueJobs(db.pool, { tenantId: quiet.id, target: { url: `${target.url}/quiet/` } }, 1);
     for (;;) {
       if (target.calls.slice(before).some((c) => tenantOf(c.url) === 'quiet')) break;
       await sleep(10);

