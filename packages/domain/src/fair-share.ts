@@ -5,7 +5,7 @@
 // backlogged tenants interleave in proportion to their weights (stride scheduling), and a tenant
 // that was idle starts at the fleet's virtual time V, never below it: idle time banks no credit.
 // V is the head of the lane's tagged queue (the smallest pending tag), or when nothing tagged is
-// pending, the largest tag handed out so far; it never moves back (docs/decisions.md, D20).
+// pending, the largest tag handed out so far; it never moves back (docs/decisions.md, D23).
 // Integers only, so the same inputs give the same tags on every executor.
 
 /** Virtual-time units one job of a weight-1 tenant costs. Weight 1000 costs 1000, weight 0.001 costs 1e9. */

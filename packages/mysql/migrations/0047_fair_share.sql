@@ -1,4 +1,4 @@
--- Weighted fair share between tenants (docs/decisions.md D20, docs/fair-share.md).
+-- Weighted fair share between tenants (docs/decisions.md D23, docs/fair-share.md).
 -- A job is given a start tag when it is due, by the claimer of its lane (fair-tags.ts), so a job
 -- materialised ahead of its due time takes no place in the order until then. The tag holds for
 -- one attempt: claim_tag is the tag while the job is pending in the attempt it was given for, NULL
