@@ -1,3 +1,17 @@
+CREATE TABLE `fair_clocks` (
+  `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `vt` bigint(20) unsigned NOT NULL DEFAULT 0,
+  `max_tag` bigint(20) unsigned NOT NULL DEFAULT 0,
+  PRIMARY KEY (`lane`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `flow_keys` (
+  `tenant_id` binary(16) NOT NULL,
+  `flow_key` varchar(100) NOT NULL,
+  `tat` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`tenant_id`,`flow_key`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 CREATE TABLE `jobs` (
   `id` binary(16) NOT NULL,
   `tenant_id` binary(16) NOT NULL,
@@ -33,6 +47,13 @@ CREATE TABLE `jobs` (
   `updated_at` datetime(3) NOT NULL,
   `callbacks` longtext DEFAULT NULL CHECK (json_valid(`callbacks`)),
   `counts_failures` tinyint(3) unsigned NOT NULL DEFAULT 0,
+  `fair_tag` bigint(20) unsigned DEFAULT NULL,
+  `fair_tag_attempt` int(10) unsigned DEFAULT NULL,
+  `claim_tag` bigint(20) unsigned GENERATED ALWAYS AS (case when `state` = 'pending' and `fair_tag_attempt` = `attempt` then `fair_tag` end) STORED,
+  `flow_key` varchar(100) DEFAULT NULL,
+  `flow_parallelism` int(10) unsigned DEFAULT NULL,
+  `flow_rate` decimal(12,3) DEFAULT NULL,
+  `flow_running` varchar(100) GENERATED ALWAYS AS (case when `state` = 'running' then `flow_key` end) STORED,
   PRIMARY KEY (`id`),
   UNIQUE KEY `jobs_occurrence` (`task_id`,`occurrence`),
   KEY `jobs_by_state_lease` (`state`,`lease_expires_at`),
@@ -41,7 +62,9 @@ CREATE TABLE `jobs` (
   KEY `jobs_claim` (`claim_lane`,`priority`,`run_at`),
   KEY `jobs_finished` (`finished_state`,`finished_at`),
   KEY `jobs_deadline` (`deadline_at`),
-  KEY `jobs_by_tenant_finished` (`tenant_id`,`finished_state`,`scheduled_for`)
+  KEY `jobs_by_tenant_finished` (`tenant_id`,`finished_state`,`scheduled_for`),
+  KEY `jobs_fair` (`claim_lane`,`priority`,`claim_tag`,`run_at`),
+  KEY `jobs_flow_running` (`tenant_id`,`flow_running`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `job_attempts` (
@@ -98,6 +121,7 @@ CREATE TABLE `tasks` (
   `pause_after_failures` smallint(5) unsigned DEFAULT NULL,
   `failure_streak` int(10) unsigned NOT NULL DEFAULT 0,
   `paused_reason` varchar(200) DEFAULT NULL,
+  `flow_control` longtext DEFAULT NULL CHECK (json_valid(`flow_control`)),
   PRIMARY KEY (`id`),
   KEY `tasks_by_tenant` (`tenant_id`,`id`),
   KEY `tasks_due` (`state`,`priority`,`partition`,`next_fire_at`)
@@ -111,6 +135,7 @@ CREATE TABLE `tenants` (
   `max_tasks` int(10) unsigned DEFAULT NULL,
   `max_concurrency` int(10) unsigned DEFAULT NULL,
   `rate_limit_per_second` int(10) unsigned DEFAULT NULL,
+  `weight` decimal(7,3) NOT NULL DEFAULT 1.000,
   `created_at` datetime(3) NOT NULL,
   `updated_at` datetime(3) NOT NULL,
   `task_count` int(10) unsigned NOT NULL DEFAULT 0,
@@ -126,6 +151,13 @@ CREATE TABLE `tenant_api_keys` (
   `expires_at` datetime(3) DEFAULT NULL,
   PRIMARY KEY (`key_hash`),
   KEY `tenant_api_keys_by_tenant` (`tenant_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `tenant_fair_clocks` (
+  `tenant_id` binary(16) NOT NULL,
+  `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `vt` bigint(20) unsigned NOT NULL DEFAULT 0,
+  PRIMARY KEY (`tenant_id`,`lane`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tenant_rate_buckets` (

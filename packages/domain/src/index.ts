@@ -4,6 +4,8 @@ export * from './credentials.ts';
 export * from './cron.ts';
 export * from './due-batch.ts';
 export * from './errors.ts';
+export * from './fair-share.ts';
+export * from './flow-control.ts';
 export * from './ids.ts';
 export * from './interval.ts';
 export * from './jitter.ts';

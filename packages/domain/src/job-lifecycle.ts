@@ -83,6 +83,8 @@ export interface ClaimedJob {
   signingSecret: string;
   /** The tenant slot this claim holds, when the tenant has a concurrency limit. */
   tenantSlot: number | null;
+  /** The tenant's fair-share weight when claimed (metrics of dispatch share by weight); 1 if unknown. */
+  tenantWeight?: number;
   /**
    * The attempt's start on the database clock: the claim's time, or the job's run_at when it was
    * claimed ahead of it (see `leadMs` of the claim). For schedule lag on the one clock.
@@ -104,6 +106,8 @@ export interface ClaimCursor {
   priority: number;
   runAt: Date;
   id: Buffer;
+  /** The start tag, for a cursor of the fair claim order. */
+  tag?: number;
 }
 
 export interface ClaimResult {
@@ -116,6 +120,8 @@ export interface ClaimResult {
   deferred: number;
   /** Jobs whose cancel was requested, cancelled instead of claimed. */
   cancelled: number;
+  /** Jobs over their flow control key's limits, moved later (docs/flow-control.md). */
+  flowDeferred: number;
 }
 
 /** The claim an outcome is about: its fence, and the tenant slot it holds if any. */

@@ -61,6 +61,13 @@ export type Schedule =
   | IntervalSchedule;
 
 /** Where dsched reports a job's final outcome: a URL per outcome, each POSTed a signed event. */
+/** Flow control as stored on a task and copied to its jobs (docs/flow-control.md). */
+export interface FlowControl {
+  key: string;
+  parallelism: number | null;
+  ratePerSecond: number | null;
+}
+
 export interface TaskCallbacks {
   onSuccess?: string;
   onDead?: string;
@@ -98,6 +105,8 @@ export interface Task {
   /** Pause after this many dead occurrences in a row (cron and interval tasks); null: never. */
   pauseAfterFailures: number | null;
   callbacks: TaskCallbacks | null;
+  /** Limits shared with the tenant's other tasks of the same key (docs/flow-control.md); absent: none. */
+  flowControl?: FlowControl | null;
   state: TaskState;
   /** Why the task is paused when dsched paused it (pauseAfterFailures); null otherwise. */
   pausedReason: string | null;
@@ -117,6 +126,8 @@ export interface Tenant {
   maxTasks: number | null;
   maxConcurrency: number | null;
   rateLimitPerSecond: number | null;
+  /** Its share of a saturated lane relative to other tenants (docs/fair-share.md); 1 by default. */
+  weight: number;
   createdAt: Date;
 }
 
@@ -131,4 +142,5 @@ export interface QuotaPatch {
   maxTasks?: number | null;
   maxConcurrency?: number | null;
   rateLimitPerSecond?: number | null;
+  weight?: number;
 }

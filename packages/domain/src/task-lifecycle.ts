@@ -8,6 +8,7 @@ import {
   criticalLaneAllowed,
   PAUSE_ON_ONCE_ISSUE,
   toCallbacks,
+  toFlowControl,
   toSchedule,
   toTarget,
 } from './task-spec.ts';
@@ -71,6 +72,7 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
     pauseAfterFailures:
       req.pauseAfterFailures === undefined ? task.pauseAfterFailures : req.pauseAfterFailures,
     callbacks: req.callbacks === undefined ? task.callbacks : toCallbacks(req.callbacks),
+    flowControl: req.flowControl === undefined ? (task.flowControl ?? null) : toFlowControl(req.flowControl),
   };
   if (next.pauseAfterFailures !== null && schedule.type === 'once') {
     throw invalidArgument('pauseAfterFailures', PAUSE_ON_ONCE_ISSUE);
@@ -78,10 +80,11 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
   // A new window moves when the occurrences run: like a new schedule, the ones materialised ahead
   // go and are planned again.
   const scheduleChanged = !same(schedule, task.schedule) || next.jitterS !== task.jitterS;
-  // Jobs copy the callbacks and the failure count flag from their task when they are made.
-  const jobsChanged = ['target', 'retry', 'priority', 'lane', 'callbacks', 'pauseAfterFailures'].some(
-    (k) => !same(next[k as keyof Task], task[k as keyof Task]),
-  );
+  // Jobs copy the callbacks, the failure count flag and the flow control from their task when made.
+  const jobsChanged =
+    ['target', 'retry', 'priority', 'lane', 'callbacks', 'pauseAfterFailures'].some(
+      (k) => !same(next[k as keyof Task], task[k as keyof Task]),
+    ) || !same(next.flowControl ?? null, task.flowControl ?? null);
   if (!scheduleChanged && !jobsChanged && same(next, task)) return null;
   let unstarted: UnstartedJobsAction = 'keep';
   if (scheduleChanged) {

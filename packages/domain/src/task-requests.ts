@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageTokenParam } from './paging.ts';
 import {
   callbacksSchema,
+  flowControlSchema,
   jitterSchema,
   laneSchema,
   metadataSchema,
@@ -22,7 +23,7 @@ import {
 /**
  * PATCH /v1/tasks/{id}: any subset of the create fields. A field given replaces the whole field
  * (a new `target` is a whole target, with its defaults); a field absent is left alone; `metadata:
- * null` clears it, and so do `pauseAfterFailures: null` and `callbacks: null`. Other fields (id, state, version, nextFireAt...) are refused by name.
+ * null` clears it, and so do `pauseAfterFailures: null`, `callbacks: null` and `flowControl: null`. Other fields (id, state, version, nextFireAt...) are refused by name.
  */
 export const patchTaskSchema = z
   .object({
@@ -38,6 +39,7 @@ export const patchTaskSchema = z
     jitterS: jitterSchema.optional(),
     pauseAfterFailures: pauseAfterFailuresSchema.nullable().optional(),
     callbacks: callbacksSchema.nullable().optional(),
+    flowControl: flowControlSchema.nullable().optional(),
   })
   .superRefine((patch, ctx) => refineSchedule(patch.schedule, ctx));
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DURATION_TEXT, intervalIssues, MAX_INTERVAL_MS } from './interval.ts';
 import { MAX_JITTER_S } from './jitter.ts';
 import {
+  type FlowControl,
   LANES,
   type Lane,
   laneFor,
@@ -159,6 +160,44 @@ export function refineSchedule(
   }
 }
 
+/** The most calls of one flow control key in flight at once, and the fastest rate, one may ask for. */
+export const MAX_FLOW_PARALLELISM = 10_000;
+export const MAX_FLOW_RATE_PER_SECOND = 10_000;
+export const FLOW_CONTROL_LIMIT_ISSUE = 'give parallelism, ratePerSecond or both';
+
+export const flowControlSchema = z
+  .object({
+    key: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe('calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint)'),
+    parallelism: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FLOW_PARALLELISM)
+      .optional()
+      .describe('calls of the key in flight at once'),
+    ratePerSecond: z
+      .number()
+      .positive()
+      .max(MAX_FLOW_RATE_PER_SECOND)
+      .optional()
+      .describe('calls of the key started per second'),
+  })
+  .superRefine((f, ctx) => {
+    if (f.parallelism === undefined && f.ratePerSecond === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['parallelism'], message: FLOW_CONTROL_LIMIT_ISSUE });
+    }
+  })
+  .describe('flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail');
+
+export function toFlowControl(f: z.infer<typeof flowControlSchema> | null | undefined): FlowControl | null {
+  if (!f) return null;
+  return { key: f.key, parallelism: f.parallelism ?? null, ratePerSecond: f.ratePerSecond ?? null };
+}
+
 export const createTaskSchema = z
   .object({
     name: taskNameSchema,
@@ -173,6 +212,7 @@ export const createTaskSchema = z
     jitterS: jitterSchema.default(0),
     pauseAfterFailures: pauseAfterFailuresSchema.optional(),
     callbacks: callbacksSchema.optional(),
+    flowControl: flowControlSchema.optional(),
   })
   .superRefine((task, ctx) => {
     refineSchedule(task.schedule, ctx);
@@ -200,6 +240,7 @@ export interface TaskSpec {
   jitterS: number;
   pauseAfterFailures: number | null;
   callbacks: TaskCallbacks | null;
+  flowControl: FlowControl | null;
 }
 
 export function toSchedule(s: CreateTaskRequest['schedule']): Schedule {
@@ -249,5 +290,6 @@ export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
     jitterS: req.jitterS,
     pauseAfterFailures: req.pauseAfterFailures ?? null,
     callbacks: toCallbacks(req.callbacks),
+    flowControl: toFlowControl(req.flowControl),
   };
 }

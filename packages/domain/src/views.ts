@@ -1,4 +1,4 @@
-import type { JobState, Priority, Schedule, Task } from './model.ts';
+import type { FlowControl, JobState, Priority, Schedule, Task } from './model.ts';
 
 // The documents the APIs return. A job's view is built the same way from a live MySQL row and
 // from its archived copy, so a caller cannot tell where it came from.
@@ -52,6 +52,14 @@ export function scheduleView(s: Schedule): Record<string, unknown> {
   return { ...s };
 }
 
+function flowControlView(f: FlowControl): Record<string, unknown> {
+  return {
+    key: f.key,
+    ...(f.parallelism !== null ? { parallelism: f.parallelism } : {}),
+    ...(f.ratePerSecond !== null ? { ratePerSecond: f.ratePerSecond } : {}),
+  };
+}
+
 export function taskView(t: Task): Record<string, unknown> {
   return {
     id: t.id,
@@ -67,6 +75,7 @@ export function taskView(t: Task): Record<string, unknown> {
     ...(t.jitterS > 0 ? { jitterS: t.jitterS } : {}),
     ...(t.pauseAfterFailures !== null ? { pauseAfterFailures: t.pauseAfterFailures } : {}),
     ...(t.callbacks ? { callbacks: t.callbacks } : {}),
+    ...(t.flowControl ? { flowControl: flowControlView(t.flowControl) } : {}),
     state: t.state,
     ...(t.state === 'paused' && t.pausedReason ? { pausedReason: t.pausedReason } : {}),
     // A paused task fires nothing until resumed, whatever its stored next fire time.

@@ -34,6 +34,7 @@ export async function createTenantWithKey(
     maxTasks: null,
     maxConcurrency: null,
     rateLimitPerSecond: null,
+    weight: 1,
     createdAt: new Date(),
     ...overrides,
   };

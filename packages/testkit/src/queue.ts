@@ -55,9 +55,14 @@ export async function insertDueJobs(pool: Pool, seed: DueJobSeed, n = 1): Promis
   return ids;
 }
 
-/** Empties the queue between tests of one file: attempts, jobs and the tenants' slot holders. */
+/**
+ * Empties the queue between tests of one file: attempts, jobs, the tenants' slot holders and the
+ * fair-share clocks (docs/fair-share.md).
+ */
 export async function clearJobs(pool: Pool): Promise<void> {
   await pool.query('DELETE FROM job_attempts');
   await pool.query('DELETE FROM jobs');
   await pool.query('UPDATE tenant_slots SET job_id = NULL, attempt = NULL, expires_at = NULL');
+  await pool.query('DELETE FROM tenant_fair_clocks');
+  await pool.query('UPDATE fair_clocks SET vt = 0, max_tag = 0');
 }

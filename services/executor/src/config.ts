@@ -25,6 +25,12 @@ export const executorConfigSchema = z.object({
   EXECUTOR_MAX_CLAIM_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
   /** How long a claim stays valid without renewal; renewed every third of it. */
   EXECUTOR_LEASE_S: z.coerce.number().int().min(3).max(3600).default(120),
+  /**
+   * Weighted fair share between tenants in the default and long lanes: claims by priority, then
+   * start tag (docs/fair-share.md). false: by priority, then due time (FIFO; the critical lane
+   * always is). Every executor of a fleet should say the same.
+   */
+  EXECUTOR_FAIR_SHARE: env.bool(true),
   /** How far back a job of a tenant at its concurrency limit moves in the claim order. */
   EXECUTOR_TENANT_DEFER_MS: env.positiveInt(1000),
   /** A job that answered 202 must heartbeat through job-api within this (each heartbeat renews it)… */

@@ -1,7 +1,7 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, instanceId, runWorker } from '@dsched/runtime';
 import { httpTargetCaller } from './adapters/http-caller.ts';
-import { mysqlJobClaimer, mysqlLeaseRenewer, mysqlOutcomeWriter } from './adapters/mysql.ts';
+import { FAIR_LANES, mysqlJobClaimer, mysqlLeaseRenewer, mysqlOutcomeWriter } from './adapters/mysql.ts';
 import { type ExecutorConfig, loadExecutorConfig } from './config.ts';
 import { buildExecutor } from './core/executor.ts';
 import { ExecutorMetrics } from './metrics.ts';
@@ -31,6 +31,7 @@ async function main(config: ExecutorConfig): Promise<void> {
             leaseSeconds,
             deferMs: config.EXECUTOR_TENANT_DEFER_MS,
             leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
+            fairLanes: config.EXECUTOR_FAIR_SHARE ? FAIR_LANES : [],
             keyring: config.DSCHED_SECRETS_KEY,
           }),
           call,

@@ -6,6 +6,10 @@ import {
   tasksPausedAfterFailuresCounter,
 } from '@dsched/runtime';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { type ClassShares, ShareMeter, TENANT_CLASSES, type TenantClass } from './core/share-meter.ts';
+
+/** How long a window of the dispatch-share meter lasts (docs/fair-share.md). */
+const SHARE_WINDOW_MS = 10_000;
 
 /**
  * One lane's series, bound once: a labelled call (`observe({ lane }, v)`) hashes and validates its
@@ -32,11 +36,18 @@ export class ExecutorMetrics {
   readonly dlqAdditions: Counter;
   readonly attemptDuration: Histogram<'lane'>;
   readonly tenantDeferred: Counter;
+  readonly flowDeferred: Counter;
   readonly targetsRefused: Counter;
   readonly claimsLost: Counter;
   readonly callbackJobs: Counter;
   readonly tasksPausedAfterFailures: Counter;
   readonly nodeCompletions: Counter<'outcome'>;
+  readonly lateness: Histogram<'tenant_class'>;
+  readonly dispatchShare: Gauge<'tenant_class'>;
+  readonly weightShare: Gauge<'tenant_class'>;
+  /** Ranks tenants into classes and feeds the share gauges; see share-meter.ts. */
+  readonly shares: ShareMeter;
+  readonly #latenessByClass: Record<TenantClass, Histogram.Internal<'tenant_class'>>;
 
   readonly #outcomeSeries = new Map<string, Counter.Internal>();
 
@@ -61,8 +72,46 @@ export class ExecutorMetrics {
     };
   }
 
-  constructor(registry: Registry) {
+  /** A job starts: its tenant's dispatch is counted and its lateness observed in its class. */
+  jobStarted(tenantId: string, weight: number, latenessS: number): void {
+    this.shares.record(tenantId, weight);
+    this.#latenessByClass[this.shares.classOf(tenantId)].observe(latenessS);
+  }
+
+  constructor(registry: Registry, monotonicMs: () => number = () => performance.now()) {
     const registers = [registry];
+    this.lateness = new Histogram({
+      name: 'dsched_job_lateness_seconds',
+      help: 'Start of an attempt minus its scheduled time, by tenant class (top1, top5, other by recent dispatch)',
+      labelNames: ['tenant_class'],
+      buckets: LATENCY_BUCKETS_S,
+      registers,
+    });
+    this.dispatchShare = new Gauge({
+      name: 'dsched_fair_dispatch_share',
+      help: "A tenant class's share of the calls this executor dispatched in the last window",
+      labelNames: ['tenant_class'],
+      registers,
+    });
+    this.weightShare = new Gauge({
+      name: 'dsched_fair_weight_share',
+      help: "A tenant class's share of the weight of the tenants dispatched in the last window",
+      labelNames: ['tenant_class'],
+      registers,
+    });
+    this.#latenessByClass = Object.fromEntries(
+      TENANT_CLASSES.map((c) => [c, this.lateness.labels(c)]),
+    ) as Record<TenantClass, Histogram.Internal<'tenant_class'>>;
+    for (const c of TENANT_CLASSES) {
+      this.dispatchShare.labels(c).set(0);
+      this.weightShare.labels(c).set(0);
+    }
+    this.shares = new ShareMeter(SHARE_WINDOW_MS, monotonicMs, (s: ClassShares) => {
+      for (const c of TENANT_CLASSES) {
+        this.dispatchShare.labels(c).set(s.dispatch[c]);
+        this.weightShare.labels(c).set(s.weight[c]);
+      }
+    });
     this.scheduleLag = new Histogram({
       name: 'dsched_schedule_lag_seconds',
       help: 'Start of an attempt (its claim, on the database clock) minus its scheduled time',
@@ -108,6 +157,11 @@ export class ExecutorMetrics {
     this.tenantDeferred = new Counter({
       name: 'dsched_executor_tenant_deferred_total',
       help: 'Jobs moved back in the claim order because their tenant was at its concurrency limit',
+      registers,
+    });
+    this.flowDeferred = new Counter({
+      name: 'dsched_executor_flow_deferred_total',
+      help: 'Jobs moved back in the claim order because their flow control key was at its parallelism or rate',
       registers,
     });
     this.targetsRefused = new Counter({

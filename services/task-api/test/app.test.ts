@@ -61,6 +61,70 @@ describe('tenants', () => {
     expect(res.statusCode).toBe(201);
   });
 
+  it('keeps a weight per tenant: 1 by default, set on create and by PATCH, shown on GET', async () => {
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    const plain = await newTenant('plain');
+    const get = (id: string) => app.inject({ method: 'GET', url: `/v1/admin/tenants/${id}`, headers: admin });
+    expect((await get(plain.id)).json()).toMatchObject({ weight: 1 });
+    const heavy = await app.inject({
+      method: 'POST',
+      url: '/v1/admin/tenants',
+      headers: admin,
+      payload: { name: 'heavy', weight: 5 },
+    });
+    expect(heavy.json()).toMatchObject({ weight: 5 });
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: `/v1/admin/tenants/${plain.id}`,
+      headers: admin,
+      payload: { weight: 0.001 },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect((await get(plain.id)).json()).toMatchObject({ weight: 0.001 });
+    const [stored] = await db.pool.query<RowDataPacket[]>(
+      'SELECT weight FROM tenants WHERE id = UNHEX(REPLACE(?, "-", ""))',
+      [plain.id],
+    );
+    expect(Number(stored[0]!.weight)).toBe(0.001);
+    for (const weight of [0, 0.0001, 1000.5, -1, 'heavy', null]) {
+      const bad = await app.inject({
+        method: 'PATCH',
+        url: `/v1/admin/tenants/${plain.id}`,
+        headers: admin,
+        payload: { weight },
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({
+        error: { code: 'invalid_argument', details: [{ field: 'weight' }] },
+      });
+    }
+    expect((await get(plain.id)).json()).toMatchObject({ weight: 0.001 });
+  });
+
+  it('takes a flow control key on a task, shows it, and refuses one without a limit by field', async () => {
+    const t = await newTenant('flows');
+    const post = (flowControl: unknown) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/tasks',
+        headers: { authorization: `Bearer ${t.apiKey}` },
+        payload: task({ flowControl }),
+      });
+    const ok = await post({ key: 'endpoint', parallelism: 3, ratePerSecond: 2.5 });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toMatchObject({ flowControl: { key: 'endpoint', parallelism: 3, ratePerSecond: 2.5 } });
+    for (const [bad, field] of [
+      [{ key: 'endpoint' }, 'flowControl.parallelism'],
+      [{ key: 'endpoint', parallelism: 0 }, 'flowControl.parallelism'],
+      [{ key: '', parallelism: 1 }, 'flowControl.key'],
+      [{ key: 'endpoint', ratePerSecond: -1 }, 'flowControl.ratePerSecond'],
+    ] as const) {
+      const res = await post(bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: 'invalid_argument', details: [{ field }] } });
+    }
+  });
+
   it('refuses the admin routes without the operator token', async () => {
     const none = await app.inject({ method: 'POST', url: '/v1/admin/tenants', payload: { name: 'x' } });
     expect(none.statusCode).toBe(401);

@@ -389,6 +389,8 @@ export interface components {
             maxConcurrency: number | null;
             maxTasks: number | null;
             rateLimitPerSecond: number | null;
+            /** @description share of a saturated lane relative to other tenants (docs/fair-share.md) */
+            weight: number;
             createdAt: string;
         };
         Task: {
@@ -486,6 +488,12 @@ export interface components {
                 onSuccess?: string;
                 onDead?: string;
             };
+            /** @description flow control per key, when the task has one (docs/flow-control.md) */
+            flowControl?: {
+                key: string;
+                parallelism?: number;
+                ratePerSecond?: number;
+            };
             /** @enum {string} */
             state: "active" | "paused";
             /** @description why dsched paused the task (pauseAfterFailures) */
@@ -576,6 +584,8 @@ export interface operations {
                     maxConcurrency?: number | null;
                     maxTasks?: number | null;
                     rateLimitPerSecond?: number | null;
+                    /** @description share of a saturated lane relative to other tenants (docs/fair-share.md), 0.001–1000, default 1; kept to 3 decimal places; applies to jobs tagged after the change */
+                    weight?: number;
                 };
             };
         };
@@ -592,6 +602,8 @@ export interface operations {
                         maxConcurrency: number | null;
                         maxTasks: number | null;
                         rateLimitPerSecond: number | null;
+                        /** @description share of a saturated lane relative to other tenants (docs/fair-share.md) */
+                        weight: number;
                         createdAt: string;
                         apiKey: string;
                         signingSecret: string;
@@ -712,6 +724,8 @@ export interface operations {
                     maxConcurrency?: number | null;
                     maxTasks?: number | null;
                     rateLimitPerSecond?: number | null;
+                    /** @description share of a saturated lane relative to other tenants (docs/fair-share.md), 0.001–1000, default 1; kept to 3 decimal places; applies to jobs tagged after the change */
+                    weight?: number;
                 };
             };
         };
@@ -1015,6 +1029,15 @@ export interface operations {
                         /** @description POSTed a signed job.dead event after a job is dead-lettered */
                         onDead?: string;
                     };
+                    /** @description flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail */
+                    flowControl?: {
+                        /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                        key: string;
+                        /** @description calls of the key in flight at once */
+                        parallelism?: number;
+                        /** @description calls of the key started per second */
+                        ratePerSecond?: number;
+                    };
                 };
             };
         };
@@ -1271,6 +1294,14 @@ export interface operations {
                         onSuccess?: string;
                         /** @description POSTed a signed job.dead event after a job is dead-lettered */
                         onDead?: string;
+                    } | null;
+                    flowControl?: {
+                        /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                        key: string;
+                        /** @description calls of the key in flight at once */
+                        parallelism?: number;
+                        /** @description calls of the key started per second */
+                        ratePerSecond?: number;
                     } | null;
                 };
             };

@@ -1,7 +1,8 @@
 -- Moves jobs of tenants at their concurrency limit out of the way: a little later in the claim
 -- order, so the jobs of other tenants behind them are claimed next (docs/tenant-concurrency.md).
+-- Untagged too: in a fair lane the job is tagged again when it is due (docs/fair-share.md).
 -- Parameters: delay_ms, ids (list)
 -- Returns: affected rows
 UPDATE jobs
-   SET run_at = NOW(3) + INTERVAL ? * 1000 MICROSECOND, updated_at = NOW(3)
+   SET run_at = NOW(3) + INTERVAL ? * 1000 MICROSECOND, fair_tag = NULL, updated_at = NOW(3)
  WHERE id IN (?) AND state = 'pending'

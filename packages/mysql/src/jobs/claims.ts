@@ -12,10 +12,13 @@ import { maybeBinToId, uuidFromHex } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { applyFlowControl, createFlowKeys, type FlowRow } from './flow-control.ts';
 import { followUpsOfRow } from './follow-ups.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
 const CLAIM_SELECT_AFTER = loadSql(import.meta.url, './claim-select-after.sql');
+const CLAIM_SELECT_FAIR = loadSql(import.meta.url, './claim-select-fair.sql');
+const CLAIM_SELECT_FAIR_AFTER = loadSql(import.meta.url, './claim-select-fair-after.sql');
 const CLAIM_READ = loadSql(import.meta.url, './claim-read.sql');
 const CLAIM_SLOTS_PART = loadSql(import.meta.url, './claim-slots-part.sql')
   .split('\n')
@@ -40,6 +43,14 @@ export interface ClaimArgs {
    * such a job until it is due (`ClaimedJob.dueInMs`), so its call is not late by a claim round trip.
    */
   leadMs?: number;
+  /**
+   * `fair`: by priority, then start tag (weighted fair share between tenants; the lane's due jobs
+   * are tagged by tagDueJobs first, docs/fair-share.md). `due` (default): by priority, then run_at
+   * (the critical lane, and any lane with fairness off).
+   */
+  order?: 'fair' | 'due';
+  /** How far a job over its flow control key's parallelism moves back (default 100 ms). */
+  flowDeferMs?: number;
 }
 
 /** claim-select.sql, claim-select-after.sql: the locked ids in claim order. */
@@ -47,10 +58,12 @@ interface DueIdRow extends RowDataPacket {
   id: Buffer;
   priority: number;
   run_at: Date;
+  /** claim-select-fair*.sql only. */
+  claim_tag?: string | number;
 }
 
 /** claim-read.sql. */
-interface ClaimRow extends RowDataPacket {
+interface ClaimRow extends RowDataPacket, FlowRow {
   id: Buffer;
   tenant_id: Buffer;
   task_id: Buffer | null;
@@ -70,6 +83,7 @@ interface ClaimRow extends RowDataPacket {
   db_now: Date;
   signing_secret: string;
   max_concurrency: number | null;
+  weight: string | number | null;
   has_callbacks: number;
   counts_failures: number;
   /** Not a column: the id in hex, set once by claimJobs for its maps and the job's id string. */
@@ -82,10 +96,18 @@ interface FreeSlotRow extends RowDataPacket {
   slot: number;
 }
 
-const NOTHING: ClaimResult = { jobs: [], locked: 0, cursor: null, deferred: 0, cancelled: 0 };
+const NOTHING: ClaimResult = {
+  jobs: [],
+  locked: 0,
+  cursor: null,
+  deferred: 0,
+  cancelled: 0,
+  flowDeferred: 0,
+};
 const PRIORITY_RANKS = [0, 1, 2, 3];
 
 function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], unknown]> {
+  if (args.order === 'fair') return lockFair(conn, args);
   const a = args.after;
   const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
   if (!a) return conn.query<DueIdRow[]>(CLAIM_SELECT, [args.lane, leadUs, args.limit]);
@@ -104,6 +126,29 @@ function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], un
   ]);
 }
 
+function lockFair(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], unknown]> {
+  const a = args.after;
+  const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
+  if (!a || a.tag === undefined)
+    return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR, [args.lane, leadUs, args.limit]);
+  const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
+  return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR_AFTER, [
+    args.lane,
+    leadUs,
+    a.priority,
+    a.tag,
+    a.priority,
+    a.tag,
+    a.runAt,
+    a.priority,
+    a.tag,
+    a.runAt,
+    a.id,
+    lower.length > 0 ? lower : [-1],
+    args.limit,
+  ]);
+}
+
 /**
  * Claims up to `limit` due jobs of a lane for `owner`, in one short transaction: one locking read
  * of ids that skips rows other claimers hold, one read of those rows by primary key, one locking
@@ -113,13 +158,29 @@ function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], un
  */
 export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResult> {
   if (args.limit <= 0) return NOTHING;
+  const { result, missingFlowKeys } = await lockAndClaim(pool, args);
+  // Keys seen for the first time get their row now, outside the claim: their jobs were deferred.
+  await createFlowKeys(pool, missingFlowKeys);
+  return result;
+}
+
+async function lockAndClaim(
+  pool: Pool,
+  args: ClaimArgs,
+): Promise<{ result: ClaimResult; missingFlowKeys: [Buffer, string][] }> {
+  const none = { result: NOTHING, missingFlowKeys: [] };
   return withTransaction(pool, async (conn) => {
     const [locked] = await lockDue(conn, args);
-    if (locked.length === 0) return NOTHING;
+    if (locked.length === 0) return none;
     const last = locked[locked.length - 1]!;
     const position = {
       locked: locked.length,
-      cursor: { priority: Number(last.priority), runAt: last.run_at, id: last.id },
+      cursor: {
+        priority: Number(last.priority),
+        runAt: last.run_at,
+        id: last.id,
+        ...(last.claim_tag === undefined ? {} : { tag: Number(last.claim_tag) }),
+      },
     };
     const [rows] = await conn.query<ClaimRow[]>(CLAIM_READ, [locked.map((r) => r.id)]);
     // db_now was read before this moment: run_at - db_now counted from here is never early.
@@ -135,16 +196,24 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
     const slots = await takeSlots(conn, live);
 
     const limited = (r: ClaimRow) => r.max_concurrency !== null;
-    const claimed = live.filter((r) => !limited(r) || slots.has(r.hexId));
+    const withSlot = live.filter((r) => !limited(r) || slots.has(r.hexId));
     const deferred = live.filter((r) => limited(r) && !slots.has(r.hexId));
+    // Flow control after the tenant's slots: a key's rate is spent only on jobs that can start.
+    const flow = await applyFlowControl(
+      conn,
+      withSlot,
+      live[0]?.db_now ?? new Date(),
+      args.flowDeferMs ?? 100,
+    );
+    const claimed = withSlot.filter((r) => r.flow_key === null || flow.admitted.has(r.hexId));
+    const counts = { deferred: deferred.length, cancelled: toCancel.length, flowDeferred: flow.deferred };
+    const done = (result: ClaimResult) => ({ result, missingFlowKeys: flow.missing });
 
     if (toCancel.length > 0) await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
     if (deferred.length > 0) {
       await conn.query(CLAIM_DEFER, [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
     }
-    if (claimed.length === 0) {
-      return { jobs: [], ...position, deferred: deferred.length, cancelled: toCancel.length };
-    }
+    if (claimed.length === 0) return done({ jobs: [], ...position, ...counts });
 
     const ids = claimed.map((r) => r.id);
     const dbNow = claimed[0]!.db_now;
@@ -193,13 +262,14 @@ export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResul
         retry: readJson<RetryPolicy>(r.retry),
         signingSecret: r.signing_secret,
         tenantSlot: slots.get(r.hexId) ?? null,
+        tenantWeight: r.weight === null ? 1 : Number(r.weight),
         claimedAt: new Date(Math.max(r.run_at.getTime(), dbNowMs)),
         dueInMs: Math.max(0, r.run_at.getTime() - dbNowMs - sinceRead),
         owner: args.owner,
         followUps: followUpsOfRow(r),
       }),
     );
-    return { jobs, ...position, deferred: deferred.length, cancelled: toCancel.length };
+    return done({ jobs, ...position, ...counts });
   });
 }
 

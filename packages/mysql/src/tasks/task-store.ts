@@ -1,4 +1,5 @@
 import type {
+  FlowControl,
   Lane,
   MisfirePolicy,
   OverlapPolicy,
@@ -44,6 +45,7 @@ export interface TaskRow extends RowDataPacket {
   pause_after_failures: number | null;
   callbacks: unknown;
   paused_reason: string | null;
+  flow_control: unknown;
 }
 
 type StoredSchedule =
@@ -89,16 +91,18 @@ export function rowToTask(r: TaskRow): Task {
     pauseAfterFailures: r.pause_after_failures === null ? null : Number(r.pause_after_failures),
     callbacks: readJson<TaskCallbacks | null>(r.callbacks),
     pausedReason: r.paused_reason ?? null,
+    flowControl: readJson<FlowControl | null>(r.flow_control),
   };
 }
 
-/** The columns after updated_at in insert-task.sql (jitter_s through paused_reason), in that order. */
+/** The columns after updated_at in insert-task.sql (jitter_s through flow_control), in that order. */
 export function trailingTaskValues(t: Task): unknown[] {
   return [
     t.jitterS,
     t.pauseAfterFailures,
     t.callbacks === null ? null : writeJson(t.callbacks),
     t.pausedReason,
+    t.flowControl ? writeJson(t.flowControl) : null,
   ];
 }
 

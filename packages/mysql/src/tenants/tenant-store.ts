@@ -43,6 +43,8 @@ interface TenantRow extends RowDataPacket {
   max_tasks: number | null;
   max_concurrency: number | null;
   rate_limit_per_second: number | null;
+  /** DECIMAL: a string from the driver. */
+  weight: string | number;
   created_at: Date;
 }
 
@@ -53,6 +55,7 @@ function toTenant(r: TenantRow): Tenant {
     maxTasks: r.max_tasks === null ? null : Number(r.max_tasks),
     maxConcurrency: r.max_concurrency === null ? null : Number(r.max_concurrency),
     rateLimitPerSecond: r.rate_limit_per_second === null ? null : Number(r.rate_limit_per_second),
+    weight: Number(r.weight),
     createdAt: r.created_at,
   };
 }
@@ -80,6 +83,7 @@ export async function insertTenant(
       tenant.maxTasks,
       tenant.maxConcurrency,
       tenant.rateLimitPerSecond,
+      tenant.weight,
       tenant.createdAt,
       tenant.createdAt,
     ]);
@@ -101,7 +105,7 @@ export async function findTenantByKeyHash(pool: Pool, keyHash: Buffer): Promise<
 
 /** Applies a quota patch; false when the tenant does not exist. */
 export async function updateTenant(pool: Pool, id: string, patch: QuotaPatch): Promise<boolean> {
-  const fields = [patch.name, patch.maxTasks, patch.maxConcurrency, patch.rateLimitPerSecond];
+  const fields = [patch.name, patch.maxTasks, patch.maxConcurrency, patch.rateLimitPerSecond, patch.weight];
   if (fields.every((v) => v === undefined)) return (await getTenant(pool, id)) !== null;
   return withTransaction(pool, async (conn) => {
     const [res] = await conn.query<ResultSetHeader>(UPDATE_TENANT, [

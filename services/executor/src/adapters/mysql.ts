@@ -7,9 +7,13 @@ import {
 } from '@dsched/domain';
 import { renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
 import { claimJobs } from '@dsched/mysql/jobs/claims';
+import { tagDueJobs } from '@dsched/mysql/jobs/fair-tags';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
 import type { JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
+
+/** The lanes shared by weight between tenants; the critical lane stays in due order (critical before fairness). */
+export const FAIR_LANES: readonly Lane[] = ['default', 'long'];
 
 /** How long a lane keeps resuming its claims after its cursor before it reads from the head again. */
 export const CLAIM_CURSOR_MAX_AGE_MS = 1000;
@@ -27,24 +31,39 @@ export function mysqlJobClaimer(
     deferMs: number;
     /** Per lane: how long before they are due its jobs may be claimed (held until then). */
     leadMs?: Partial<Record<Lane, number>>;
+    /**
+     * Lanes claimed in fair order: each claim first tags the lane's due jobs (tagDueJobs: skipped
+     * while another executor is tagging it), then claims by priority and start tag.
+     */
+    fairLanes?: readonly Lane[];
     /** Opens the tenants' signing secrets, stored sealed (plaintext rows from before 0046 pass). */
     keyring: SecretsKeyring;
     monotonicMs?: () => number;
   },
 ): JobClaimer {
-  const { monotonicMs = () => performance.now(), leadMs = {}, keyring, ...claimOptions } = options;
+  const {
+    monotonicMs = () => performance.now(),
+    leadMs = {},
+    fairLanes = [],
+    keyring,
+    ...claimOptions
+  } = options;
   const open = signingSecretOpener(keyring);
   const cursors = new Map<Lane, { cursor: ClaimCursor; since: number }>();
   return async (lane, limit) => {
     const held = cursors.get(lane);
     const now = monotonicMs();
     const resume = held && now - held.since < CLAIM_CURSOR_MAX_AGE_MS ? held : undefined;
+    const fair = fairLanes.includes(lane);
+    // A few batches' worth: the jobs that became due since the last claim, tagged before it.
+    if (fair) await tagDueJobs(pool, { lane, limit: Math.max(limit * 4, 500), leadMs: leadMs[lane] ?? 0 });
     const result = await claimJobs(pool, {
       lane,
       limit,
       ...claimOptions,
       leadMs: leadMs[lane] ?? 0,
       after: resume?.cursor ?? null,
+      order: fair ? 'fair' : 'due',
     });
     for (const job of result.jobs) job.signingSecret = open(job.tenantId, job.signingSecret);
     if (result.cursor && result.locked === limit) {

@@ -77,6 +77,7 @@ export class LaneWorker {
     end();
     this.#metrics.claimBatch.observe(result.jobs.length);
     if (result.deferred > 0) this.#deps.metrics.tenantDeferred.inc(result.deferred);
+    if (result.flowDeferred > 0) this.#deps.metrics.flowDeferred.inc(result.flowDeferred);
     if (result.cancelled > 0) this.#metrics.outcome('cancelled').inc(result.cancelled);
     for (const job of result.jobs) this.#start(job);
     return result.jobs.length === limit && this.free > 0;
@@ -137,9 +138,9 @@ export class LaneWorker {
     if (job.dueInMs > 0) {
       await sleep(job.dueInMs, undefined, { signal: entry.abort.signal }).catch(() => undefined);
     }
-    this.#metrics.scheduleLag[job.priority].observe(
-      Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000),
-    );
+    const lateS = Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000);
+    this.#metrics.scheduleLag[job.priority].observe(lateS);
+    metrics.jobStarted(job.tenantId, job.tenantWeight ?? 1, lateS);
     const startedAt = this.#deps.monotonicMs();
     const result = await this.#deps.call(job, entry.abort.signal);
     entry.calling = false;

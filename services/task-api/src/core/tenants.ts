@@ -1,5 +1,8 @@
 import {
+  DEFAULT_TENANT_WEIGHT,
   MAX_TENANT_CONCURRENCY,
+  MAX_TENANT_WEIGHT,
+  MIN_TENANT_WEIGHT,
   type NewTenant,
   newApiKey,
   newId,
@@ -17,9 +20,22 @@ export const createTenantSchema = z.object({
   maxConcurrency: z.number().int().min(1).max(MAX_TENANT_CONCURRENCY).nullable().optional(),
   maxTasks: quota,
   rateLimitPerSecond: quota,
+  weight: z
+    .number()
+    .min(MIN_TENANT_WEIGHT)
+    .max(MAX_TENANT_WEIGHT)
+    .optional()
+    .describe(
+      'share of a saturated lane relative to other tenants (docs/fair-share.md), 0.001–1000, default 1; kept to 3 decimal places; applies to jobs tagged after the change',
+    ),
 });
 
 export const patchTenantSchema = createTenantSchema.partial();
+
+/** As tenants.weight (DECIMAL(7,3)) keeps it, so the answer shows what is stored. */
+export function roundWeight(weight: number): number {
+  return Math.round(weight * 1000) / 1000;
+}
 
 export function tenantView(t: Tenant) {
   return {
@@ -28,6 +44,7 @@ export function tenantView(t: Tenant) {
     maxConcurrency: t.maxConcurrency,
     maxTasks: t.maxTasks,
     rateLimitPerSecond: t.rateLimitPerSecond,
+    weight: t.weight,
     createdAt: t.createdAt.toISOString(),
   };
 }
@@ -45,6 +62,7 @@ export async function createTenant(
     maxTasks: req.maxTasks ?? null,
     maxConcurrency: req.maxConcurrency ?? null,
     rateLimitPerSecond: req.rateLimitPerSecond ?? null,
+    weight: roundWeight(req.weight ?? DEFAULT_TENANT_WEIGHT),
     createdAt: await deps.now(),
   };
   await deps.tenants.create(tenant, { hash: key.hash, prefix: key.prefix });

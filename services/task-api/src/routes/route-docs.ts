@@ -33,6 +33,14 @@ export const taskSchema = z
     jitterS: z.number().int().optional().describe('the flexible window, when the task has one'),
     pauseAfterFailures: z.number().int().optional(),
     callbacks: z.object({ onSuccess: z.string().optional(), onDead: z.string().optional() }).optional(),
+    flowControl: z
+      .object({
+        key: z.string(),
+        parallelism: z.number().int().optional(),
+        ratePerSecond: z.number().optional(),
+      })
+      .optional()
+      .describe('flow control per key, when the task has one (docs/flow-control.md)'),
     state: z.enum(['active', 'paused']),
     pausedReason: z.string().optional().describe('why dsched paused the task (pauseAfterFailures)'),
     nextFireAt: z.string().nullable(),
@@ -49,6 +57,7 @@ const tenantSchema = z
     maxConcurrency: z.number().int().nullable(),
     maxTasks: z.number().int().nullable(),
     rateLimitPerSecond: z.number().int().nullable(),
+    weight: z.number().describe('share of a saturated lane relative to other tenants (docs/fair-share.md)'),
     createdAt: z.string(),
   })
   .meta({ id: 'Tenant' });

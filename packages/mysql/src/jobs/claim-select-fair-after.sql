@@ -1,0 +1,15 @@
+-- claim-select-fair.sql resumed after the last job this claimer locked (its cursor: priority,
+-- tag, run_at, id), for the reason claim-select-after.sql gives: the rest of the cursor's
+-- priority, then the lower priorities, in index order, no filesort.
+-- Parameters: lane, lead_us, priority, tag, priority, tag, run_at, priority, tag, run_at, id, priority, limit
+-- Returns: rows of (id, priority, claim_tag, run_at)
+SELECT id, priority, claim_tag, run_at
+  FROM jobs
+ WHERE claim_lane = ? AND claim_tag >= 0 AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+   AND ((priority = ? AND claim_tag > ?)
+     OR (priority = ? AND claim_tag = ? AND run_at > ?)
+     OR (priority = ? AND claim_tag = ? AND run_at = ? AND id > ?)
+     OR priority IN (?))
+ ORDER BY priority, claim_tag, run_at, id
+ LIMIT ?
+   FOR UPDATE SKIP LOCKED

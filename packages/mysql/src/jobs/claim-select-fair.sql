@@ -1,0 +1,15 @@
+-- The fair claim (docs/fair-share.md): candidate jobs of one lane in (priority, start tag) order,
+-- locked for this claim; rows other claimers hold are skipped. Reads only columns of jobs_fair
+-- (claim_lane, priority, claim_tag, run_at, id): a covering range scan, one range per priority
+-- (the IN list) over the tagged jobs (claim_tag >= 0: untagged ones, NULL, sort below and are not
+-- walked), read in index order, no filesort. Only due jobs are ever tagged; the run_at test is a
+-- guard on the index entry, not the range.
+-- Parameters: lane, lead_us, limit
+-- Returns: rows of (id, priority, claim_tag, run_at)
+SELECT id, priority, claim_tag, run_at
+  FROM jobs
+ WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND claim_tag >= 0
+   AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+ ORDER BY priority, claim_tag, run_at, id
+ LIMIT ?
+   FOR UPDATE SKIP LOCKED

@@ -1,0 +1,89 @@
+import { type FairTenant, type Lane, tagRunnableJobs } from '@dsched/domain';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { loadSql, withRows } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+
+const CLOCK_LOCK = loadSql(import.meta.url, './fair-clock-lock.sql');
+const UNTAGGED_SELECT = loadSql(import.meta.url, './fair-untagged-select.sql');
+const HEAD = loadSql(import.meta.url, './fair-head.sql');
+const TENANTS_READ = loadSql(import.meta.url, './fair-tenants-read.sql');
+const TAGS_UPDATE = loadSql(import.meta.url, './fair-tags-update.sql');
+const TENANT_CLOCKS_UPSERT = loadSql(import.meta.url, './fair-tenant-clocks-upsert.sql');
+const CLOCK_UPDATE = loadSql(import.meta.url, './fair-clock-update.sql');
+
+export interface TagArgs {
+  lane: Lane;
+  /** At most this many jobs tagged by one pass. */
+  limit: number;
+  /** As ClaimArgs.leadMs: jobs due within this many milliseconds count as due. */
+  leadMs?: number;
+}
+
+export interface TagResult {
+  tagged: number;
+  /** Another claimer held the lane's clock: it is tagging the lane, this pass did nothing. */
+  busy: boolean;
+}
+
+interface ClockRow extends RowDataPacket {
+  vt: string | number;
+  max_tag: string | number;
+}
+interface UntaggedRow extends RowDataPacket {
+  id: Buffer;
+  tenant_id: Buffer;
+}
+interface TenantRow extends RowDataPacket {
+  tenant_id: Buffer;
+  weight: string | number;
+  vt: string | number | null;
+}
+
+/**
+ * Tags the lane's due, untagged jobs (new ones, retries, redrives, released and deferred ones)
+ * with their start tags (tagRunnableJobs in @dsched/domain), in one short transaction: the lane's
+ * clock row locked (skipped if another claimer holds it), one read of the due untagged ids, one of
+ * the head of the tagged queue, one of their tenants, then one statement each for the tags, the
+ * tenants' finish tags and the clock.
+ */
+export async function tagDueJobs(pool: Pool, args: TagArgs): Promise<TagResult> {
+  const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
+  return withTransaction(pool, async (conn) => {
+    const [clocks] = await conn.query<ClockRow[]>(CLOCK_LOCK, [args.lane]);
+    const clock = clocks[0];
+    if (!clock) return { tagged: 0, busy: true };
+    const [due] = await conn.query<UntaggedRow[]>(UNTAGGED_SELECT, [args.lane, leadUs, args.limit]);
+    if (due.length === 0) return { tagged: 0, busy: false };
+    const [heads] = await conn.query<RowDataPacket[]>(HEAD, [args.lane, args.lane, args.lane, args.lane]);
+    const headTags = heads
+      .map((r) => r.tag)
+      .filter((t) => t !== null && t !== undefined)
+      .map(Number);
+    const tenantBins = new Map(due.map((r) => [r.tenant_id.toString('hex'), r.tenant_id]));
+    const [tenantRows] = await conn.query<TenantRow[]>(TENANTS_READ, [args.lane, [...tenantBins.values()]]);
+    const tenants = new Map<string, FairTenant>(
+      tenantRows.map((t) => [
+        t.tenant_id.toString('hex'),
+        { weight: Number(t.weight), vt: t.vt === null ? 0 : Number(t.vt) },
+      ]),
+    );
+    const jobs = due.map((r) => ({ id: r.id.toString('hex'), tenantId: r.tenant_id.toString('hex') }));
+    const result = tagRunnableJobs(
+      { vt: Number(clock.vt), maxTag: Number(clock.max_tag) },
+      headTags.length > 0 ? Math.min(...headTags) : null,
+      tenants,
+      jobs,
+    );
+    const update = withRows(
+      TAGS_UPDATE,
+      ['id', 'tag'],
+      due.map((r, i) => [r.id, result.tags.get(jobs[i]!.id)!]),
+    );
+    await conn.query(update.sql, update.params);
+    await conn.query(TENANT_CLOCKS_UPSERT, [
+      [...result.tenantVts].map(([tenant, vt]) => [tenantBins.get(tenant)!, args.lane, vt]),
+    ]);
+    await conn.query(CLOCK_UPDATE, [result.clock.vt, result.clock.maxTag, args.lane]);
+    return { tagged: due.length, busy: false };
+  });
+}

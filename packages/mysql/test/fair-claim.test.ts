@@ -1,0 +1,187 @@
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { claimJobs } from '../src/jobs/claims.ts';
+import { tagDueJobs } from '../src/jobs/fair-tags.ts';
+import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { updateTenant } from '../src/tenants/tenant-store.ts';
+import { explainJobsStatement } from './plans.ts';
+
+// The fair claim on real MariaDB: due jobs tagged by tagDueJobs, claimed in (priority, tag) order
+// by claim-select-fair.sql. Plans, the share order over 50,000 jobs, jobs materialised ahead, a
+// quiet tenant during a flood, retries tagged again, and a tenant at its limit not blocking others.
+
+let db: TestDatabase;
+const target = { url: 'http://127.0.0.1:9/' };
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+});
+afterAll(async () => {
+  await db.close();
+});
+beforeEach(() => clearJobs(db.pool));
+
+async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
+  const [r] = await db.pool.query<RowDataPacket[]>(sql, params);
+  return r;
+}
+
+const claim = (owner: string, limit: number) =>
+  claimJobs(db.pool, { lane: 'default', limit, owner, leaseSeconds: 60, deferMs: 30_000, order: 'fair' });
+
+/** Tags every due job of the default lane, a pass of `batch` at a time. */
+async function tagAll(batch = 1000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const r = await tagDueJobs(db.pool, { lane: 'default', limit: batch });
+    total += r.tagged;
+    if (r.tagged < batch) return total;
+  }
+}
+
+async function tenantWithWeight(name: string, weight: number, quotas = {}): Promise<string> {
+  const t = await createTenantWithKey(db.pool, name, quotas);
+  await updateTenant(db.pool, t.id, { weight });
+  return t.id;
+}
+
+const plan = (file: string, params: unknown[]) => explainJobsStatement(db.pool, file, params);
+
+describe('the fair claim query', () => {
+  it('is a covering range scan of jobs_fair in ORDER BY order: no filesort, untagged and not-yet-due rows not walked', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 50);
+    await tagAll();
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 100);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
+    await db.pool.query('ANALYZE TABLE jobs');
+    for (const [file, params] of [
+      ['claim-select-fair.sql', ['default', 0, 10]],
+      ['fair-untagged-select.sql', ['default', 0, 10]],
+    ] as const) {
+      const { table, json } = await plan(file, [...params]);
+      expect(table).toMatchObject({ key: 'jobs_fair', access_type: 'range' });
+      expect(json).not.toMatch(/filesort/i);
+    }
+    const { table } = await plan('claim-select-fair.sql', ['default', 0, 10]);
+    expect(table).toMatchObject({
+      used_key_parts: ['claim_lane', 'priority', 'claim_tag'],
+      using_index: true,
+    });
+    const after = await plan('claim-select-fair-after.sql', [
+      'default',
+      0,
+      2,
+      5,
+      2,
+      5,
+      new Date(),
+      2,
+      5,
+      new Date(),
+      idToBin(tenant.id),
+      [3],
+      10,
+    ]);
+    expect(after.table).toMatchObject({ key: 'jobs_fair', access_type: 'range', using_index: true });
+    expect(after.json).not.toMatch(/filesort/i);
+  });
+});
+
+describe('the fair claim order', () => {
+  it('claims 50,000 jobs of weights 1:2:5 in their shares, window after window', async () => {
+    const a = await tenantWithWeight('a', 1);
+    const b = await tenantWithWeight('b', 2);
+    const c = await tenantWithWeight('c', 5);
+    // Inserted tenant by tenant: a FIFO claim would take all of a's first.
+    for (const id of [a, b, c]) {
+      for (let i = 0; i < 5; i++) await insertDueJobs(db.pool, { tenantId: id, target }, 3334);
+    }
+    expect(await tagAll()).toBe(50_010);
+    // While all three are backlogged (c runs out after about 26,700 claims): windows of 2,000.
+    for (let w = 0; w < 12; w++) {
+      const counts = new Map<string, number>();
+      for (let k = 0; k < 4; k++) {
+        for (const job of (await claim('e', 500)).jobs)
+          counts.set(job.tenantId, (counts.get(job.tenantId) ?? 0) + 1);
+      }
+      expect(Math.abs((counts.get(a) ?? 0) / 2000 - 0.125)).toBeLessThan(0.01);
+      expect(Math.abs((counts.get(b) ?? 0) / 2000 - 0.25)).toBeLessThan(0.01);
+      expect(Math.abs((counts.get(c) ?? 0) / 2000 - 0.625)).toBeLessThan(0.01);
+    }
+  });
+
+  it('does not let jobs materialised ahead push a tenant’s current work back, nor tag them before they are due', async () => {
+    const early = await tenantWithWeight('early', 1);
+    const other = await tenantWithWeight('other', 1);
+    const ahead = await insertDueJobs(db.pool, { tenantId: early, target, runInS: 3600 }, 500);
+    await insertDueJobs(db.pool, { tenantId: other, target }, 20);
+    await insertDueJobs(db.pool, { tenantId: early, target }, 20);
+    expect(await tagAll()).toBe(40);
+    const untagged = await rows('SELECT COUNT(*) AS n FROM jobs WHERE id IN (?) AND claim_tag IS NULL', [
+      ahead.map(idToBin),
+    ]);
+    expect(Number(untagged[0]!.n)).toBe(500);
+    // The two alternate from the start: early's 500 future jobs cost it nothing yet.
+    const first = (await claim('e', 20)).jobs;
+    expect(first.filter((j) => j.tenantId === early)).toHaveLength(10);
+  });
+
+  it('puts a quiet tenant’s one job into the next claim batch during a flood', async () => {
+    const flood = await tenantWithWeight('flood', 1);
+    const quiet = await tenantWithWeight('quiet', 1);
+    await insertDueJobs(db.pool, { tenantId: flood, target }, 5000);
+    await tagAll();
+    await claim('e', 1000);
+    const [one] = await insertDueJobs(db.pool, { tenantId: quiet, target }, 1);
+    await tagAll();
+    expect((await claim('e', 100)).jobs.map((j) => j.id)).toContain(one);
+  });
+
+  it('tags a retried job again when it is due, behind the work its tenant has waiting', async () => {
+    const t = await tenantWithWeight('t', 1);
+    await insertDueJobs(db.pool, { tenantId: t, target }, 3);
+    await tagAll();
+    const [job] = (await claim('e', 1)).jobs;
+    await recordOutcomes(db.pool, [
+      {
+        job: job!,
+        transition: { to: 'retry', lastStatus: 503, lastError: 'HTTP 503', delayMs: 60_000 },
+        attempt: { status: 503, errorClass: 'http', error: 'HTTP 503', durationMs: 1 },
+      },
+    ]);
+    const back = await rows('SELECT fair_tag, claim_tag FROM jobs WHERE id = ?', [idToBin(job!.id)]);
+    expect(back[0]!.fair_tag).not.toBeNull();
+    expect(back[0]!.claim_tag).toBeNull();
+    // Not due: not tagged. Due: tagged after the tenant's two waiting jobs.
+    expect(await tagAll()).toBe(0);
+    await db.pool.query('UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+      idToBin(job!.id),
+    ]);
+    expect(await tagAll()).toBe(1);
+    const order = (await claim('e', 10)).jobs.map((j) => j.id);
+    expect(order).toHaveLength(3);
+    expect(order[2]).toBe(job!.id);
+  });
+
+  it('defers a tenant at its limit past the others in the same claim: it does not block the head', async () => {
+    const limited = await tenantWithWeight('limited', 1000, { maxConcurrency: 1 });
+    const open = await tenantWithWeight('open', 1);
+    await insertDueJobs(db.pool, { tenantId: limited, target }, 50);
+    await insertDueJobs(db.pool, { tenantId: open, target }, 5);
+    await tagAll();
+    // limited's weight puts all 50 at the head; one takes its slot, the rest are deferred.
+    const first = await claim('e', 60);
+    expect(first.jobs.filter((j) => j.tenantId === limited)).toHaveLength(1);
+    expect(first.jobs.filter((j) => j.tenantId === open)).toHaveLength(5);
+    expect(first.deferred).toBe(49);
+    const deferred = await rows(
+      "SELECT COUNT(*) AS n FROM jobs WHERE state = 'pending' AND claim_tag IS NULL",
+    );
+    expect(Number(deferred[0]!.n)).toBe(49);
+  });
+});

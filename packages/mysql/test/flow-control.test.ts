@@ -1,0 +1,115 @@
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { claimJobs } from '../src/jobs/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcomes.ts';
+
+// Flow control in the claim on real MariaDB: a key's parallelism and rate hold across claimers,
+// over-limit jobs are deferred (not failed, no attempt spent), keys are per tenant.
+
+let db: TestDatabase;
+const target = { url: 'http://127.0.0.1:9/' };
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+});
+afterAll(async () => {
+  await db.close();
+});
+beforeEach(async () => {
+  await clearJobs(db.pool);
+  await db.pool.query('DELETE FROM flow_keys');
+});
+
+async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
+  const [r] = await db.pool.query<RowDataPacket[]>(sql, params);
+  return r;
+}
+
+async function keyed(
+  tenantId: string,
+  n: number,
+  key: string,
+  parallelism: number | null,
+  rate: number | null,
+) {
+  const ids = await insertDueJobs(db.pool, { tenantId, target }, n);
+  await db.pool.query('UPDATE jobs SET flow_key = ?, flow_parallelism = ?, flow_rate = ? WHERE id IN (?)', [
+    key,
+    parallelism,
+    rate,
+    ids.map(idToBin),
+  ]);
+  return ids;
+}
+
+const claim = (owner: string, limit = 20) =>
+  claimJobs(db.pool, { lane: 'default', limit, owner, leaseSeconds: 60, flowDeferMs: 30_000 });
+const dueAgain = () =>
+  db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+
+describe('flow control in the claim', () => {
+  it('holds a key to its parallelism across concurrent claimers; the rest wait, their attempts unspent', async () => {
+    const t = await createTenantWithKey(db.pool);
+    await keyed(t.id, 40, 'endpoint', 3, null);
+    // The first claim sees a new key: it creates the key's row and defers.
+    const first = await claim('a');
+    expect(first.jobs).toHaveLength(0);
+    expect(first.flowDeferred).toBe(20);
+    await dueAgain();
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => claim(`e${i}`, 8)));
+    expect(results.flatMap((r) => r.jobs)).toHaveLength(3);
+    const pending = await rows("SELECT COUNT(*) AS n, MAX(attempt) AS a FROM jobs WHERE state = 'pending'");
+    expect(Number(pending[0]!.n)).toBe(37);
+    expect(Number(pending[0]!.a)).toBe(0);
+    // One call ends: one more may start.
+    const [done] = results.flatMap((r) => r.jobs);
+    await recordOutcomes(db.pool, [
+      {
+        job: done!,
+        transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+        attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+      },
+    ]);
+    await dueAgain();
+    expect((await claim('b')).jobs).toHaveLength(1);
+  });
+
+  it('spaces a rate-limited key’s claims and defers the others to the key’s next start', async () => {
+    const t = await createTenantWithKey(db.pool);
+    await keyed(t.id, 10, 'slow', null, 2);
+    await claim('a');
+    await dueAgain();
+    const r = await claim('b');
+    expect(r.jobs).toHaveLength(1);
+    expect(r.flowDeferred).toBe(9);
+    const [next] = await rows(
+      "SELECT MIN(run_at) AS at, (SELECT tat FROM flow_keys) AS tat FROM jobs WHERE state = 'pending'",
+    );
+    expect(String(next!.at)).toBe(String(next!.tat));
+    expect((await claim('c')).jobs).toHaveLength(0);
+  });
+
+  it('keeps keys per tenant: the same key name of another tenant has its own limit', async () => {
+    const a = await createTenantWithKey(db.pool);
+    const b = await createTenantWithKey(db.pool);
+    await keyed(a.id, 5, 'shared-name', 1, null);
+    await keyed(b.id, 5, 'shared-name', 1, null);
+    await claim('x');
+    await dueAgain();
+    const r = await claim('y');
+    expect(r.jobs.map((j) => j.tenantId).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it('leaves jobs without a key alone', async () => {
+    const t = await createTenantWithKey(db.pool);
+    await keyed(t.id, 5, 'k', 1, null);
+    await insertDueJobs(db.pool, { tenantId: t.id, target }, 5);
+    const r = await claim('a');
+    expect(r.jobs).toHaveLength(5);
+    expect(r.flowDeferred).toBe(5);
+  });
+});

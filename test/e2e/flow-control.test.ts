@@ -1,0 +1,101 @@
+import { idToBin } from '@dsched/mysql/ids';
+import type { RowDataPacket } from '@dsched/mysql/pool';
+import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
+import { eventually } from '@dsched/testkit/services';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { metric } from './executor-kit.ts';
+
+// Flow control end to end: tasks created on task-api with a flowControl key, materialised by the
+// scheduler, called by three executor processes; the limits are counted at the loopback target.
+
+const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+let db: TestDatabase;
+let target: ScriptedTarget;
+let fleet: Fleet;
+
+beforeAll(async () => {
+  [db, target] = await Promise.all([
+    createTestDatabase(import.meta.url),
+    // Each call takes a moment, so calls of a key would overlap without the limit.
+    startScriptedTarget(() => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 150))),
+  ]);
+  fleet = await startFleet(
+    { DATABASE_URL: db.url, DSCHED_ADMIN_TOKEN: ADMIN_TOKEN, ...FAST_LOOPS, EXECUTOR_POLL_MS: '50' },
+    ['task-api', 'scheduler', 'executor', 'executor', 'executor'],
+  );
+}, 60_000);
+afterAll(async () => {
+  await fleet?.stop();
+  await target?.close();
+  await db?.close();
+});
+
+async function tenant(name: string): Promise<{ id: string; apiKey: string }> {
+  const res = await fetch(`${fleet.service('task-api').url}/v1/admin/tenants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string; apiKey: string };
+}
+
+/** `n` once tasks due in a second, calling /<group>/<i>, all with this flow control. */
+async function tasks(apiKey: string, group: string, n: number, flowControl: Record<string, unknown>) {
+  const at = new Date(Date.now() + 1000).toISOString();
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${fleet.service('task-api').url}/v1/tasks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: `${group}-${i}`,
+        schedule: { type: 'once', at },
+        target: { url: `${target.url}/${group}/${i}` },
+        flowControl,
+      }),
+    });
+    expect(res.status).toBe(201);
+    if (i === 0) expect(((await res.json()) as { flowControl: unknown }).flowControl).toEqual(flowControl);
+  }
+}
+
+it('never has more than 3 calls of a key with parallelism 3 in flight, over three executors; the rest wait, no attempt spent', async () => {
+  const t = await tenant('parallel');
+  await tasks(t.apiKey, 'ep', 50, { key: 'customer-endpoint', parallelism: 3 });
+  await target.until(() => target.calls.filter((c) => c.group === 'ep').length >= 50, 90_000, '50 calls');
+  expect(target.peakInFlight('ep')).toBe(3);
+  // The outcomes are written just after the answers.
+  await eventually(
+    async () => {
+      const [r] = await db.pool.query<RowDataPacket[]>(
+        "SELECT COUNT(*) AS n FROM jobs WHERE tenant_id = ? AND state = 'succeeded'",
+        [idToBin(t.id)],
+      );
+      return Number(r[0]!.n) === 50 ? true : undefined;
+    },
+    30_000,
+    '50 jobs succeeded',
+  );
+  const [attempts] = await db.pool.query<RowDataPacket[]>(
+    `SELECT COUNT(*) AS n, MAX(j.attempt) AS top, COUNT(DISTINCT a.executor) AS executors
+       FROM job_attempts a JOIN jobs j ON j.id = a.job_id WHERE j.tenant_id = ?`,
+    [idToBin(t.id)],
+  );
+  expect(Number(attempts[0]!.n)).toBe(50);
+  expect(Number(attempts[0]!.top)).toBe(1);
+  expect(Number(attempts[0]!.executors)).toBeGreaterThanOrEqual(2);
+  const executors = fleet.services.filter((s) => s.name === 'executor');
+  const deferred = await Promise.all(executors.map((e) => metric(e, 'dsched_executor_flow_deferred_total')));
+  expect(deferred.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+}, 120_000);
+
+it('never lets a key with ratePerSecond 10 make more than 10 calls in any 1 s window at the target', async () => {
+  const t = await tenant('rated');
+  await tasks(t.apiKey, 'rate', 30, { key: 'rated-endpoint', ratePerSecond: 10 });
+  await target.until(() => target.calls.filter((c) => c.group === 'rate').length >= 30, 60_000, '30 calls');
+  const times = target.calls.filter((c) => c.group === 'rate').map((c) => c.receivedAt);
+  const worst = Math.max(...times.map((s) => times.filter((x) => x >= s && x < s + 1000).length));
+  expect(worst).toBeLessThanOrEqual(10);
+}, 90_000);
