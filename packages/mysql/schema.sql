@@ -192,6 +192,7 @@ CREATE TABLE `workflow_nodes` (
   `step_token` bigint(20) unsigned DEFAULT NULL,
   `walk_pending` tinyint(3) unsigned DEFAULT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
+  `inputs` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'none',
   PRIMARY KEY (`workflow_id`,`node_id`),
   KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
   KEY `workflow_nodes_unwalked` (`walk_pending`)

@@ -10,6 +10,7 @@ import {
   toTarget,
 } from './task-spec.ts';
 import { checkWorkflowGraph } from './workflow-graph.ts';
+import { NODE_INPUTS, type NodeInputs } from './workflow-inputs.ts';
 import { TRIGGER_RULES, type TriggerRule } from './workflow-nodes.ts';
 
 // The request shape of POST /v1/workflows, as zod schemas (they validate and feed OpenAPI). The
@@ -38,6 +39,13 @@ export const workflowNodeSchema = z.strictObject({
   retry: retrySchema.default({ maxAttempts: 5, initialBackoffMs: 1000, maxBackoffMs: 300_000, rules: [] }),
   priority: prioritySchema.default('normal'),
   trigger: z.enum(TRIGGER_RULES).default('all_success'),
+  inputs: z
+    .enum(NODE_INPUTS)
+    .default('none')
+    .describe(
+      '`parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when ' +
+        'its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)',
+    ),
 });
 
 export const FAILURE_POLICIES = ['continue', 'fail_fast'] as const;
@@ -62,6 +70,7 @@ export interface WorkflowNodeSpec {
   priority: Priority;
   lane: ReturnType<typeof laneFor>;
   trigger: TriggerRule;
+  inputs: NodeInputs;
   parents: string[];
 }
 
@@ -76,6 +85,7 @@ export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): W
     // its priority and timeout imply.
     lane: laneFor(n.priority, target.timeoutMs),
     trigger: n.trigger,
+    inputs: n.inputs,
     parents: n.dependsOn,
   };
 }

@@ -20,6 +20,7 @@ async function main(config: ExecutorConfig): Promise<void> {
         allow: config.EXECUTOR_ALLOWED_TARGETS,
         maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
         maxResponseBytes: config.EXECUTOR_MAX_RESPONSE_BYTES,
+        maxOutputBytes: config.EXECUTOR_MAX_OUTPUT_BYTES,
         connectTimeoutMs: config.EXECUTOR_CONNECT_TIMEOUT_MS,
         connectionsPerOrigin: config.EXECUTOR_CONNECTIONS_PER_ORIGIN,
       });
@@ -32,6 +33,10 @@ async function main(config: ExecutorConfig): Promise<void> {
             deferMs: config.EXECUTOR_TENANT_DEFER_MS,
             leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
             keyring: config.DSCHED_SECRETS_KEY,
+            nodeInputs: {
+              maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
+              taskApiUrl: config.EXECUTOR_TASK_API_URL,
+            },
           }),
           call,
           writeOutcomes: mysqlOutcomeWriter(pool, (report) => {

@@ -51,7 +51,13 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
   const owner = 'exec-inproc';
   const executor = buildExecutor(
     {
-      claim: mysqlJobClaimer(db.pool, { owner, leaseSeconds: 30, deferMs: 1000, keyring: testKeyring() }),
+      claim: mysqlJobClaimer(db.pool, {
+        owner,
+        leaseSeconds: 30,
+        deferMs: 1000,
+        keyring: testKeyring(),
+        nodeInputs: { maxRequestBytes: 256 * 1024, taskApiUrl: 'http://127.0.0.1:8080' },
+      }),
       call,
       writeOutcomes: mysqlOutcomeWriter(db.pool),
       renew: mysqlLeaseRenewer(db.pool, { owner, leaseSeconds: 30 }),

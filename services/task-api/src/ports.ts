@@ -75,6 +75,12 @@ export interface WorkflowStore {
     workflowId: string,
     page: { limit: number; afterNodeId?: string; state?: NodeState },
   ): Promise<NodeRecord[]>;
+  /** A page of one node's parents with their outputs, in parent id order; null: no such node. */
+  listParents(
+    workflowId: string,
+    nodeId: string,
+    page: { limit: number; afterNodeId?: string },
+  ): Promise<NodeRecord[] | null>;
   cancel(tenantId: string, id: string): Promise<RunOperationResult>;
   setPaused(tenantId: string, id: string, paused: boolean): Promise<RunOperationResult>;
   retryNode(

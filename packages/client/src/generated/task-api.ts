@@ -277,6 +277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{id}/nodes/{nodeId}/parents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A node’s parents with their outputs, in id order, paged
+         * @description What a node with `inputs: "parents"` is sent the URL of (`parentsUrl`) when its parents’ outputs do not fit in one request: more than 1,000 parents, or over the request body cap.
+         */
+        get: operations["getV1WorkflowsIdNodesNodeIdParents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workflows/{id}/cancel": {
         parameters: {
             query?: never;
@@ -528,9 +548,15 @@ export interface components {
             /** @description attempts made so far */
             attempt: number;
             trigger: string;
+            /**
+             * @description `parents`: called with its parents’ outputs beside its body
+             * @enum {string}
+             */
+            inputs: "none" | "parents";
             /** @description the node’s job in job-api, once it was made */
             jobId?: string;
             finishedAt?: string;
+            /** @description the response body of its last finished attempt (succeeded or dead), its first EXECUTOR_MAX_OUTPUT_BYTES: the JSON it was, or a string */
             output?: unknown;
         };
     };
@@ -1820,6 +1846,12 @@ export interface operations {
                          * @enum {string}
                          */
                         trigger?: "all_success" | "all_done" | "one_failed";
+                        /**
+                         * @description `parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)
+                         * @default none
+                         * @enum {string}
+                         */
+                        inputs?: "none" | "parents";
                     }[];
                     /**
                      * @default continue
@@ -1956,6 +1988,71 @@ export interface operations {
                 content: {
                     "application/json": {
                         nodes: components["schemas"]["WorkflowNode"][];
+                        nextPageToken?: string;
+                    };
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WorkflowsIdNodesNodeIdParents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                pageToken?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of parents; nextPageToken while more remain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        parents: components["schemas"]["WorkflowNode"][];
                         nextPageToken?: string;
                     };
                 };

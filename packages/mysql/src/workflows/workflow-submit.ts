@@ -86,6 +86,7 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
       n.retry.maxAttempts,
       JSON.stringify(n.target),
       JSON.stringify(n.retry),
+      n.inputs,
     ]);
     if (bytes + row.length > MAX_BATCH_BYTES) await flush();
     batch.push(row);

@@ -9,6 +9,7 @@ import { renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
 import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
+import { attachNodeInputs, type NodeInputsOptions } from '@dsched/mysql/workflows/node-inputs';
 import type { JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
 
 /** How long a lane keeps resuming its claims after its cursor before it reads from the head again. */
@@ -29,10 +30,18 @@ export function mysqlJobClaimer(
     leadMs?: Partial<Record<Lane, number>>;
     /** Opens the tenants' signing secrets, stored sealed (plaintext rows from before 0046 pass). */
     keyring: SecretsKeyring;
+    /** How node jobs that ask for their parents' outputs get them (node-inputs.ts). */
+    nodeInputs: NodeInputsOptions;
     monotonicMs?: () => number;
   },
 ): JobClaimer {
-  const { monotonicMs = () => performance.now(), leadMs = {}, keyring, ...claimOptions } = options;
+  const {
+    monotonicMs = () => performance.now(),
+    leadMs = {},
+    keyring,
+    nodeInputs,
+    ...claimOptions
+  } = options;
   const open = signingSecretOpener(keyring);
   const cursors = new Map<Lane, { cursor: ClaimCursor; since: number }>();
   return async (lane, limit) => {
@@ -47,6 +56,7 @@ export function mysqlJobClaimer(
       after: resume?.cursor ?? null,
     });
     for (const job of result.jobs) job.signingSecret = open(job.tenantId, job.signingSecret);
+    await attachNodeInputs(pool, result.jobs, nodeInputs);
     if (result.cursor && result.locked === limit) {
       cursors.set(lane, { cursor: result.cursor, since: resume?.since ?? now });
     } else {

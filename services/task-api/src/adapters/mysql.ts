@@ -17,7 +17,11 @@ import {
   retryWorkflowNode,
   setWorkflowPaused,
 } from '@dsched/mysql/workflows/workflow-control';
-import { getWorkflow, listWorkflowNodes } from '@dsched/mysql/workflows/workflow-reads';
+import {
+  getWorkflow,
+  listWorkflowNodeParents,
+  listWorkflowNodes,
+} from '@dsched/mysql/workflows/workflow-reads';
 import { insertWorkflow } from '@dsched/mysql/workflows/workflow-submit';
 import type {
   DatabaseClock,
@@ -70,6 +74,7 @@ export function mysqlWorkflowStore(pool: Pool): WorkflowStore {
     insert: (plan) => insertWorkflow(pool, plan),
     get: (tenantId, id) => getWorkflow(pool, tenantId, id),
     listNodes: (workflowId, page) => listWorkflowNodes(pool, workflowId, page),
+    listParents: (workflowId, nodeId, page) => listWorkflowNodeParents(pool, workflowId, nodeId, page),
     cancel: (tenantId, id) => cancelWorkflow(pool, tenantId, id),
     setPaused: (tenantId, id, paused) => setWorkflowPaused(pool, tenantId, id, paused),
     retryNode: (tenantId, id, nodeId) => retryWorkflowNode(pool, tenantId, id, nodeId),

@@ -2,6 +2,7 @@ import {
   createWorkflowSchema,
   idParamsSchema,
   isId,
+  listNodeParentsQuerySchema,
   listWorkflowNodesQuerySchema,
   NODE_ID,
   nodeView,
@@ -17,6 +18,7 @@ import { z } from 'zod';
 import {
   getWorkflowOrThrow,
   listNodesPage,
+  listParentsPage,
   operateOnRun,
   retryNode,
   submitWorkflow,
@@ -72,6 +74,26 @@ export const workflowRouteDocs = [
       200: {
         description: 'a page of nodes; nextPageToken while more remain',
         schema: z.object({ nodes: z.array(workflowNodeViewSchema), nextPageToken: z.string().optional() }),
+      },
+      400: STANDARD_ERRORS[400],
+      ...tenantErrors,
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/workflows/{id}/nodes/{nodeId}/parents',
+    summary: 'A node’s parents with their outputs, in id order, paged',
+    description:
+      'What a node with `inputs: "parents"` is sent the URL of (`parentsUrl`) when its parents’ ' +
+      'outputs do not fit in one request: more than 1,000 parents, or over the request body cap.',
+    tags: ['workflows'],
+    auth: 'tenant',
+    params: workflowNodeParamsSchema,
+    query: listNodeParentsQuerySchema,
+    responses: {
+      200: {
+        description: 'a page of parents; nextPageToken while more remain',
+        schema: z.object({ parents: z.array(workflowNodeViewSchema), nextPageToken: z.string().optional() }),
       },
       400: STANDARD_ERRORS[400],
       ...tenantErrors,
@@ -146,6 +168,18 @@ export function registerWorkflowRoutes(
     const page = await listNodesPage(deps.workflows, tenant, pathId(request.params, 'workflow'), query);
     return {
       nodes: page.nodes.map(nodeView),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
+  });
+
+  app.get('/v1/workflows/:id/nodes/:nodeId/parents', async (request) => {
+    const tenant = await tenantOf(request);
+    const { id, nodeId } = request.params as { id: string; nodeId: string };
+    if (!isId(id) || !NODE_ID.test(nodeId)) throw notFound('resource');
+    const query = parseWith(listNodeParentsQuerySchema, request.query);
+    const page = await listParentsPage(deps.workflows, tenant, id, nodeId, query);
+    return {
+      parents: page.parents.map(nodeView),
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
     };
   });

@@ -1,0 +1,178 @@
+import { verifyWebhookSignature } from '@dsched/domain';
+import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import { type Fleet, startFleet } from '@dsched/testkit/fleet';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import {
+  type Answer,
+  type ScriptedTarget,
+  startScriptedTarget,
+  type TargetCall,
+} from '@dsched/testkit/scripted-target';
+import { eventually } from '@dsched/testkit/services';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Workflow operations end to end, with services as processes and a loopback target: parent
+// outputs passed to the nodes that ask for them (inline, or as a paged URL for a fan-in that does
+// not fit), a running call's cancel, and pause holding the jobs already made. The claim lease is
+// long (LEASE_S): a cancel that waited for a lease renewal would come LEASE_S / 3 after the call.
+
+const ADMIN_TOKEN = 'workflow-ops-admin-token-0123456789';
+const LEASE_S = 300;
+let db: TestDatabase;
+let ks: TestKeyspace;
+let target: ScriptedTarget;
+let apis: Fleet;
+let executor: Fleet;
+let apiKey: string;
+let signingSecret: string;
+/** Per path: a test's own answer. */
+const special = new Map<string, (call: TargetCall, gone: AbortSignal) => Answer | Promise<Answer>>();
+
+beforeAll(async () => {
+  [db, ks, target] = await Promise.all([
+    createTestDatabase(import.meta.url),
+    createTestKeyspace(import.meta.url),
+    startScriptedTarget((call, gone) => special.get(call.path)?.(call, gone) ?? { status: 200 }),
+  ]);
+  const env = {
+    DATABASE_URL: db.url,
+    CASSANDRA_KEYSPACE: ks.keyspace,
+    DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
+    EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
+    EXECUTOR_POLL_MS: '50',
+    EXECUTOR_LEASE_S: String(LEASE_S),
+    RECONCILER_INTERVAL_MS: '300',
+    RECONCILER_WORKFLOW_INTERVAL_MS: '300',
+  };
+  apis = await startFleet(env, ['task-api', 'job-api', 'reconciler']);
+  executor = await startFleet({ ...env, EXECUTOR_TASK_API_URL: apis.service('task-api').url }, ['executor']);
+  const res = await fetch(`${apis.service('task-api').url}/v1/admin/tenants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'wf-ops' }),
+  });
+  ({ apiKey, signingSecret } = (await res.json()) as { apiKey: string; signingSecret: string });
+}, 90_000);
+afterAll(async () => {
+  await Promise.all([apis, executor].map((f) => f?.stop()));
+  await target?.close();
+  await db?.close();
+  await ks?.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely here
+type Json = any;
+
+async function api(method: string, path: string, body?: unknown, base = 'task-api' as const) {
+  const res = await fetch(`${apis.service(base).url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, json: (await res.json()) as Json };
+}
+
+async function submit(prefix: string, nodes: Record<string, unknown>[]): Promise<string> {
+  const res = await api('POST', '/v1/workflows', {
+    name: prefix,
+    nodes: nodes.map(({ body, ...n }) => ({
+      ...n,
+      target: { url: `${target.url}/${prefix}/${n.id}`, ...(body !== undefined ? { body } : {}) },
+      retry: { maxAttempts: 3, initialBackoffMs: 50, maxBackoffMs: 100 },
+    })),
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json.id;
+}
+
+async function finished(id: string): Promise<Json> {
+  return eventually(
+    async () => {
+      const wf = (await api('GET', `/v1/workflows/${id}`)).json;
+      return wf.state === 'running' ? undefined : wf;
+    },
+    60_000,
+    `workflow ${id} finished`,
+  );
+}
+
+const callTo = (path: string) => target.calls.find((c) => c.path === path);
+
+function signed(call: TargetCall): boolean {
+  return verifyWebhookSignature(
+    signingSecret,
+    String(call.headers['webhook-id']),
+    Number(call.headers['webhook-timestamp']),
+    call.body,
+    String(call.headers['webhook-signature']),
+  );
+}
+
+describe('parent outputs', () => {
+  it('keeps each node’s response body, shows it, and calls a node that asks with its parents’ outputs, signed', async () => {
+    special.set('/io/extract', () => ({ status: 200, body: '{"rows":42}' }));
+    special.set('/io/load', () => ({ status: 200, body: 'loaded' }));
+    const id = await submit('io', [
+      { id: 'extract' },
+      { id: 'load' },
+      { id: 'report', dependsOn: ['extract', 'load'], inputs: 'parents', body: { report: 'daily' } },
+      { id: 'plain', dependsOn: ['extract'], body: { only: 'mine' } },
+    ]);
+    expect((await finished(id)).state).toBe('succeeded');
+
+    const report = callTo('/io/report')!;
+    expect(JSON.parse(report.body)).toEqual({
+      parents: { extract: { rows: 42 }, load: 'loaded' },
+      body: { report: 'daily' },
+    });
+    expect(report.headers['content-type']).toBe('application/json');
+    expect(signed(report)).toBe(true);
+    expect(JSON.parse(callTo('/io/plain')!.body)).toEqual({ only: 'mine' });
+
+    const nodes = (await api('GET', `/v1/workflows/${id}/nodes`)).json.nodes as Json[];
+    const byId = Object.fromEntries(nodes.map((n) => [n.id, n]));
+    expect(byId.extract).toMatchObject({ output: { rows: 42 }, inputs: 'none' });
+    expect(byId.load.output).toBe('loaded');
+    expect(byId.report).toMatchObject({ inputs: 'parents', output: 'ok' });
+  });
+
+  it('sends a fan-in whose parents do not fit the paged URL of them, which answers with their outputs', async () => {
+    // Two outputs of 150 KB each: over the 256 KB request cap together.
+    const big = (c: string) => `"${c.repeat(150 * 1024)}"`;
+    special.set('/fan/p1', () => ({ status: 200, body: big('a') }));
+    special.set('/fan/p2', () => ({ status: 200, body: big('b') }));
+    special.set('/fan/p3', () => ({ status: 200, body: '3' }));
+    let fetched: Json[] = [];
+    special.set('/fan/join', async (call) => {
+      const sent = JSON.parse(call.body);
+      fetched = [];
+      let url: string | undefined = `${sent.parentsUrl}?limit=2`;
+      while (url) {
+        const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
+        const page = (await res.json()) as Json;
+        fetched.push(...page.parents);
+        url = page.nextPageToken ? `${sent.parentsUrl}?limit=2&pageToken=${page.nextPageToken}` : undefined;
+      }
+      return { status: 200 };
+    });
+    const id = await submit('fan', [
+      { id: 'p1' },
+      { id: 'p2' },
+      { id: 'p3' },
+      { id: 'join', dependsOn: ['p1', 'p2', 'p3'], inputs: 'parents', body: 'mine' },
+    ]);
+    expect((await finished(id)).state).toBe('succeeded');
+    const join = callTo('/fan/join')!;
+    expect(JSON.parse(join.body)).toEqual({
+      parentsUrl: `${apis.service('task-api').url}/v1/workflows/${id}/nodes/join/parents`,
+      parentCount: 3,
+      body: 'mine',
+    });
+    expect(signed(join)).toBe(true);
+    expect(fetched.map((p) => [p.id, typeof p.output === 'string' ? p.output.length : p.output])).toEqual([
+      ['p1', 150 * 1024],
+      ['p2', 150 * 1024],
+      ['p3', 3],
+    ]);
+  });
+});
