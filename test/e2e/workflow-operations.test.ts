@@ -2,6 +2,7 @@ import { verifyWebhookSignature } from '@dsched/domain';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { type Fleet, startFleet } from '@dsched/testkit/fleet';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertDueJobs } from '@dsched/testkit/queue';
 import {
   type Answer,
   type ScriptedTarget,
@@ -25,6 +26,7 @@ let apis: Fleet;
 let executor: Fleet;
 let apiKey: string;
 let signingSecret: string;
+let tenantId: string;
 /** Per path: a test's own answer. */
 const special = new Map<string, (call: TargetCall, gone: AbortSignal) => Answer | Promise<Answer>>();
 
@@ -51,7 +53,11 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'wf-ops' }),
   });
-  ({ apiKey, signingSecret } = (await res.json()) as { apiKey: string; signingSecret: string });
+  ({
+    apiKey,
+    signingSecret,
+    id: tenantId,
+  } = (await res.json()) as { apiKey: string; signingSecret: string; id: string });
 }, 90_000);
 afterAll(async () => {
   await Promise.all([apis, executor].map((f) => f?.stop()));
@@ -63,7 +69,7 @@ afterAll(async () => {
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely here
 type Json = any;
 
-async function api(method: string, path: string, body?: unknown, base = 'task-api' as const) {
+async function api(method: string, path: string, body?: unknown, base: 'task-api' | 'job-api' = 'task-api') {
   const res = await fetch(`${apis.service(base).url}${path}`, {
     method,
     headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -174,5 +180,63 @@ describe('parent outputs', () => {
       ['p2', 150 * 1024],
       ['p3', 3],
     ]);
+  });
+});
+
+/** A call that is held until its client goes away. */
+const held = (_call: TargetCall, gone: AbortSignal) =>
+  new Promise<Answer>((resolve) => gone.addEventListener('abort', () => resolve({ status: 200 })));
+
+// The lease is renewed every LEASE_S / 3 = 100 s, and each call's timeout is 60 s: a cancel seen
+// within the waits below (20 s) was delivered by neither, but by the executor's cancel watch.
+const BEFORE_RENEWAL_MS = 20_000;
+
+describe('cancel of a running call', () => {
+  it('aborts a plain job’s call (its socket closed) and ends the job cancelled, long before a lease renewal', async () => {
+    special.set('/slow/plain', held);
+    const [id] = await insertDueJobs(db.pool, {
+      tenantId,
+      target: { url: `${target.url}/slow/plain`, timeoutMs: 60_000 },
+    });
+    await target.until(() => target.inFlight('slow') === 1, 30_000, 'the call in flight');
+    const res = await api('POST', `/v1/jobs/${id}/cancel`, {}, 'job-api');
+    expect(res.json).toMatchObject({ id, state: 'running', cancelRequested: true });
+    await target.until(
+      () => target.abandoned.some((c) => c.idempotencyKey === id),
+      BEFORE_RENEWAL_MS,
+      'the call aborted',
+    );
+    const job = await eventually(
+      async () => {
+        const j = (await api('GET', `/v1/jobs/${id}`, undefined, 'job-api')).json;
+        return j.state === 'cancelled' ? j : undefined;
+      },
+      BEFORE_RENEWAL_MS,
+      'the job cancelled',
+    );
+    expect(job.attempts).toMatchObject([{ attempt: 1, error: 'call aborted: job cancelled' }]);
+    expect(target.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(1);
+  });
+
+  it('aborts a running node’s call when its workflow is cancelled; nothing after it runs', async () => {
+    special.set('/wfc/slow', held);
+    const id = await submit('wfc', [{ id: 'slow' }, { id: 'after', dependsOn: ['slow'] }]);
+    await target.until(() => target.inFlight('wfc') === 1, 30_000, 'the node’s call in flight');
+    expect((await api('POST', `/v1/workflows/${id}/cancel`)).json.state).toBe('cancelled');
+    await target.until(
+      () => target.abandoned.some((c) => c.path === '/wfc/slow'),
+      BEFORE_RENEWAL_MS,
+      'the node’s call aborted',
+    );
+    const nodes = await eventually(
+      async () => {
+        const page = (await api('GET', `/v1/workflows/${id}/nodes`)).json.nodes as Json[];
+        return page.every((n) => n.state === 'cancelled') ? page : undefined;
+      },
+      BEFORE_RENEWAL_MS,
+      'every node cancelled',
+    );
+    expect(nodes.map((n) => n.id)).toEqual(['after', 'slow']);
+    expect(callTo('/wfc/after')).toBeUndefined();
   });
 });

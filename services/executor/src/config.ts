@@ -25,6 +25,11 @@ export const executorConfigSchema = z.object({
   EXECUTOR_MAX_CLAIM_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
   /** How long a claim stays valid without renewal; renewed every third of it. */
   EXECUTOR_LEASE_S: z.coerce.number().int().min(3).max(3600).default(120),
+  /**
+   * How often the calls in flight are checked for a requested cancel (one statement per pass), so
+   * a running call is aborted within about this long of its cancel (docs/executor.md).
+   */
+  EXECUTOR_CANCEL_POLL_MS: z.coerce.number().int().min(100).max(10_000).default(1000),
   /** How far back a job of a tenant at its concurrency limit moves in the claim order. */
   EXECUTOR_TENANT_DEFER_MS: env.positiveInt(1000),
   /** A job that answered 202 must heartbeat through job-api within this (each heartbeat renews it)… */

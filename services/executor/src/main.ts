@@ -1,7 +1,12 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, instanceId, runWorker } from '@dsched/runtime';
 import { httpTargetCaller } from './adapters/http-caller.ts';
-import { mysqlJobClaimer, mysqlLeaseRenewer, mysqlOutcomeWriter } from './adapters/mysql.ts';
+import {
+  mysqlCancelWatcher,
+  mysqlJobClaimer,
+  mysqlLeaseRenewer,
+  mysqlOutcomeWriter,
+} from './adapters/mysql.ts';
 import { type ExecutorConfig, loadExecutorConfig } from './config.ts';
 import { buildExecutor } from './core/executor.ts';
 import { ExecutorMetrics } from './metrics.ts';
@@ -44,6 +49,7 @@ async function main(config: ExecutorConfig): Promise<void> {
             metrics.tasksPausedAfterFailures.inc(report.pausedTasks);
           }),
           renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),
+          cancelRequested: mysqlCancelWatcher(pool, { owner }),
           metrics,
           logger,
           random: Math.random,
@@ -66,6 +72,7 @@ async function main(config: ExecutorConfig): Promise<void> {
           maxClaimBatch: config.EXECUTOR_MAX_CLAIM_BATCH,
           outcomeBatch: config.EXECUTOR_OUTCOME_BATCH,
           leaseSeconds,
+          cancelPollMs: config.EXECUTOR_CANCEL_POLL_MS,
           park: {
             heartbeatSeconds: config.EXECUTOR_ASYNC_HEARTBEAT_S,
             deadlineSeconds: config.EXECUTOR_ASYNC_DEADLINE_S,
@@ -75,6 +82,7 @@ async function main(config: ExecutorConfig): Promise<void> {
       // Lease renewal runs from the start and stops last: it keeps the claims alive while the
       // shutdown drain lets calls finish.
       executor.leaseLoop.start();
+      executor.cancelLoop.start();
       return {
         loops: executor.claimLoops,
         ready: () => pingMysql(pool),
@@ -87,6 +95,7 @@ async function main(config: ExecutorConfig): Promise<void> {
             },
           },
           { name: 'lease renewal', run: () => executor.leaseLoop.stop() },
+          { name: 'cancel watch', run: () => executor.cancelLoop.stop() },
           { name: 'http', run: () => call.close() },
           { name: 'mysql', run: () => pool.end() },
         ],

@@ -5,12 +5,12 @@ import {
   openSecret,
   type SecretsKeyring,
 } from '@dsched/domain';
-import { renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
+import { cancelRequestedClaims, renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
 import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
 import { attachNodeInputs, type NodeInputsOptions } from '@dsched/mysql/workflows/node-inputs';
-import type { JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
+import type { CancelWatcher, JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
 
 /** How long a lane keeps resuming its claims after its cursor before it reads from the head again. */
 export const CLAIM_CURSOR_MAX_AGE_MS = 1000;
@@ -100,4 +100,8 @@ export function mysqlLeaseRenewer(
   options: { owner: string; leaseSeconds: number },
 ): LeaseRenewer {
   return (held) => renewClaimLeases(pool, { ...options, held });
+}
+
+export function mysqlCancelWatcher(pool: Pool, options: { owner: string }): CancelWatcher {
+  return (held) => cancelRequestedClaims(pool, { owner: options.owner, held });
 }
