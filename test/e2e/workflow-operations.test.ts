@@ -240,3 +240,39 @@ describe('cancel of a running call', () => {
     expect(callTo('/wfc/after')).toBeUndefined();
   });
 });
+
+describe('pause', () => {
+  it('holds a job already made (a retry due during the pause) until resume; the run then completes', async () => {
+    let paused!: () => void;
+    const pausedNow = new Promise<void>((r) => {
+      paused = r;
+    });
+    // The first call is answered 503 only once the run is paused: its retry is due at once (50 ms).
+    special.set('/pz/flaky', async (call) => {
+      if (call.attempt === 1) {
+        await pausedNow;
+        return { status: 503 };
+      }
+      return { status: 200 };
+    });
+    const id = await submit('pz', [{ id: 'flaky' }, { id: 'next', dependsOn: ['flaky'] }]);
+    await target.until(() => target.inFlight('pz') === 1, 30_000, 'the first call in flight');
+    expect((await api('POST', `/v1/workflows/${id}/pause`)).json.paused).toBe(true);
+    paused();
+    // Long past the retry's backoff and several claim polls: nothing is called while paused.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(target.calls.filter((c) => c.path.startsWith('/pz/')).map((c) => [c.path, c.attempt])).toEqual([
+      ['/pz/flaky', 1],
+    ]);
+    const nodes = (await api('GET', `/v1/workflows/${id}/nodes`)).json.nodes as Json[];
+    expect(nodes.find((n) => n.id === 'flaky')).toMatchObject({ state: 'pending', attempt: 1 });
+
+    expect((await api('POST', `/v1/workflows/${id}/resume`)).json.paused).toBe(false);
+    expect((await finished(id)).state).toBe('succeeded');
+    expect(target.calls.filter((c) => c.path.startsWith('/pz/')).map((c) => [c.path, c.attempt])).toEqual([
+      ['/pz/flaky', 1],
+      ['/pz/flaky', 2],
+      ['/pz/next', 1],
+    ]);
+  });
+});

@@ -19,6 +19,8 @@ export interface WorkflowSweepPass {
   nextAfter: string | null;
   finished: number;
   repaired: number;
+  /** Node jobs of paused runs held that no pause or outcome had held. */
+  held: number;
   pastDeadline: number;
   full: boolean;
 }

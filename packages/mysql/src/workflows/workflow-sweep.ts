@@ -2,6 +2,7 @@ import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { holdPausedRunJobs } from './workflow-hold.ts';
 import { dispatchHeld, finishDoneRuns, stopRuns } from './workflow-runs.ts';
 import { advanceWorkflows, continueWalk, type WalkBounds } from './workflow-walk.ts';
 
@@ -24,6 +25,8 @@ export interface SweepResult {
   finished: number;
   /** Node outcomes applied that no walk had applied. */
   repaired: number;
+  /** Node jobs of paused runs held that no pause or outcome had held. */
+  held: number;
   /** Runs failed at their deadline. */
   pastDeadline: number;
   /** Whether a batch was full (run again at once). */
@@ -39,8 +42,10 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
   let repaired = 0;
   let finished = 0;
   let walkFull = false;
+  let held = 0;
   await withTransaction(pool, async (conn) => {
     repaired = 0;
+    held = await holdPausedRunJobs(conn, ids);
     if (ids.length > 0) {
       const [stranded] = await conn.query<RowDataPacket[]>(STRANDED, [ids, limit]);
       await advanceWorkflows(
@@ -77,6 +82,7 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     nextAfter: full ? binToId(ids[ids.length - 1]!) : null,
     finished,
     repaired,
+    held,
     pastDeadline,
     full: full || walkFull || pastDeadline === limit,
   };

@@ -26,6 +26,7 @@ export class WorkflowSweep {
     this.#metrics.workflowsRepaired.inc({ repair: 'finished' }, pass.finished);
     this.#metrics.workflowsRepaired.inc({ repair: 'node_outcome' }, pass.repaired);
     this.#metrics.workflowsRepaired.inc({ repair: 'deadline' }, pass.pastDeadline);
+    this.#metrics.workflowsRepaired.inc({ repair: 'held' }, pass.held);
     return pass.full;
   }
 }
