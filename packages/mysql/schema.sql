@@ -98,6 +98,7 @@ CREATE TABLE `tasks` (
   `pause_after_failures` smallint(5) unsigned DEFAULT NULL,
   `failure_streak` int(10) unsigned NOT NULL DEFAULT 0,
   `paused_reason` varchar(200) DEFAULT NULL,
+  `workflow` longtext DEFAULT NULL CHECK (`workflow` is null or json_valid(`workflow`)),
   PRIMARY KEY (`id`),
   KEY `tasks_by_tenant` (`tenant_id`,`id`),
   KEY `tasks_due` (`state`,`priority`,`partition`,`next_fire_at`)

@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import {
   type Answer,
+  gate,
   type ScriptedTarget,
   startScriptedTarget,
   type TargetCall,
@@ -46,7 +47,12 @@ beforeAll(async () => {
     RECONCILER_INTERVAL_MS: '300',
     RECONCILER_WORKFLOW_INTERVAL_MS: '300',
   };
-  apis = await startFleet(env, ['task-api', 'job-api', 'reconciler']);
+  apis = await startFleet({ ...env, SCHEDULER_TICK_MS: '200' }, [
+    'task-api',
+    'job-api',
+    'reconciler',
+    'scheduler',
+  ]);
   executor = await startFleet({ ...env, EXECUTOR_TASK_API_URL: apis.service('task-api').url }, ['executor']);
   const res = await fetch(`${apis.service('task-api').url}/v1/admin/tenants`, {
     method: 'POST',
@@ -274,5 +280,72 @@ describe('pause', () => {
       ['/pz/flaky', 2],
       ['/pz/next', 1],
     ]);
+  });
+});
+
+describe('a scheduled workflow', () => {
+  it('starts one run per occurrence, and none while the previous runs under overlap forbid', async () => {
+    const release = gate();
+    special.set('/sched/slow', async () => {
+      await release.promise;
+      return { status: 200 };
+    });
+    const body = {
+      name: 'nightly',
+      schedule: { type: 'cron', expression: '* * * * * *', timezone: 'Europe/Berlin' },
+      overlapPolicy: 'forbid',
+      workflow: {
+        name: 'etl',
+        nodes: [
+          { id: 'slow', target: { url: `${target.url}/sched/slow` } },
+          { id: 'after', dependsOn: ['slow'], target: { url: `${target.url}/sched/after` } },
+        ],
+      },
+    };
+    // Refused by name: a target and a workflow both, or a workflow with a cycle; nothing stored.
+    const both = await api('POST', '/v1/tasks', { ...body, target: { url: `${target.url}/x` } });
+    expect(both.status).toBe(400);
+    expect(both.json.error.details.map((d: Json) => d.field)).toContain('workflow');
+    const cyclic = await api('POST', '/v1/tasks', {
+      ...body,
+      workflow: { name: 'c', nodes: [{ id: 'a', dependsOn: ['a'], target: { url: `${target.url}/x` } }] },
+    });
+    expect(cyclic.status).toBe(400);
+    expect(cyclic.json.error.details[0].field).toBe('workflow.nodes.0.dependsOn.0');
+
+    const created = await api('POST', '/v1/tasks', body);
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const task = created.json;
+    expect(task).toMatchObject({ lane: 'workflow', workflow: { name: 'etl' } });
+    expect(task.target).toBeUndefined();
+
+    await target.until(() => target.inFlight('sched') === 1, 30_000, 'the first run’s slow node in flight');
+    // Several occurrences pass while the first run runs: forbid starts none of them.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(target.calls.filter((c) => c.path === '/sched/slow')).toHaveLength(1);
+    const first = target.calls.find((c) => c.path === '/sched/slow')!;
+    const runs = (await api('GET', `/v1/tasks/${task.id}/runs`, undefined, 'job-api')).json;
+    const live = (runs.runs as Json[]).filter((j: Json) => j.state === 'running');
+    expect(live).toHaveLength(1);
+    // The occurrence's job id is its run's id.
+    expect((await api('GET', `/v1/workflows/${live[0].id}`)).json).toMatchObject({
+      name: 'etl',
+      state: 'running',
+    });
+
+    release.open();
+    expect((await finished(live[0].id)).state).toBe('succeeded');
+    // Once it ended, a later occurrence starts the next run: another node job, another key.
+    await target.until(
+      () => target.calls.filter((c) => c.path === '/sched/slow').length >= 2,
+      30_000,
+      'a second run',
+    );
+    await api('POST', `/v1/tasks/${task.id}/pause`);
+    const slowKeys = target.calls.filter((c) => c.path === '/sched/slow').map((c) => c.idempotencyKey);
+    expect(new Set(slowKeys).size).toBe(slowKeys.length);
+    expect(slowKeys[0]).toBe(first.idempotencyKey);
+    const job = (await api('GET', `/v1/jobs/${live[0].id}`, undefined, 'job-api')).json;
+    expect(job).toMatchObject({ state: 'succeeded', taskId: task.id });
   });
 });

@@ -11,6 +11,9 @@ import {
   type Schedule,
   type Target,
   type TaskCallbacks,
+  type TaskWorkflow,
+  WORKFLOW_START_LANE,
+  WORKFLOW_TASK_TARGET,
 } from './model.ts';
 import { validateCron } from './schedule.ts';
 
@@ -151,11 +154,30 @@ export function refineSchedule(
   }
 }
 
+// The workflow a task may carry is POST /v1/workflows's body, whose schema (workflow-spec.ts) builds
+// on this module's: it registers itself here when it loads, and the task schemas read it lazily.
+let workflowSchema: z.ZodType<TaskWorkflow> | undefined;
+
+export function registerTaskWorkflowSchema(schema: z.ZodType<TaskWorkflow>): void {
+  workflowSchema = schema;
+}
+
+export function taskWorkflowSchema(): z.ZodType<TaskWorkflow> {
+  if (!workflowSchema) throw new Error('workflow-spec.ts not loaded');
+  return workflowSchema;
+}
+
 export const createTaskSchema = z
   .object({
     name: taskNameSchema,
     schedule: scheduleSchema,
-    target: targetSchema,
+    target: targetSchema.optional(),
+    workflow: z
+      .lazy(() => taskWorkflowSchema())
+      .optional()
+      .describe(
+        'instead of `target`: each occurrence starts one run of this workflow (POST /v1/workflows body)',
+      ),
     priority: prioritySchema.default('normal'),
     lane: laneSchema.optional(),
     retry: retrySchema.default({ maxAttempts: 5, initialBackoffMs: 1000, maxBackoffMs: 300_000, rules: [] }),
@@ -168,6 +190,19 @@ export const createTaskSchema = z
   })
   .superRefine((task, ctx) => {
     refineSchedule(task.schedule, ctx);
+    if ((task.target === undefined) === (task.workflow === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [task.target === undefined ? 'target' : 'workflow'],
+        message: 'a task has either a target or a workflow, not both',
+      });
+    }
+    if (task.workflow !== undefined && task.lane !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['lane'], message: 'a workflow task’s nodes choose their lanes' });
+    }
+    if (task.workflow !== undefined && task.callbacks !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['callbacks'], message: 'not supported on a workflow task' });
+    }
     if (task.pauseAfterFailures !== undefined && task.schedule.type === 'once') {
       ctx.addIssue({ code: 'custom', path: ['pauseAfterFailures'], message: PAUSE_ON_ONCE_ISSUE });
     }
@@ -192,6 +227,7 @@ export interface TaskSpec {
   jitterS: number;
   pauseAfterFailures: number | null;
   callbacks: TaskCallbacks | null;
+  workflow: TaskWorkflow | null;
 }
 
 export function toSchedule(s: CreateTaskRequest['schedule']): Schedule {
@@ -216,7 +252,7 @@ export function toCallbacks(c: CreateTaskRequest['callbacks'] | null): TaskCallb
   };
 }
 
-export function toTarget(t: CreateTaskRequest['target']): Target {
+export function toTarget(t: NonNullable<CreateTaskRequest['target']>): Target {
   return {
     url: t.url,
     method: t.method,
@@ -227,13 +263,13 @@ export function toTarget(t: CreateTaskRequest['target']): Target {
 }
 
 export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
-  const target = toTarget(req.target);
+  const target = req.target ? toTarget(req.target) : WORKFLOW_TASK_TARGET;
   return {
     name: req.name,
     schedule: toSchedule(req.schedule),
     target,
     priority: req.priority,
-    lane: laneFor(req.priority, target.timeoutMs, req.lane),
+    lane: req.workflow ? WORKFLOW_START_LANE : laneFor(req.priority, target.timeoutMs, req.lane),
     retry: req.retry,
     misfirePolicy: req.misfirePolicy,
     overlapPolicy: req.overlapPolicy,
@@ -241,5 +277,6 @@ export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
     jitterS: req.jitterS,
     pauseAfterFailures: req.pauseAfterFailures ?? null,
     callbacks: toCallbacks(req.callbacks),
+    workflow: req.workflow ?? null,
   };
 }

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { DschedError } from './errors.ts';
 import { newId } from './ids.ts';
 import { laneFor, type Priority, type RetryPolicy, type Target } from './model.ts';
 import {
   metadataSchema,
   prioritySchema,
+  registerTaskWorkflowSchema,
   retrySchema,
   targetSchema,
   taskNameSchema,
@@ -62,6 +64,8 @@ export const createWorkflowSchema = z.strictObject({
 
 export type CreateWorkflowRequest = z.infer<typeof createWorkflowSchema>;
 
+registerTaskWorkflowSchema(createWorkflowSchema);
+
 /** One node as it is stored: what its job will be, and where it sits in the graph. */
 export interface WorkflowNodeSpec {
   id: string;
@@ -103,6 +107,20 @@ export interface WorkflowPlan {
   /** One job id per node, in `nodes` order: the node's job, whenever it is made. */
   jobIds: string[];
   edgeCount: number;
+}
+
+/**
+ * Checks the graph of a task's workflow (a scheduled workflow) as a submission's is checked, at the
+ * task's creation or edit, so no occurrence ever meets a refused graph; fields named `workflow.…`.
+ */
+export function checkTaskWorkflow(workflow: CreateWorkflowRequest): void {
+  try {
+    checkWorkflowGraph(workflow.nodes);
+  } catch (err) {
+    if (!(err instanceof DschedError)) throw err;
+    const details = err.details.map((d) => ({ field: `workflow.${d.field}`, issue: d.issue }));
+    throw new DschedError(err.code, details.map((d) => `${d.field}: ${d.issue}`).join('; '), { details });
+  }
 }
 
 /**

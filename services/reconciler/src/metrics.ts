@@ -10,6 +10,7 @@ export class ReconcilerMetrics {
   readonly dlqSize: Gauge;
   readonly tasksPausedAfterFailures: Counter;
   readonly workflowsRepaired: Counter<'repair'>;
+  readonly scheduledRunsStarted: Counter;
 
   constructor(registry: Registry) {
     this.released = new Counter({
@@ -35,6 +36,11 @@ export class ReconcilerMetrics {
       name: 'dsched_workflow_repairs_total',
       help: 'What the workflow sweep did that no walk had: runs finished, node outcomes applied, runs failed at their deadline',
       labelNames: ['repair'],
+      registers: [registry],
+    });
+    this.scheduledRunsStarted = new Counter({
+      name: 'dsched_workflow_scheduled_runs_started_total',
+      help: 'Workflow runs started by a workflow task’s occurrence',
       registers: [registry],
     });
   }

@@ -21,6 +21,8 @@ export interface WorkflowSweepPass {
   repaired: number;
   /** Node jobs of paused runs held that no pause or outcome had held. */
   held: number;
+  /** Runs started by workflow tasks' occurrences. */
+  started: number;
   pastDeadline: number;
   full: boolean;
 }

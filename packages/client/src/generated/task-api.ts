@@ -878,7 +878,7 @@ export interface operations {
                          */
                         startAt?: string;
                     };
-                    target: {
+                    target?: {
                         url: string;
                         /**
                          * @default POST
@@ -892,6 +892,78 @@ export interface operations {
                         body?: unknown;
                         /** @default 30000 */
                         timeoutMs?: number;
+                    };
+                    /** @description instead of `target`: each occurrence starts one run of this workflow (POST /v1/workflows body) */
+                    workflow?: {
+                        name: string;
+                        nodes: {
+                            id: string;
+                            target: {
+                                url: string;
+                                /**
+                                 * @default POST
+                                 * @enum {string}
+                                 */
+                                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: unknown;
+                                /** @default 30000 */
+                                timeoutMs?: number;
+                            };
+                            /** @default [] */
+                            dependsOn?: string[];
+                            /**
+                             * @default {
+                             *       "maxAttempts": 5,
+                             *       "initialBackoffMs": 1000,
+                             *       "maxBackoffMs": 300000,
+                             *       "rules": []
+                             *     }
+                             */
+                            retry?: {
+                                /** @default 5 */
+                                maxAttempts?: number;
+                                /** @default 1000 */
+                                initialBackoffMs?: number;
+                                /** @default 300000 */
+                                maxBackoffMs?: number;
+                                /** @default [] */
+                                rules?: {
+                                    status: number | ("4xx" | "5xx");
+                                    /** @enum {string} */
+                                    action: "retry" | "dead";
+                                }[];
+                            };
+                            /**
+                             * @default normal
+                             * @enum {string}
+                             */
+                            priority?: "critical" | "high" | "normal" | "low";
+                            /**
+                             * @default all_success
+                             * @enum {string}
+                             */
+                            trigger?: "all_success" | "all_done" | "one_failed";
+                            /**
+                             * @description `parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)
+                             * @default none
+                             * @enum {string}
+                             */
+                            inputs?: "none" | "parents";
+                        }[];
+                        /**
+                         * @default continue
+                         * @enum {string}
+                         */
+                        failurePolicy?: "continue" | "fail_fast";
+                        maxParallel?: number;
+                        deadlineS?: number;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
                     };
                     /**
                      * @default normal
@@ -1205,6 +1277,78 @@ export interface operations {
                         /** @description POSTed a signed job.dead event after a job is dead-lettered */
                         onDead?: string;
                     } | null;
+                    /** @description a workflow task’s new workflow (occurrences not started yet run the new one) */
+                    workflow?: {
+                        name: string;
+                        nodes: {
+                            id: string;
+                            target: {
+                                url: string;
+                                /**
+                                 * @default POST
+                                 * @enum {string}
+                                 */
+                                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: unknown;
+                                /** @default 30000 */
+                                timeoutMs?: number;
+                            };
+                            /** @default [] */
+                            dependsOn?: string[];
+                            /**
+                             * @default {
+                             *       "maxAttempts": 5,
+                             *       "initialBackoffMs": 1000,
+                             *       "maxBackoffMs": 300000,
+                             *       "rules": []
+                             *     }
+                             */
+                            retry?: {
+                                /** @default 5 */
+                                maxAttempts?: number;
+                                /** @default 1000 */
+                                initialBackoffMs?: number;
+                                /** @default 300000 */
+                                maxBackoffMs?: number;
+                                /** @default [] */
+                                rules?: {
+                                    status: number | ("4xx" | "5xx");
+                                    /** @enum {string} */
+                                    action: "retry" | "dead";
+                                }[];
+                            };
+                            /**
+                             * @default normal
+                             * @enum {string}
+                             */
+                            priority?: "critical" | "high" | "normal" | "low";
+                            /**
+                             * @default all_success
+                             * @enum {string}
+                             */
+                            trigger?: "all_success" | "all_done" | "one_failed";
+                            /**
+                             * @description `parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)
+                             * @default none
+                             * @enum {string}
+                             */
+                            inputs?: "none" | "parents";
+                        }[];
+                        /**
+                         * @default continue
+                         * @enum {string}
+                         */
+                        failurePolicy?: "continue" | "fail_fast";
+                        maxParallel?: number;
+                        deadlineS?: number;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };

@@ -8,6 +8,7 @@ import type {
   Task,
   TaskCallbacks,
   TaskState,
+  TaskWorkflow,
 } from '@dsched/domain';
 import { PRIORITY_RANK, priorityFromRank } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
@@ -44,6 +45,7 @@ export interface TaskRow extends RowDataPacket {
   pause_after_failures: number | null;
   callbacks: unknown;
   paused_reason: string | null;
+  workflow: unknown;
 }
 
 type StoredSchedule =
@@ -89,6 +91,7 @@ export function rowToTask(r: TaskRow): Task {
     pauseAfterFailures: r.pause_after_failures === null ? null : Number(r.pause_after_failures),
     callbacks: readJson<TaskCallbacks | null>(r.callbacks),
     pausedReason: r.paused_reason ?? null,
+    workflow: readJson<TaskWorkflow | null>(r.workflow ?? null),
   };
 }
 
@@ -99,6 +102,7 @@ export function trailingTaskValues(t: Task): unknown[] {
     t.pauseAfterFailures,
     t.callbacks === null ? null : writeJson(t.callbacks),
     t.pausedReason,
+    t.workflow === null ? null : writeJson(t.workflow),
   ];
 }
 

@@ -4,6 +4,7 @@ import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { holdPausedRunJobs } from './workflow-hold.ts';
 import { dispatchHeld, finishDoneRuns, stopRuns } from './workflow-runs.ts';
+import { startScheduledRuns } from './workflow-scheduled.ts';
 import { advanceWorkflows, continueWalk, type WalkBounds } from './workflow-walk.ts';
 
 // The reconciler's guarantee that no run stays running forever (docs/workflows.md): each pass
@@ -27,6 +28,8 @@ export interface SweepResult {
   repaired: number;
   /** Node jobs of paused runs held that no pause or outcome had held. */
   held: number;
+  /** Runs started by workflow tasks' occurrences (workflow-scheduled.ts). */
+  started: number;
   /** Runs failed at their deadline. */
   pastDeadline: number;
   /** Whether a batch was full (run again at once). */
@@ -37,6 +40,7 @@ const ZERO_ID = Buffer.alloc(16);
 
 export async function sweepWorkflows(pool: Pool, after: string | null, limit: number): Promise<SweepResult> {
   const afterBin = after ? Buffer.from(after.replaceAll('-', ''), 'hex') : ZERO_ID;
+  const started = await startScheduledRuns(pool, limit);
   const [runs] = await pool.query<RowDataPacket[]>(SWEEP_RUNNING, [afterBin, limit]);
   const ids = runs.map((r) => r.id as Buffer);
   let repaired = 0;
@@ -83,7 +87,8 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     finished,
     repaired,
     held,
+    started,
     pastDeadline,
-    full: full || walkFull || pastDeadline === limit,
+    full: full || walkFull || pastDeadline === limit || started === limit,
   };
 }

@@ -27,6 +27,7 @@ export class WorkflowSweep {
     this.#metrics.workflowsRepaired.inc({ repair: 'node_outcome' }, pass.repaired);
     this.#metrics.workflowsRepaired.inc({ repair: 'deadline' }, pass.pastDeadline);
     this.#metrics.workflowsRepaired.inc({ repair: 'held' }, pass.held);
+    this.#metrics.scheduledRunsStarted.inc(pass.started);
     return pass.full;
   }
 }
