@@ -7,7 +7,7 @@ import { claimJobs } from '../src/jobs/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { setWorkflowPaused } from '../src/workflows/workflow-control.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
-import { sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
+import { countRunningWorkflows, sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
 
 // Pause holds the jobs a run already made, on real MariaDB: a paused run's pending node jobs are
 // never claimed (whether made before the pause, sent back by a retry during it, or made pending
@@ -92,5 +92,24 @@ describe('pause', () => {
     expect(await claimed(wf)).toEqual([]);
     await setWorkflowPaused(db.pool, t.id, wf.id, false);
     expect(await claimed(wf)).toEqual(['y']);
+  });
+});
+
+describe('runs by state', () => {
+  it('counts live runs, paused apart, and no finished one', async () => {
+    const t = await createTenantWithKey(db.pool, 'count');
+    const before = await countRunningWorkflows(db.pool);
+    const wf = await submit(t.id, [{ id: 'a' }]);
+    expect(await countRunningWorkflows(db.pool)).toEqual({
+      running: before.running + 1,
+      paused: before.paused,
+    });
+    await setWorkflowPaused(db.pool, t.id, wf.id, true);
+    expect(await countRunningWorkflows(db.pool)).toEqual({
+      running: before.running,
+      paused: before.paused + 1,
+    });
+    await db.pool.query("UPDATE workflows SET state = 'succeeded' WHERE id = ?", [idToBin(wf.id)]);
+    expect(await countRunningWorkflows(db.pool)).toEqual(before);
   });
 });

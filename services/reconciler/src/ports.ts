@@ -27,5 +27,8 @@ export interface WorkflowSweepPass {
   full: boolean;
 }
 
+/** Running runs, paused and not. */
+export type RunningWorkflowCounter = () => Promise<{ running: number; paused: number }>;
+
 /** One pass over a page of running workflows, after a cursor (null: from the first). */
 export type WorkflowSweeper = (after: string | null, limit: number) => Promise<WorkflowSweepPass>;

@@ -16,6 +16,15 @@ import { advanceWorkflows, continueWalk, type WalkBounds } from './workflow-walk
 const SWEEP_RUNNING = loadSql(import.meta.url, './sweep-running.sql');
 const SWEEP_PAST_DEADLINE = loadSql(import.meta.url, './sweep-past-deadline.sql');
 const STRANDED = loadSql(import.meta.url, './sweep-stranded-nodes.sql');
+const RUNS_COUNT = loadSql(import.meta.url, './workflow-runs-count.sql');
+
+/** Running runs, paused and not (the runs-by-state gauge). */
+export async function countRunningWorkflows(pool: Pool): Promise<{ running: number; paused: number }> {
+  const [rows] = await pool.query<RowDataPacket[]>(RUNS_COUNT);
+  const counts = { running: 0, paused: 0 };
+  for (const r of rows) counts[Number(r.paused) === 1 ? 'paused' : 'running'] += Number(r.n);
+  return counts;
+}
 
 export const SWEEP_WALK_BOUNDS: WalkBounds = { maxSteps: 16, stepLimit: 1000 };
 

@@ -137,9 +137,11 @@ export class LaneWorker {
     if (job.dueInMs > 0) {
       await sleep(job.dueInMs, undefined, { signal: entry.abort.signal }).catch(() => undefined);
     }
-    this.#metrics.scheduleLag[job.priority].observe(
-      Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000),
-    );
+    const lagS = Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000);
+    this.#metrics.scheduleLag[job.priority].observe(lagS);
+    // A node job's scheduled time is when the walk made it (the node became ready): its first
+    // attempt's lag is the ready-to-dispatch latency of the walk.
+    if (job.workflowId && job.attempt === 1) metrics.nodeDispatchLatency.observe(lagS);
     const startedAt = this.#deps.monotonicMs();
     const result = await this.#deps.call(job, entry.abort.signal);
     entry.calling = false;
