@@ -122,6 +122,7 @@ CREATE TABLE `tasks` (
   `failure_streak` int(10) unsigned NOT NULL DEFAULT 0,
   `paused_reason` varchar(200) DEFAULT NULL,
   `flow_control` longtext DEFAULT NULL CHECK (json_valid(`flow_control`)),
+  `workflow` longtext DEFAULT NULL CHECK (`workflow` is null or json_valid(`workflow`)),
   PRIMARY KEY (`id`),
   KEY `tasks_by_tenant` (`tenant_id`,`id`),
   KEY `tasks_due` (`state`,`priority`,`partition`,`next_fire_at`)
@@ -224,6 +225,7 @@ CREATE TABLE `workflow_nodes` (
   `step_token` bigint(20) unsigned DEFAULT NULL,
   `walk_pending` tinyint(3) unsigned DEFAULT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
+  `inputs` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'none',
   PRIMARY KEY (`workflow_id`,`node_id`),
   KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
   KEY `workflow_nodes_unwalked` (`walk_pending`)

@@ -147,7 +147,7 @@ export interface OutcomeWrite {
   job: HeldClaim;
   transition: JobTransition;
   attempt: AttemptRecord;
-  /** The capped response body, kept for a callback event (only for jobs with callbacks). */
+  /** The capped response body: a callback event's (jobs with callbacks) or a workflow node's output (node jobs). */
   responseBody?: string | null;
 }
 

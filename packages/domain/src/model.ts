@@ -1,4 +1,5 @@
 import type { IntervalSchedule } from './interval.ts';
+import type { CreateWorkflowRequest } from './workflow-spec.ts';
 
 // The nouns of dsched and their closed vocabularies. Everything here is plain data.
 
@@ -25,6 +26,23 @@ export function laneFor(priority: Priority, timeoutMs: number, requested?: Lane)
   if (priority === 'critical') return 'critical';
   return timeoutMs > LONG_LANE_TIMEOUT_MS ? 'long' : 'default';
 }
+
+/** The body of POST /v1/workflows a task starts a run of at each occurrence. */
+export type TaskWorkflow = CreateWorkflowRequest;
+
+/**
+ * The lane of a workflow task's occurrence jobs: no executor claims it (they claim their own
+ * lanes); the reconciler starts each one's run. Not one of LANES: a task cannot ask for it.
+ */
+export const WORKFLOW_START_LANE = 'workflow' as Lane;
+
+/** What a workflow task's `target` column holds: never called (its jobs are in WORKFLOW_START_LANE). */
+export const WORKFLOW_TASK_TARGET: Target = {
+  url: 'dsched:workflow',
+  method: 'POST',
+  headers: {},
+  timeoutMs: 30_000,
+};
 
 export const TASK_STATES = ['active', 'paused', 'deleted'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
@@ -107,6 +125,8 @@ export interface Task {
   callbacks: TaskCallbacks | null;
   /** Limits shared with the tenant's other tasks of the same key (docs/flow-control.md); absent: none. */
   flowControl?: FlowControl | null;
+  /** A scheduled workflow: each occurrence starts one run of this body (then `target` is unused). */
+  workflow: TaskWorkflow | null;
   state: TaskState;
   /** Why the task is paused when dsched paused it (pauseAfterFailures); null otherwise. */
   pausedReason: string | null;

@@ -12,6 +12,7 @@ import {
   toSchedule,
   toTarget,
 } from './task-spec.ts';
+import { checkTaskWorkflow } from './workflow-spec.ts';
 
 // What an edit, a pause, a resume or a delete does to a task and to its materialised jobs
 // (docs/task-lifecycle.md). Pure: the caller reads the task under its row lock and the database
@@ -48,14 +49,25 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** Applies a PATCH; null when it changes nothing (the version stays). */
 export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskChange | null {
   const schedule = req.schedule ? toSchedule(req.schedule) : task.schedule;
+  if (task.workflow && (req.target !== undefined || req.lane !== undefined)) {
+    throw invalidArgument(
+      req.target !== undefined ? 'target' : 'lane',
+      'a workflow task has a workflow, not a target',
+    );
+  }
+  if (!task.workflow && req.workflow !== undefined) {
+    throw invalidArgument('workflow', 'a task with a target cannot become a workflow task');
+  }
+  if (req.workflow) checkTaskWorkflow(req.workflow);
   const target = req.target ? toTarget(req.target) : task.target;
   const priority = req.priority ?? task.priority;
   // The lane follows priority and timeout, as at creation, unless the patch names one.
-  const lane =
-    req.lane ??
-    (req.priority !== undefined || req.target !== undefined
-      ? laneFor(priority, target.timeoutMs)
-      : task.lane);
+  const lane = task.workflow
+    ? task.lane
+    : (req.lane ??
+      (req.priority !== undefined || req.target !== undefined
+        ? laneFor(priority, target.timeoutMs)
+        : task.lane));
   if (!criticalLaneAllowed(priority, lane)) throw invalidArgument('lane', CRITICAL_LANE_ISSUE);
   const next: Task = {
     ...task,
@@ -73,6 +85,7 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
       req.pauseAfterFailures === undefined ? task.pauseAfterFailures : req.pauseAfterFailures,
     callbacks: req.callbacks === undefined ? task.callbacks : toCallbacks(req.callbacks),
     flowControl: req.flowControl === undefined ? (task.flowControl ?? null) : toFlowControl(req.flowControl),
+    workflow: req.workflow ?? task.workflow,
   };
   if (next.pauseAfterFailures !== null && schedule.type === 'once') {
     throw invalidArgument('pauseAfterFailures', PAUSE_ON_ONCE_ISSUE);

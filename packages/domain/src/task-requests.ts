@@ -15,6 +15,7 @@ import {
   scheduleSchema,
   targetSchema,
   taskNameSchema,
+  taskWorkflowSchema,
 } from './task-spec.ts';
 
 // Request shapes of the task lifecycle routes (PATCH, backfill, list), as zod schemas: they
@@ -40,6 +41,10 @@ export const patchTaskSchema = z
     pauseAfterFailures: pauseAfterFailuresSchema.nullable().optional(),
     callbacks: callbacksSchema.nullable().optional(),
     flowControl: flowControlSchema.nullable().optional(),
+    workflow: z
+      .lazy(() => taskWorkflowSchema())
+      .optional()
+      .describe('a workflow task’s new workflow (occurrences not started yet run the new one)'),
   })
   .superRefine((patch, ctx) => refineSchedule(patch.schedule, ctx));
 

@@ -12,6 +12,9 @@ import {
   type Schedule,
   type Target,
   type TaskCallbacks,
+  type TaskWorkflow,
+  WORKFLOW_START_LANE,
+  WORKFLOW_TASK_TARGET,
 } from './model.ts';
 import { validateCron } from './schedule.ts';
 
@@ -198,11 +201,30 @@ export function toFlowControl(f: z.infer<typeof flowControlSchema> | null | unde
   return { key: f.key, parallelism: f.parallelism ?? null, ratePerSecond: f.ratePerSecond ?? null };
 }
 
+// The workflow a task may carry is POST /v1/workflows's body, whose schema (workflow-spec.ts) builds
+// on this module's: it registers itself here when it loads, and the task schemas read it lazily.
+let workflowSchema: z.ZodType<TaskWorkflow> | undefined;
+
+export function registerTaskWorkflowSchema(schema: z.ZodType<TaskWorkflow>): void {
+  workflowSchema = schema;
+}
+
+export function taskWorkflowSchema(): z.ZodType<TaskWorkflow> {
+  if (!workflowSchema) throw new Error('workflow-spec.ts not loaded');
+  return workflowSchema;
+}
+
 export const createTaskSchema = z
   .object({
     name: taskNameSchema,
     schedule: scheduleSchema,
-    target: targetSchema,
+    target: targetSchema.optional(),
+    workflow: z
+      .lazy(() => taskWorkflowSchema())
+      .optional()
+      .describe(
+        'instead of `target`: each occurrence starts one run of this workflow (POST /v1/workflows body)',
+      ),
     priority: prioritySchema.default('normal'),
     lane: laneSchema.optional(),
     retry: retrySchema.default({ maxAttempts: 5, initialBackoffMs: 1000, maxBackoffMs: 300_000, rules: [] }),
@@ -216,6 +238,22 @@ export const createTaskSchema = z
   })
   .superRefine((task, ctx) => {
     refineSchedule(task.schedule, ctx);
+    if ((task.target === undefined) === (task.workflow === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [task.target === undefined ? 'target' : 'workflow'],
+        message: 'a task has either a target or a workflow, not both',
+      });
+    }
+    if (task.workflow !== undefined && task.lane !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['lane'], message: 'a workflow task’s nodes choose their lanes' });
+    }
+    if (task.workflow !== undefined && task.callbacks !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['callbacks'], message: 'not supported on a workflow task' });
+    }
+    if (task.workflow !== undefined && task.flowControl !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['flowControl'], message: 'not supported on a workflow task' });
+    }
     if (task.pauseAfterFailures !== undefined && task.schedule.type === 'once') {
       ctx.addIssue({ code: 'custom', path: ['pauseAfterFailures'], message: PAUSE_ON_ONCE_ISSUE });
     }
@@ -241,6 +279,7 @@ export interface TaskSpec {
   pauseAfterFailures: number | null;
   callbacks: TaskCallbacks | null;
   flowControl: FlowControl | null;
+  workflow: TaskWorkflow | null;
 }
 
 export function toSchedule(s: CreateTaskRequest['schedule']): Schedule {
@@ -265,7 +304,7 @@ export function toCallbacks(c: CreateTaskRequest['callbacks'] | null): TaskCallb
   };
 }
 
-export function toTarget(t: CreateTaskRequest['target']): Target {
+export function toTarget(t: NonNullable<CreateTaskRequest['target']>): Target {
   return {
     url: t.url,
     method: t.method,
@@ -276,13 +315,13 @@ export function toTarget(t: CreateTaskRequest['target']): Target {
 }
 
 export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
-  const target = toTarget(req.target);
+  const target = req.target ? toTarget(req.target) : WORKFLOW_TASK_TARGET;
   return {
     name: req.name,
     schedule: toSchedule(req.schedule),
     target,
     priority: req.priority,
-    lane: laneFor(req.priority, target.timeoutMs, req.lane),
+    lane: req.workflow ? WORKFLOW_START_LANE : laneFor(req.priority, target.timeoutMs, req.lane),
     retry: req.retry,
     misfirePolicy: req.misfirePolicy,
     overlapPolicy: req.overlapPolicy,
@@ -291,5 +330,6 @@ export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
     pauseAfterFailures: req.pauseAfterFailures ?? null,
     callbacks: toCallbacks(req.callbacks),
     flowControl: toFlowControl(req.flowControl),
+    workflow: req.workflow ?? null,
   };
 }

@@ -65,7 +65,7 @@ export function taskView(t: Task): Record<string, unknown> {
     id: t.id,
     name: t.name,
     schedule: scheduleView(t.schedule),
-    target: t.target,
+    ...(t.workflow ? { workflow: t.workflow } : { target: t.target }),
     priority: t.priority,
     lane: t.lane,
     retry: t.retry,

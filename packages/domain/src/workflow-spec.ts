@@ -1,15 +1,18 @@
 import { z } from 'zod';
+import { DschedError } from './errors.ts';
 import { newId } from './ids.ts';
 import { laneFor, type Priority, type RetryPolicy, type Target } from './model.ts';
 import {
   metadataSchema,
   prioritySchema,
+  registerTaskWorkflowSchema,
   retrySchema,
   targetSchema,
   taskNameSchema,
   toTarget,
 } from './task-spec.ts';
 import { checkWorkflowGraph } from './workflow-graph.ts';
+import { NODE_INPUTS, type NodeInputs } from './workflow-inputs.ts';
 import { TRIGGER_RULES, type TriggerRule } from './workflow-nodes.ts';
 
 // The request shape of POST /v1/workflows, as zod schemas (they validate and feed OpenAPI). The
@@ -38,6 +41,13 @@ export const workflowNodeSchema = z.strictObject({
   retry: retrySchema.default({ maxAttempts: 5, initialBackoffMs: 1000, maxBackoffMs: 300_000, rules: [] }),
   priority: prioritySchema.default('normal'),
   trigger: z.enum(TRIGGER_RULES).default('all_success'),
+  inputs: z
+    .enum(NODE_INPUTS)
+    .default('none')
+    .describe(
+      '`parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when ' +
+        'its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)',
+    ),
 });
 
 export const FAILURE_POLICIES = ['continue', 'fail_fast'] as const;
@@ -54,6 +64,8 @@ export const createWorkflowSchema = z.strictObject({
 
 export type CreateWorkflowRequest = z.infer<typeof createWorkflowSchema>;
 
+registerTaskWorkflowSchema(createWorkflowSchema);
+
 /** One node as it is stored: what its job will be, and where it sits in the graph. */
 export interface WorkflowNodeSpec {
   id: string;
@@ -62,6 +74,7 @@ export interface WorkflowNodeSpec {
   priority: Priority;
   lane: ReturnType<typeof laneFor>;
   trigger: TriggerRule;
+  inputs: NodeInputs;
   parents: string[];
 }
 
@@ -76,6 +89,7 @@ export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): W
     // its priority and timeout imply.
     lane: laneFor(n.priority, target.timeoutMs),
     trigger: n.trigger,
+    inputs: n.inputs,
     parents: n.dependsOn,
   };
 }
@@ -93,6 +107,20 @@ export interface WorkflowPlan {
   /** One job id per node, in `nodes` order: the node's job, whenever it is made. */
   jobIds: string[];
   edgeCount: number;
+}
+
+/**
+ * Checks the graph of a task's workflow (a scheduled workflow) as a submission's is checked, at the
+ * task's creation or edit, so no occurrence ever meets a refused graph; fields named `workflow.…`.
+ */
+export function checkTaskWorkflow(workflow: CreateWorkflowRequest): void {
+  try {
+    checkWorkflowGraph(workflow.nodes);
+  } catch (err) {
+    if (!(err instanceof DschedError)) throw err;
+    const details = err.details.map((d) => ({ field: `workflow.${d.field}`, issue: d.issue }));
+    throw new DschedError(err.code, details.map((d) => `${d.field}: ${d.issue}`).join('; '), { details });
+  }
 }
 
 /**

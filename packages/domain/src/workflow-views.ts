@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageTokenParam } from './paging.ts';
 import { iso } from './views.ts';
+import { NODE_INPUTS, type NodeInputs } from './workflow-inputs.ts';
 import { NODE_STATES, type NodeState, WORKFLOW_STATES, type WorkflowState } from './workflow-nodes.ts';
 
 // What the workflow routes return: records as the store reads them, their views, and the zod
@@ -31,6 +32,8 @@ export interface NodeRecord {
   /** The node's job, once it was made. */
   jobId: string | null;
   trigger: string;
+  /** What the node asked to be called with besides its body. */
+  inputs: NodeInputs;
   finishedAt: Date | null;
   output: unknown;
 }
@@ -60,6 +63,7 @@ export function nodeView(n: NodeRecord): Record<string, unknown> {
     state: n.state,
     attempt: n.attempt,
     trigger: n.trigger,
+    inputs: n.inputs,
     ...(n.jobId ? { jobId: n.jobId } : {}),
     ...(n.finishedAt ? { finishedAt: iso(n.finishedAt) } : {}),
     ...(n.output !== undefined ? { output: n.output } : {}),
@@ -91,9 +95,15 @@ export const workflowNodeViewSchema = z
     state: z.enum(NODE_STATES),
     attempt: z.number().int().describe('attempts made so far'),
     trigger: z.string(),
+    inputs: z.enum(NODE_INPUTS).describe('`parents`: called with its parents’ outputs beside its body'),
     jobId: z.string().optional().describe('the node’s job in job-api, once it was made'),
     finishedAt: z.string().optional(),
-    output: z.unknown().optional(),
+    output: z
+      .unknown()
+      .optional()
+      .describe(
+        'the response body of its last finished attempt (succeeded or dead), its first EXECUTOR_MAX_OUTPUT_BYTES: the JSON it was, or a string',
+      ),
   })
   .meta({ id: 'WorkflowNode' });
 
@@ -105,5 +115,13 @@ export const listWorkflowNodesQuerySchema = z.object({
 });
 
 export type ListWorkflowNodesQuery = z.infer<typeof listWorkflowNodesQuerySchema>;
+
+/** GET /v1/workflows/{id}/nodes/{nodeId}/parents query. */
+export const listNodeParentsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  pageToken: z.string().max(200).optional(),
+});
+
+export type ListNodeParentsQuery = z.infer<typeof listNodeParentsQuerySchema>;
 
 export const workflowNodeParamsSchema = z.object({ id: z.string(), nodeId: z.string() });

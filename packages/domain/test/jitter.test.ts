@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
+import { createTaskSchema } from '../src/index.ts';
 import { jitteredRunAt, jitterOffsetMs, MAX_JITTER_S } from '../src/jitter.ts';
-import { createTaskSchema } from '../src/task-spec.ts';
 
 // Jitter is a hash of (task id, nominal time), spread uniformly over [t, t + jitterS): in its
 // window, the same for every replica and after every restart, and uniform enough that a 09:00

@@ -64,6 +64,7 @@ export function cronTask(tenantId: string, overrides: Partial<Task> = {}): Task 
     jitterS: 0,
     pauseAfterFailures: null,
     callbacks: null,
+    workflow: null,
     state: 'active',
     pausedReason: null,
     nextFireAt: null,

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '@dsched/domain';
+import { DEFAULT_NODE_OUTPUT_BYTES, MAX_BODY_BYTES } from '@dsched/domain';
 import { baseConfigShape, env, loadConfig, mysqlConfigShape, secretsConfigShape } from '@dsched/runtime';
 import { z } from 'zod';
 import { type AllowList, parseAllowList } from './adapters/target-policy.ts';
@@ -31,6 +31,11 @@ export const executorConfigSchema = z.object({
    * always is). Every executor of a fleet should say the same.
    */
   EXECUTOR_FAIR_SHARE: env.bool(true),
+  /**
+   * How often the calls in flight are checked for a requested cancel (one statement per pass), so
+   * a running call is aborted within about this long of its cancel (docs/executor.md).
+   */
+  EXECUTOR_CANCEL_POLL_MS: z.coerce.number().int().min(100).max(10_000).default(1000),
   /** How far back a job of a tenant at its concurrency limit moves in the claim order. */
   EXECUTOR_TENANT_DEFER_MS: env.positiveInt(1000),
   /** A job that answered 202 must heartbeat through job-api within this (each heartbeat renews it)… */
@@ -39,6 +44,22 @@ export const executorConfigSchema = z.object({
   EXECUTOR_ASYNC_DEADLINE_S: env.positiveInt(3600),
   EXECUTOR_MAX_REQUEST_BYTES: env.positiveInt(MAX_BODY_BYTES),
   EXECUTOR_MAX_RESPONSE_BYTES: env.positiveInt(64 * 1024),
+  /**
+   * A workflow node's output: the first this many bytes of its response body, kept in
+   * workflow_node_outputs and passed to children that ask for their inputs (docs/workflows.md).
+   * At most 16 MiB: a batch of outputs is written in statements of a few MiB.
+   */
+  EXECUTOR_MAX_OUTPUT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(16 * 1024 * 1024)
+    .default(DEFAULT_NODE_OUTPUT_BYTES),
+  /** task-api as targets reach it: a fan-in whose parents' outputs do not fit is sent this URL's paged list of them. */
+  EXECUTOR_TASK_API_URL: z
+    .string()
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s):// URL')
+    .default('http://127.0.0.1:8080'),
   EXECUTOR_CONNECT_TIMEOUT_MS: env.positiveInt(10_000),
   EXECUTOR_CONNECTIONS_PER_ORIGIN: env.positiveInt(256),
   EXECUTOR_OUTCOME_BATCH: z.coerce.number().int().min(1).max(1000).default(200),

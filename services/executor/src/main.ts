@@ -1,7 +1,13 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, instanceId, runWorker } from '@dsched/runtime';
 import { httpTargetCaller } from './adapters/http-caller.ts';
-import { FAIR_LANES, mysqlJobClaimer, mysqlLeaseRenewer, mysqlOutcomeWriter } from './adapters/mysql.ts';
+import {
+  FAIR_LANES,
+  mysqlCancelWatcher,
+  mysqlJobClaimer,
+  mysqlLeaseRenewer,
+  mysqlOutcomeWriter,
+} from './adapters/mysql.ts';
 import { type ExecutorConfig, loadExecutorConfig } from './config.ts';
 import { buildExecutor } from './core/executor.ts';
 import { ExecutorMetrics } from './metrics.ts';
@@ -20,6 +26,7 @@ async function main(config: ExecutorConfig): Promise<void> {
         allow: config.EXECUTOR_ALLOWED_TARGETS,
         maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
         maxResponseBytes: config.EXECUTOR_MAX_RESPONSE_BYTES,
+        maxOutputBytes: config.EXECUTOR_MAX_OUTPUT_BYTES,
         connectTimeoutMs: config.EXECUTOR_CONNECT_TIMEOUT_MS,
         connectionsPerOrigin: config.EXECUTOR_CONNECTIONS_PER_ORIGIN,
       });
@@ -33,6 +40,10 @@ async function main(config: ExecutorConfig): Promise<void> {
             leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
             fairLanes: config.EXECUTOR_FAIR_SHARE ? FAIR_LANES : [],
             keyring: config.DSCHED_SECRETS_KEY,
+            nodeInputs: {
+              maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
+              taskApiUrl: config.EXECUTOR_TASK_API_URL,
+            },
           }),
           call,
           writeOutcomes: mysqlOutcomeWriter(pool, (report) => {
@@ -40,6 +51,7 @@ async function main(config: ExecutorConfig): Promise<void> {
             metrics.tasksPausedAfterFailures.inc(report.pausedTasks);
           }),
           renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),
+          cancelRequested: mysqlCancelWatcher(pool, { owner }),
           metrics,
           logger,
           random: Math.random,
@@ -62,6 +74,7 @@ async function main(config: ExecutorConfig): Promise<void> {
           maxClaimBatch: config.EXECUTOR_MAX_CLAIM_BATCH,
           outcomeBatch: config.EXECUTOR_OUTCOME_BATCH,
           leaseSeconds,
+          cancelPollMs: config.EXECUTOR_CANCEL_POLL_MS,
           park: {
             heartbeatSeconds: config.EXECUTOR_ASYNC_HEARTBEAT_S,
             deadlineSeconds: config.EXECUTOR_ASYNC_DEADLINE_S,
@@ -71,6 +84,7 @@ async function main(config: ExecutorConfig): Promise<void> {
       // Lease renewal runs from the start and stops last: it keeps the claims alive while the
       // shutdown drain lets calls finish.
       executor.leaseLoop.start();
+      executor.cancelLoop.start();
       return {
         loops: executor.claimLoops,
         ready: () => pingMysql(pool),
@@ -83,6 +97,7 @@ async function main(config: ExecutorConfig): Promise<void> {
             },
           },
           { name: 'lease renewal', run: () => executor.leaseLoop.stop() },
+          { name: 'cancel watch', run: () => executor.cancelLoop.stop() },
           { name: 'http', run: () => call.close() },
           { name: 'mysql', run: () => pool.end() },
         ],

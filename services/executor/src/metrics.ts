@@ -48,6 +48,7 @@ export class ExecutorMetrics {
   /** Ranks tenants into classes and feeds the share gauges; see share-meter.ts. */
   readonly shares: ShareMeter;
   readonly #latenessByClass: Record<TenantClass, Histogram.Internal<'tenant_class'>>;
+  readonly nodeDispatchLatency: Histogram;
 
   readonly #outcomeSeries = new Map<string, Counter.Internal>();
 
@@ -178,6 +179,12 @@ export class ExecutorMetrics {
     this.claimsLost = new Counter({
       name: 'dsched_executor_claims_lost_total',
       help: 'Calls aborted because lease renewal found their claim lost',
+      registers,
+    });
+    this.nodeDispatchLatency = new Histogram({
+      name: 'dsched_workflow_dispatch_latency_seconds',
+      help: 'A workflow node ready (its job made, on the database clock) to its first call claimed',
+      buckets: LATENCY_BUCKETS_S,
       registers,
     });
     this.nodeCompletions = new Counter({

@@ -9,7 +9,12 @@ import { eventually } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Resolver, SocketOpener } from '../src/adapters/guarded-connector.ts';
 import { httpTargetCaller } from '../src/adapters/http-caller.ts';
-import { mysqlJobClaimer, mysqlLeaseRenewer, mysqlOutcomeWriter } from '../src/adapters/mysql.ts';
+import {
+  mysqlCancelWatcher,
+  mysqlJobClaimer,
+  mysqlLeaseRenewer,
+  mysqlOutcomeWriter,
+} from '../src/adapters/mysql.ts';
 import { parseAllowList } from '../src/adapters/target-policy.ts';
 import { buildExecutor } from '../src/core/executor.ts';
 import { ExecutorMetrics } from '../src/metrics.ts';
@@ -51,10 +56,17 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
   const owner = 'exec-inproc';
   const executor = buildExecutor(
     {
-      claim: mysqlJobClaimer(db.pool, { owner, leaseSeconds: 30, deferMs: 1000, keyring: testKeyring() }),
+      claim: mysqlJobClaimer(db.pool, {
+        owner,
+        leaseSeconds: 30,
+        deferMs: 1000,
+        keyring: testKeyring(),
+        nodeInputs: { maxRequestBytes: 256 * 1024, taskApiUrl: 'http://127.0.0.1:8080' },
+      }),
       call,
       writeOutcomes: mysqlOutcomeWriter(db.pool),
       renew: mysqlLeaseRenewer(db.pool, { owner, leaseSeconds: 30 }),
+      cancelRequested: mysqlCancelWatcher(db.pool, { owner }),
       metrics,
       logger: createLogger('executor', 'silent'),
       random: () => 0.5,
@@ -65,6 +77,7 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
       maxClaimBatch: 10,
       outcomeBatch: 10,
       leaseSeconds: 30,
+      cancelPollMs: 1000,
       park: { heartbeatSeconds: 60, deadlineSeconds: 600 },
     },
   );

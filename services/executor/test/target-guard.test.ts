@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { type AddressInfo, isIP, type Socket } from 'node:net';
 import { type ClaimedJob, verifyWebhookSignature } from '@dsched/domain';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
+import { TEST_SECRETS_KEY } from '@dsched/testkit/secrets';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket, type Resolver, type SocketOpener } from '../src/adapters/guarded-connector.ts';
 import { httpTargetCaller } from '../src/adapters/http-caller.ts';
@@ -152,6 +153,20 @@ describe('the SSRF guard', () => {
         EXECUTOR_ALLOWED_TARGETS: 'http://x/',
       }),
     ).toThrow(/EXECUTOR_ALLOWED_TARGETS/);
+  });
+
+  it('stops the executor at start on a bad output cap or task-api URL, naming the variable', () => {
+    const base = { DATABASE_URL: 'mysql://u:p@127.0.0.1:3306/d', DSCHED_SECRETS_KEY: TEST_SECRETS_KEY };
+    expect(loadExecutorConfig(base).EXECUTOR_MAX_OUTPUT_BYTES).toBe(256 * 1024);
+    expect(() =>
+      loadExecutorConfig({ ...base, EXECUTOR_MAX_OUTPUT_BYTES: String(64 * 1024 * 1024) }),
+    ).toThrow(/EXECUTOR_MAX_OUTPUT_BYTES/);
+    expect(() => loadExecutorConfig({ ...base, EXECUTOR_MAX_OUTPUT_BYTES: 'lots' })).toThrow(
+      /EXECUTOR_MAX_OUTPUT_BYTES/,
+    );
+    expect(() => loadExecutorConfig({ ...base, EXECUTOR_TASK_API_URL: 'ftp://x/' })).toThrow(
+      /EXECUTOR_TASK_API_URL/,
+    );
   });
 });
 

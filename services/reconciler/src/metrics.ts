@@ -10,6 +10,8 @@ export class ReconcilerMetrics {
   readonly dlqSize: Gauge;
   readonly tasksPausedAfterFailures: Counter;
   readonly workflowsRepaired: Counter<'repair'>;
+  readonly scheduledRunsStarted: Counter;
+  readonly runs: Gauge<'state'>;
 
   constructor(registry: Registry) {
     this.released = new Counter({
@@ -35,6 +37,17 @@ export class ReconcilerMetrics {
       name: 'dsched_workflow_repairs_total',
       help: 'What the workflow sweep did that no walk had: runs finished, node outcomes applied, runs failed at their deadline',
       labelNames: ['repair'],
+      registers: [registry],
+    });
+    this.runs = new Gauge({
+      name: 'dsched_workflow_runs',
+      help: 'Workflow runs still running, by state: running, or paused (dispatch held)',
+      labelNames: ['state'],
+      registers: [registry],
+    });
+    this.scheduledRunsStarted = new Counter({
+      name: 'dsched_workflow_scheduled_runs_started_total',
+      help: 'Workflow runs started by a workflow task’s occurrence',
       registers: [registry],
     });
   }

@@ -19,9 +19,16 @@ export interface WorkflowSweepPass {
   nextAfter: string | null;
   finished: number;
   repaired: number;
+  /** Node jobs of paused runs held that no pause or outcome had held. */
+  held: number;
+  /** Runs started by workflow tasks' occurrences. */
+  started: number;
   pastDeadline: number;
   full: boolean;
 }
+
+/** Running runs, paused and not. */
+export type RunningWorkflowCounter = () => Promise<{ running: number; paused: number }>;
 
 /** One pass over a page of running workflows, after a cursor (null: from the first). */
 export type WorkflowSweeper = (after: string | null, limit: number) => Promise<WorkflowSweepPass>;

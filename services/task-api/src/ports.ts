@@ -77,6 +77,12 @@ export interface WorkflowStore {
   ): Promise<NodeRecord[]>;
   /** Up to `limit` of a run's dependencies as [parent node id, child node id]. */
   listEdges(workflowId: string, limit: number): Promise<[string, string][]>;
+  /** A page of one node's parents with their outputs, in parent id order; null: no such node. */
+  listParents(
+    workflowId: string,
+    nodeId: string,
+    page: { limit: number; afterNodeId?: string },
+  ): Promise<NodeRecord[] | null>;
   cancel(tenantId: string, id: string): Promise<RunOperationResult>;
   setPaused(tenantId: string, id: string, paused: boolean): Promise<RunOperationResult>;
   retryNode(

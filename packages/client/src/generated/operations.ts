@@ -167,6 +167,21 @@ export const OPERATIONS = {
     ],
     "body": false
   },
+  "getV1WorkflowsIdNodesNodeIdParents": {
+    "api": "task",
+    "method": "GET",
+    "path": "/v1/workflows/{id}/nodes/{nodeId}/parents",
+    "summary": "A node’s parents with their outputs, in id order, paged",
+    "pathParams": [
+      "id",
+      "nodeId"
+    ],
+    "queryParams": [
+      "limit",
+      "pageToken"
+    ],
+    "body": false
+  },
   "patchV1AdminTenantsId": {
     "api": "task",
     "method": "PATCH",

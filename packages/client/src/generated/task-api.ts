@@ -297,6 +297,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{id}/nodes/{nodeId}/parents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A node’s parents with their outputs, in id order, paged
+         * @description What a node with `inputs: "parents"` is sent the URL of (`parentsUrl`) when its parents’ outputs do not fit in one request: more than 1,000 parents, or over the request body cap.
+         */
+        get: operations["getV1WorkflowsIdNodesNodeIdParents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workflows/{id}/cancel": {
         parameters: {
             query?: never;
@@ -556,9 +576,15 @@ export interface components {
             /** @description attempts made so far */
             attempt: number;
             trigger: string;
+            /**
+             * @description `parents`: called with its parents’ outputs beside its body
+             * @enum {string}
+             */
+            inputs: "none" | "parents";
             /** @description the node’s job in job-api, once it was made */
             jobId?: string;
             finishedAt?: string;
+            /** @description the response body of its last finished attempt (succeeded or dead), its first EXECUTOR_MAX_OUTPUT_BYTES: the JSON it was, or a string */
             output?: unknown;
         };
     };
@@ -959,7 +985,7 @@ export interface operations {
                          */
                         startAt?: string;
                     };
-                    target: {
+                    target?: {
                         url: string;
                         /**
                          * @default POST
@@ -973,6 +999,78 @@ export interface operations {
                         body?: unknown;
                         /** @default 30000 */
                         timeoutMs?: number;
+                    };
+                    /** @description instead of `target`: each occurrence starts one run of this workflow (POST /v1/workflows body) */
+                    workflow?: {
+                        name: string;
+                        nodes: {
+                            id: string;
+                            target: {
+                                url: string;
+                                /**
+                                 * @default POST
+                                 * @enum {string}
+                                 */
+                                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: unknown;
+                                /** @default 30000 */
+                                timeoutMs?: number;
+                            };
+                            /** @default [] */
+                            dependsOn?: string[];
+                            /**
+                             * @default {
+                             *       "maxAttempts": 5,
+                             *       "initialBackoffMs": 1000,
+                             *       "maxBackoffMs": 300000,
+                             *       "rules": []
+                             *     }
+                             */
+                            retry?: {
+                                /** @default 5 */
+                                maxAttempts?: number;
+                                /** @default 1000 */
+                                initialBackoffMs?: number;
+                                /** @default 300000 */
+                                maxBackoffMs?: number;
+                                /** @default [] */
+                                rules?: {
+                                    status: number | ("4xx" | "5xx");
+                                    /** @enum {string} */
+                                    action: "retry" | "dead";
+                                }[];
+                            };
+                            /**
+                             * @default normal
+                             * @enum {string}
+                             */
+                            priority?: "critical" | "high" | "normal" | "low";
+                            /**
+                             * @default all_success
+                             * @enum {string}
+                             */
+                            trigger?: "all_success" | "all_done" | "one_failed";
+                            /**
+                             * @description `parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)
+                             * @default none
+                             * @enum {string}
+                             */
+                            inputs?: "none" | "parents";
+                        }[];
+                        /**
+                         * @default continue
+                         * @enum {string}
+                         */
+                        failurePolicy?: "continue" | "fail_fast";
+                        maxParallel?: number;
+                        deadlineS?: number;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
                     };
                     /**
                      * @default normal
@@ -1303,6 +1401,78 @@ export interface operations {
                         /** @description calls of the key started per second */
                         ratePerSecond?: number;
                     } | null;
+                    /** @description a workflow task’s new workflow (occurrences not started yet run the new one) */
+                    workflow?: {
+                        name: string;
+                        nodes: {
+                            id: string;
+                            target: {
+                                url: string;
+                                /**
+                                 * @default POST
+                                 * @enum {string}
+                                 */
+                                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: unknown;
+                                /** @default 30000 */
+                                timeoutMs?: number;
+                            };
+                            /** @default [] */
+                            dependsOn?: string[];
+                            /**
+                             * @default {
+                             *       "maxAttempts": 5,
+                             *       "initialBackoffMs": 1000,
+                             *       "maxBackoffMs": 300000,
+                             *       "rules": []
+                             *     }
+                             */
+                            retry?: {
+                                /** @default 5 */
+                                maxAttempts?: number;
+                                /** @default 1000 */
+                                initialBackoffMs?: number;
+                                /** @default 300000 */
+                                maxBackoffMs?: number;
+                                /** @default [] */
+                                rules?: {
+                                    status: number | ("4xx" | "5xx");
+                                    /** @enum {string} */
+                                    action: "retry" | "dead";
+                                }[];
+                            };
+                            /**
+                             * @default normal
+                             * @enum {string}
+                             */
+                            priority?: "critical" | "high" | "normal" | "low";
+                            /**
+                             * @default all_success
+                             * @enum {string}
+                             */
+                            trigger?: "all_success" | "all_done" | "one_failed";
+                            /**
+                             * @description `parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)
+                             * @default none
+                             * @enum {string}
+                             */
+                            inputs?: "none" | "parents";
+                        }[];
+                        /**
+                         * @default continue
+                         * @enum {string}
+                         */
+                        failurePolicy?: "continue" | "fail_fast";
+                        maxParallel?: number;
+                        deadlineS?: number;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -1944,6 +2114,12 @@ export interface operations {
                          * @enum {string}
                          */
                         trigger?: "all_success" | "all_done" | "one_failed";
+                        /**
+                         * @description `parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)
+                         * @default none
+                         * @enum {string}
+                         */
+                        inputs?: "none" | "parents";
                     }[];
                     /**
                      * @default continue
@@ -2172,6 +2348,71 @@ export interface operations {
             };
             /** @description failed_precondition: too large to answer whole */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WorkflowsIdNodesNodeIdParents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                pageToken?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of parents; nextPageToken while more remain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        parents: components["schemas"]["WorkflowNode"][];
+                        nextPageToken?: string;
+                    };
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

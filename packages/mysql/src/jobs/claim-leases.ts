@@ -6,6 +6,7 @@ import { loadSql } from '../sql.ts';
 const CLAIM_LEASE_RENEW = loadSql(import.meta.url, './claim-lease-renew.sql');
 const CLAIM_LEASE_CHECK = loadSql(import.meta.url, './claim-lease-check.sql');
 const SLOTS_RENEW = loadSql(import.meta.url, './slots-renew.sql');
+const CLAIM_CANCEL_REQUESTED = loadSql(import.meta.url, './claim-cancel-requested.sql');
 
 /** claim-lease-check.sql. */
 interface HeldClaimRow extends RowDataPacket {
@@ -46,4 +47,18 @@ export async function renewClaimLeases(
     else if (cancel) report.cancelRequested.push(c);
   }
   return report;
+}
+
+/** Of the `held` claims of `owner`, those whose cancel was requested: one statement. */
+export async function cancelRequestedClaims(
+  pool: Pool,
+  args: { owner: string; held: ClaimRef[] },
+): Promise<ClaimRef[]> {
+  if (args.held.length === 0) return [];
+  const [rows] = await pool.query<RowDataPacket[]>(CLAIM_CANCEL_REQUESTED, [
+    args.held.map((c) => idToBin(c.id)),
+    args.owner,
+  ]);
+  const requested = new Set(rows.map((r) => `${(r.id as Buffer).toString('hex')}:${r.attempt}`));
+  return args.held.filter((c) => requested.has(`${c.id.replaceAll('-', '')}:${c.attempt}`));
 }

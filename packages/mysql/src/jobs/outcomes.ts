@@ -10,6 +10,8 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { keepNodeOutputs } from '../workflows/node-outputs.ts';
+import { holdRetriedNodeJobs } from '../workflows/workflow-hold.ts';
 import { advanceWorkflows, finishedNodeJobs } from '../workflows/workflow-walk.ts';
 import { followUpFinishedJobs } from './follow-ups.ts';
 
@@ -84,6 +86,8 @@ async function applyOutcomes(
   }
   const followUps = await followUpsOf(conn, current);
   await writeAttempts(conn, writes);
+  await keepNodeOutputs(conn, current);
+  await holdRetriedNodeJobs(conn, current);
   await advanceWorkflows(conn, finishedNodeJobs(current));
   // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
   const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);

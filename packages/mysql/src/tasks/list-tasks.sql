@@ -2,10 +2,10 @@
 -- Walks tasks_by_tenant (tenant_id, id). The marker after the state test is replaced by an
 -- optional "AND state = ?".
 -- Parameters: tenant_id, after_id, [state], limit
--- Returns: TaskRow (id through updated_at, then jitter_s, pause_after_failures, callbacks, paused_reason, flow_control)
+-- Returns: TaskRow (id through updated_at, then jitter_s, pause_after_failures, callbacks, paused_reason, flow_control, workflow)
 SELECT id, tenant_id, name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy,
        metadata, state, next_fire_at, `partition`, version, created_at, updated_at, jitter_s,
-       pause_after_failures, callbacks, paused_reason, flow_control
+       pause_after_failures, callbacks, paused_reason, flow_control, workflow
   FROM tasks
  WHERE tenant_id = ? AND id > ? AND state <> 'deleted' %STATE%
  ORDER BY id

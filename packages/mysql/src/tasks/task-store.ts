@@ -9,6 +9,7 @@ import type {
   Task,
   TaskCallbacks,
   TaskState,
+  TaskWorkflow,
 } from '@dsched/domain';
 import { PRIORITY_RANK, priorityFromRank } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
@@ -46,6 +47,7 @@ export interface TaskRow extends RowDataPacket {
   callbacks: unknown;
   paused_reason: string | null;
   flow_control: unknown;
+  workflow: unknown;
 }
 
 type StoredSchedule =
@@ -92,6 +94,7 @@ export function rowToTask(r: TaskRow): Task {
     callbacks: readJson<TaskCallbacks | null>(r.callbacks),
     pausedReason: r.paused_reason ?? null,
     flowControl: readJson<FlowControl | null>(r.flow_control),
+    workflow: readJson<TaskWorkflow | null>(r.workflow ?? null),
   };
 }
 
@@ -103,6 +106,7 @@ export function trailingTaskValues(t: Task): unknown[] {
     t.callbacks === null ? null : writeJson(t.callbacks),
     t.pausedReason,
     t.flowControl ? writeJson(t.flowControl) : null,
+    t.workflow === null ? null : writeJson(t.workflow),
   ];
 }
 

@@ -1,5 +1,6 @@
 -- Stores a batch of a run's nodes in one statement. The document is a JSON array of
--- [node_id, job_id_hex, state, trigger, parent_count, priority_rank, lane, max_attempts, target, retry]
+-- [node_id, job_id_hex, state, trigger, parent_count, priority_rank, lane, max_attempts, target, retry,
+-- inputs]
 -- with target and retry as JSON text (a string element: JSON_TABLE reads scalars alike on MySQL and
 -- MariaDB). A node with no parent starts `pending` (its job is inserted in the same transaction), or
 -- `ready` when the run's maxParallel holds it back; every other node starts `waiting` with all its
@@ -8,9 +9,9 @@
 -- Parameters: workflow_id, document
 -- Returns: affected rows
 INSERT INTO workflow_nodes (workflow_id, node_id, job_id, state, trigger_rule, parent_count, unfinished_parents,
-                            priority, lane, max_attempts, target, retry)
+                            priority, lane, max_attempts, target, retry, inputs)
 SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n.parent_count,
-       n.priority, n.lane, n.max_attempts, n.target, n.retry
+       n.priority, n.lane, n.max_attempts, n.target, n.retry, n.inputs
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          node_id VARCHAR(100) PATH '$[0]',
          job_id CHAR(32) PATH '$[1]',
@@ -21,4 +22,5 @@ SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n
          lane VARCHAR(16) PATH '$[6]',
          max_attempts INT PATH '$[7]',
          target LONGTEXT PATH '$[8]',
-         retry LONGTEXT PATH '$[9]')) AS n
+         retry LONGTEXT PATH '$[9]',
+         inputs VARCHAR(16) PATH '$[10]')) AS n

@@ -2,6 +2,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { holdPausedRunJobs, releaseHeldRunJobs } from './workflow-hold.ts';
 import { dispatchHeld, stepToken, stopRuns } from './workflow-runs.ts';
 
 // A tenant's operations on a run: cancel, pause, resume, retry a node. Each is one short
@@ -38,7 +39,10 @@ export async function cancelWorkflow(pool: Pool, tenantId: string, id: string): 
   });
 }
 
-/** Pauses or resumes a running run; resuming dispatches what became ready meanwhile. */
+/**
+ * Pauses or resumes a running run. Pausing holds the node jobs already made and not started;
+ * resuming releases them and dispatches what became ready meanwhile.
+ */
 export async function setWorkflowPaused(
   pool: Pool,
   tenantId: string,
@@ -50,7 +54,12 @@ export async function setWorkflowPaused(
     if (!run) return 'not_found';
     if (run.state !== 'running') return 'not_running';
     await conn.query(SET_PAUSED, [paused ? 1 : 0, run.id]);
-    if (!paused) await dispatchHeld(conn, [run.id], { onlyCapped: false });
+    if (paused) {
+      await holdPausedRunJobs(conn, [run.id]);
+    } else {
+      await releaseHeldRunJobs(conn, run.id);
+      await dispatchHeld(conn, [run.id], { onlyCapped: false });
+    }
     return 'done';
   });
 }

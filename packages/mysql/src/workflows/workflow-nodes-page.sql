@@ -2,8 +2,8 @@
 -- states (a range of workflow_nodes_by_state each) and the JOB marker tells running from pending.
 -- The output comes from workflow_node_outputs by primary key.
 -- Parameters: workflow_id, after_node_id, [states (list)], limit
--- Returns: rows of (node_id, state, attempt, job_id, trigger_rule, finished_at, job_state, job_attempt, output)
-SELECT n.node_id, n.state, n.attempt, n.job_id, n.trigger_rule, n.finished_at, j.state AS job_state,
+-- Returns: rows of (node_id, state, attempt, job_id, trigger_rule, inputs, finished_at, job_state, job_attempt, output)
+SELECT n.node_id, n.state, n.attempt, n.job_id, n.trigger_rule, n.inputs, n.finished_at, j.state AS job_state,
        j.attempt AS job_attempt, o.output
   FROM workflow_nodes n
   LEFT JOIN jobs j ON n.state = 'pending' AND j.id = n.job_id

@@ -14,6 +14,8 @@ const WORKFLOW_SELECT = loadSql(import.meta.url, './workflow-select.sql');
 const NODE_COUNTS = loadSql(import.meta.url, './workflow-node-counts.sql');
 const NODES_PAGE = loadSql(import.meta.url, './workflow-nodes-page.sql');
 const EDGES = loadSql(import.meta.url, './workflow-edges.sql');
+const NODE_PARENTS_PAGE = loadSql(import.meta.url, './workflow-node-parents-page.sql');
+const NODE_EXISTS = loadSql(import.meta.url, './workflow-node-exists.sql');
 
 /** A tenant's run with its node counts; null when missing or another tenant's. */
 export async function getWorkflow(pool: Pool, tenantId: string, id: string): Promise<WorkflowRecord | null> {
@@ -84,7 +86,33 @@ export async function listWorkflowNodes(
     page.limit,
   ];
   const [rows] = await pool.query<RowDataPacket[]>(sql, params);
-  return rows.map((r) => ({
+  return rows.map(nodeRecord);
+}
+
+/**
+ * A page of one node's parents in parent id order, with their outputs (the caller checked the run
+ * is the tenant's); null when the run has no such node.
+ */
+export async function listWorkflowNodeParents(
+  pool: Pool,
+  workflowId: string,
+  nodeId: string,
+  page: { limit: number; afterNodeId?: string },
+): Promise<NodeRecord[] | null> {
+  const wf = idToBin(workflowId);
+  const [exists] = await pool.query<RowDataPacket[]>(NODE_EXISTS, [wf, nodeId]);
+  if (exists.length === 0) return null;
+  const [rows] = await pool.query<RowDataPacket[]>(NODE_PARENTS_PAGE, [
+    wf,
+    nodeId,
+    page.afterNodeId ?? '',
+    page.limit,
+  ]);
+  return rows.map(nodeRecord);
+}
+
+function nodeRecord(r: RowDataPacket): NodeRecord {
+  return {
     nodeId: r.node_id,
     state: nodeStateView(r.state, r.job_state ?? null),
     attempt:
@@ -92,9 +120,10 @@ export async function listWorkflowNodes(
     jobId:
       r.state === 'waiting' || (r.state !== 'pending' && Number(r.attempt) === 0) ? null : binToId(r.job_id),
     trigger: r.trigger_rule,
+    inputs: r.inputs,
     finishedAt: r.finished_at,
     output: r.output === null || r.output === undefined ? undefined : readJson(r.output),
-  }));
+  };
 }
 
 /** Up to `limit` of a run's dependencies as [parent, child] (the caller checked the run is the tenant's). */

@@ -18,6 +18,8 @@ const RUNS_DONE_PEEK = peek(RUNS_DONE);
 const RUNS_LOCK = loadSql(import.meta.url, './runs-lock.sql');
 const FINISH = loadSql(import.meta.url, './workflow-finish.sql');
 const QUOTA_RELEASE = loadSql(import.meta.url, './workflow-quota-release.sql');
+const SCHEDULED_RUNS_SELECT = loadSql(import.meta.url, './scheduled-runs-select.sql');
+const SCHEDULED_RUNS_FINISH = loadSql(import.meta.url, './scheduled-runs-finish.sql');
 const CANCEL_UNSTARTED_NODES = loadSql(import.meta.url, './runs-cancel-unstarted-nodes.sql');
 const CANCEL_PENDING_JOBS = loadSql(import.meta.url, './runs-cancel-pending-jobs.sql');
 const REQUEST_CANCEL_RUNNING = loadSql(import.meta.url, './runs-request-cancel-running.sql');
@@ -31,17 +33,33 @@ export function stepToken(): string {
   return (randomBytes(8).readBigUInt64BE() >> 1n).toString();
 }
 
-/** Ends the given runs (locked, running) as `state`, and frees their quota. */
+/**
+ * Ends the given runs (locked, running) as `state`, and frees their quota. A run a workflow task's
+ * occurrence started counts as its task, not against the quota: its occurrence job ends with it.
+ */
 async function endRuns(conn: PoolConnection, rows: RowDataPacket[], state: string): Promise<void> {
   if (rows.length === 0) return;
-  await conn.query(FINISH, [state, rows.map((r) => r.id)]);
+  const ids = rows.map((r) => r.id as Buffer);
+  await conn.query(FINISH, [state, ids]);
+  const [scheduled] = await conn.query<RowDataPacket[]>(SCHEDULED_RUNS_SELECT, [ids]);
+  const ofTask = new Set(scheduled.map((r) => (r.id as Buffer).toString('hex')));
+  if (ofTask.size > 0) {
+    const jobState = state === 'succeeded' ? 'succeeded' : state === 'cancelled' ? 'cancelled' : 'dead';
+    await conn.query(SCHEDULED_RUNS_FINISH, [
+      jobState,
+      jobState === 'succeeded' ? null : `workflow ${state}`,
+      scheduled.map((r) => r.id),
+    ]);
+  }
   const byTenant = new Map<string, { tenant: Buffer; n: number }>();
   for (const r of rows) {
+    if (ofTask.has((r.id as Buffer).toString('hex'))) continue;
     const key = (r.tenant_id as Buffer).toString('hex');
     const entry = byTenant.get(key) ?? { tenant: r.tenant_id, n: 0 };
     entry.n++;
     byTenant.set(key, entry);
   }
+  if (byTenant.size === 0) return;
   const release = withRows(
     QUOTA_RELEASE,
     ['tenant_id', 'n'],

@@ -30,31 +30,41 @@ const MAX_EDGES_PER_BATCH = 20_000;
  * it is: a failure rolls the whole submission back.
  */
 export async function insertWorkflow(pool: Pool, wf: NewWorkflow): Promise<boolean> {
-  return withTransaction(
-    pool,
-    async (conn) => {
-      const [quota] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [idToBin(wf.tenantId)]);
-      if (quota.affectedRows !== 1) return false;
-      const id = idToBin(wf.id);
-      await conn.query(WORKFLOW_INSERT, [
-        id,
-        idToBin(wf.tenantId),
-        wf.name,
-        wf.failurePolicy,
-        wf.maxParallel,
-        wf.nodes.length,
-        wf.edgeCount,
-        wf.deadlineS,
-        wf.metadata === null ? null : JSON.stringify(wf.metadata),
-      ]);
-      await insertNodes(conn, id, wf);
-      await insertEdges(conn, id, wf.nodes);
-      await conn.query(NODE_JOBS_INSERT_RUN, [id]);
-      return true;
-    },
+  return withTransaction(pool, (conn) => storeWorkflow(conn, wf, { reserveQuota: true }), {
     // A lock conflict on a large submission is unlikely (its rows are new); a retry would redo it all.
-    { retries: 1 },
-  );
+    retries: 1,
+  });
+}
+
+/**
+ * insertWorkflow's statements in the caller's transaction. `reserveQuota: false` for a run a
+ * workflow task's occurrence starts: it counts as its task.
+ */
+export async function storeWorkflow(
+  conn: PoolConnection,
+  wf: NewWorkflow,
+  options: { reserveQuota: boolean },
+): Promise<boolean> {
+  if (options.reserveQuota) {
+    const [quota] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [idToBin(wf.tenantId)]);
+    if (quota.affectedRows !== 1) return false;
+  }
+  const id = idToBin(wf.id);
+  await conn.query(WORKFLOW_INSERT, [
+    id,
+    idToBin(wf.tenantId),
+    wf.name,
+    wf.failurePolicy,
+    wf.maxParallel,
+    wf.nodes.length,
+    wf.edgeCount,
+    wf.deadlineS,
+    wf.metadata === null ? null : JSON.stringify(wf.metadata),
+  ]);
+  await insertNodes(conn, id, wf);
+  await insertEdges(conn, id, wf.nodes);
+  await conn.query(NODE_JOBS_INSERT_RUN, [id]);
+  return true;
 }
 
 async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): Promise<void> {
@@ -86,6 +96,7 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
       n.retry.maxAttempts,
       JSON.stringify(n.target),
       JSON.stringify(n.retry),
+      n.inputs,
     ]);
     if (bytes + row.length > MAX_BATCH_BYTES) await flush();
     batch.push(row);

@@ -2,7 +2,9 @@ import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { holdPausedRunJobs } from './workflow-hold.ts';
 import { dispatchHeld, finishDoneRuns, stopRuns } from './workflow-runs.ts';
+import { startScheduledRuns } from './workflow-scheduled.ts';
 import { advanceWorkflows, continueWalk, type WalkBounds } from './workflow-walk.ts';
 
 // The reconciler's guarantee that no run stays running forever (docs/workflows.md): each pass
@@ -14,6 +16,15 @@ import { advanceWorkflows, continueWalk, type WalkBounds } from './workflow-walk
 const SWEEP_RUNNING = loadSql(import.meta.url, './sweep-running.sql');
 const SWEEP_PAST_DEADLINE = loadSql(import.meta.url, './sweep-past-deadline.sql');
 const STRANDED = loadSql(import.meta.url, './sweep-stranded-nodes.sql');
+const RUNS_COUNT = loadSql(import.meta.url, './workflow-runs-count.sql');
+
+/** Running runs, paused and not (the runs-by-state gauge). */
+export async function countRunningWorkflows(pool: Pool): Promise<{ running: number; paused: number }> {
+  const [rows] = await pool.query<RowDataPacket[]>(RUNS_COUNT);
+  const counts = { running: 0, paused: 0 };
+  for (const r of rows) counts[Number(r.paused) === 1 ? 'paused' : 'running'] += Number(r.n);
+  return counts;
+}
 
 export const SWEEP_WALK_BOUNDS: WalkBounds = { maxSteps: 16, stepLimit: 1000 };
 
@@ -24,6 +35,10 @@ export interface SweepResult {
   finished: number;
   /** Node outcomes applied that no walk had applied. */
   repaired: number;
+  /** Node jobs of paused runs held that no pause or outcome had held. */
+  held: number;
+  /** Runs started by workflow tasks' occurrences (workflow-scheduled.ts). */
+  started: number;
   /** Runs failed at their deadline. */
   pastDeadline: number;
   /** Whether a batch was full (run again at once). */
@@ -34,13 +49,16 @@ const ZERO_ID = Buffer.alloc(16);
 
 export async function sweepWorkflows(pool: Pool, after: string | null, limit: number): Promise<SweepResult> {
   const afterBin = after ? Buffer.from(after.replaceAll('-', ''), 'hex') : ZERO_ID;
+  const started = await startScheduledRuns(pool, limit);
   const [runs] = await pool.query<RowDataPacket[]>(SWEEP_RUNNING, [afterBin, limit]);
   const ids = runs.map((r) => r.id as Buffer);
   let repaired = 0;
   let finished = 0;
   let walkFull = false;
+  let held = 0;
   await withTransaction(pool, async (conn) => {
     repaired = 0;
+    held = await holdPausedRunJobs(conn, ids);
     if (ids.length > 0) {
       const [stranded] = await conn.query<RowDataPacket[]>(STRANDED, [ids, limit]);
       await advanceWorkflows(
@@ -77,7 +95,9 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     nextAfter: full ? binToId(ids[ids.length - 1]!) : null,
     finished,
     repaired,
+    held,
+    started,
     pastDeadline,
-    full: full || walkFull || pastDeadline === limit,
+    full: full || walkFull || pastDeadline === limit || started === limit,
   };
 }

@@ -2,6 +2,7 @@ import {
   CALLBACK_RESPONSE_BODY_BYTES,
   type CallResult,
   cappedResponseBody,
+  DEFAULT_NODE_OUTPUT_BYTES,
   type Lane,
   parseRetryAfter,
   webhookSigner,
@@ -34,6 +35,8 @@ export interface HttpCallerOptions {
   allow: AllowList;
   maxRequestBytes: number;
   maxResponseBytes: number;
+  /** A workflow node's kept output: the first bytes of its response body (read that far at least). */
+  maxOutputBytes?: number;
   connectTimeoutMs: number;
   connectionsPerOrigin: number;
   resolve?: Resolver;
@@ -66,6 +69,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
     return agent;
   };
   const now = options.now ?? (() => new Date());
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_NODE_OUTPUT_BYTES;
   // Signers by secret, bounded: a tenant's key is decoded once, not on every call.
   const signers = new Map<string, ReturnType<typeof webhookSigner>>();
   const signerFor = (secret: string) => {
@@ -127,10 +131,14 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
     try {
       if (signal.aborted) throw signal.reason;
       const { origin, path } = partsOf(job.target.url);
-      // A job whose outcome a callback reports keeps the head of the body for the event.
-      const keep = job.followUps?.callbacks
-        ? Math.min(CALLBACK_RESPONSE_BODY_BYTES, options.maxResponseBytes)
-        : 0;
+      // A node job keeps its body's head as its output; a job whose outcome a callback reports
+      // keeps the head of the body for the event.
+      const node = job.workflowId !== null && maxOutputBytes > 0;
+      const keep = node
+        ? maxOutputBytes
+        : job.followUps?.callbacks
+          ? Math.min(CALLBACK_RESPONSE_BODY_BYTES, options.maxResponseBytes)
+          : 0;
       exchange = dispatchCapped(
         agentFor(job.lane),
         {
@@ -142,7 +150,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
           headersTimeout: 0,
           bodyTimeout: 0,
         },
-        options.maxResponseBytes,
+        node ? Math.max(options.maxResponseBytes, maxOutputBytes) : options.maxResponseBytes,
         keep,
       );
       const res = await exchange.reply;
@@ -150,7 +158,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
         kind: 'response',
         status: res.status,
         retryAfterMs: parseRetryAfter(res.retryAfter, now()),
-        ...(res.head ? { body: cappedResponseBody(res.head) } : {}),
+        ...(res.head ? { body: node ? res.head.toString('utf8') : cappedResponseBody(res.head) } : {}),
       };
     } catch (err) {
       if (signal.aborted) return { kind: 'error', errorClass: 'aborted', message: String(signal.reason) };

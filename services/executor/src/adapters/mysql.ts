@@ -5,12 +5,13 @@ import {
   openSecret,
   type SecretsKeyring,
 } from '@dsched/domain';
-import { renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
+import { cancelRequestedClaims, renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
 import { claimJobs } from '@dsched/mysql/jobs/claims';
 import { tagDueJobs } from '@dsched/mysql/jobs/fair-tags';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
-import type { JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
+import { attachNodeInputs, type NodeInputsOptions } from '@dsched/mysql/workflows/node-inputs';
+import type { CancelWatcher, JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
 
 /** The lanes shared by weight between tenants; the critical lane stays in due order (critical before fairness). */
 export const FAIR_LANES: readonly Lane[] = ['default', 'long'];
@@ -38,6 +39,8 @@ export function mysqlJobClaimer(
     fairLanes?: readonly Lane[];
     /** Opens the tenants' signing secrets, stored sealed (plaintext rows from before 0046 pass). */
     keyring: SecretsKeyring;
+    /** How node jobs that ask for their parents' outputs get them (node-inputs.ts). */
+    nodeInputs: NodeInputsOptions;
     monotonicMs?: () => number;
   },
 ): JobClaimer {
@@ -46,6 +49,7 @@ export function mysqlJobClaimer(
     leadMs = {},
     fairLanes = [],
     keyring,
+    nodeInputs,
     ...claimOptions
   } = options;
   const open = signingSecretOpener(keyring);
@@ -66,6 +70,7 @@ export function mysqlJobClaimer(
       order: fair ? 'fair' : 'due',
     });
     for (const job of result.jobs) job.signingSecret = open(job.tenantId, job.signingSecret);
+    await attachNodeInputs(pool, result.jobs, nodeInputs);
     if (result.cursor && result.locked === limit) {
       cursors.set(lane, { cursor: result.cursor, since: resume?.since ?? now });
     } else {
@@ -109,4 +114,8 @@ export function mysqlLeaseRenewer(
   options: { owner: string; leaseSeconds: number },
 ): LeaseRenewer {
   return (held) => renewClaimLeases(pool, { ...options, held });
+}
+
+export function mysqlCancelWatcher(pool: Pool, options: { owner: string }): CancelWatcher {
+  return (held) => cancelRequestedClaims(pool, { owner: options.owner, held });
 }

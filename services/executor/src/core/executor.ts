@@ -1,7 +1,8 @@
 import type { Lane } from '@dsched/domain';
 import { type Logger, Loop } from '@dsched/runtime';
 import type { ExecutorMetrics } from '../metrics.ts';
-import type { JobClaimer, LeaseRenewer, OutcomeWriter, TargetCaller } from '../ports.ts';
+import type { CancelWatcher, JobClaimer, LeaseRenewer, OutcomeWriter, TargetCaller } from '../ports.ts';
+import { CancelWatch } from './cancel-watch.ts';
 import { LaneWorker } from './lane-worker.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import { OutcomeBatcher } from './outcome-batcher.ts';
@@ -12,6 +13,7 @@ export interface ExecutorDeps {
   call: TargetCaller;
   writeOutcomes: OutcomeWriter;
   renew: LeaseRenewer;
+  cancelRequested: CancelWatcher;
   metrics: ExecutorMetrics;
   logger: Logger;
   random: () => number;
@@ -29,6 +31,8 @@ export interface ExecutorSettings {
   maxClaimBatch: number;
   outcomeBatch: number;
   leaseSeconds: number;
+  /** How often the calls in flight are checked for a requested cancel. */
+  cancelPollMs: number;
   /** How long a job that answered 202 may go without a heartbeat, and in all. */
   park: ParkTimes;
 }
@@ -39,6 +43,8 @@ export interface Executor {
   claimLoops: Loop[];
   /** Lease renewal (and cancel delivery): runs until the drain has written every outcome. */
   leaseLoop: Loop;
+  /** Cancel delivery within a poll (cancel-watch.ts): runs, like the lease loop, until the drain is over. */
+  cancelLoop: Loop;
   /** Finishes or gives back everything in flight, and writes every outcome. */
   drain(graceMs: number): Promise<{ givenBack: number }>;
 }
@@ -83,10 +89,21 @@ export function buildExecutor(deps: ExecutorDeps, settings: ExecutorSettings): E
     intervalMs: Math.floor((settings.leaseSeconds * 1000) / 3),
     logger: deps.logger,
   });
+  const cancels = new CancelWatch(deps.cancelRequested, lanes);
+  const cancelLoop = new Loop({
+    name: 'cancel-watch',
+    runOnce: async () => {
+      await cancels.runOnce();
+      return false;
+    },
+    intervalMs: settings.cancelPollMs,
+    logger: deps.logger,
+  });
   return {
     lanes,
     claimLoops,
     leaseLoop,
+    cancelLoop,
     async drain(graceMs) {
       const counts = await Promise.all(lanes.map((l) => l.drain(graceMs)));
       await outcomes.flush();

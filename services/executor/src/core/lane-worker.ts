@@ -141,6 +141,9 @@ export class LaneWorker {
     const lateS = Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000);
     this.#metrics.scheduleLag[job.priority].observe(lateS);
     metrics.jobStarted(job.tenantId, job.tenantWeight ?? 1, lateS);
+    // A node job's scheduled time is when the walk made it (the node became ready): its first
+    // attempt's lag is the ready-to-dispatch latency of the walk.
+    if (job.workflowId && job.attempt === 1) metrics.nodeDispatchLatency.observe(lateS);
     const startedAt = this.#deps.monotonicMs();
     const result = await this.#deps.call(job, entry.abort.signal);
     entry.calling = false;

@@ -4,9 +4,8 @@ import type { LeaseRenewer } from '../ports.ts';
 import type { LaneWorker } from './lane-worker.ts';
 
 // Every TTL/3 renews the claim leases of every call this process has in flight, all lanes, in one
-// statement. The same pass is how a running job's cancel reaches its call: the renewal skips jobs
-// whose cancel was requested, and their calls are aborted here, so a cancel takes effect within
-// one renewal period. A claim found lost (reclaimed after a lease expiry, completed through
+// statement. The renewal skips jobs whose cancel was requested, and their calls are aborted here:
+// the backstop of the cancel watch (cancel-watch.ts), which delivers a cancel within a second. A claim found lost (reclaimed after a lease expiry, completed through
 // job-api) has its call aborted too: its result could only be dropped by the fence.
 export class LeaseKeeper {
   readonly #renew: LeaseRenewer;

@@ -6,8 +6,8 @@ import {
   runningClaimOwners,
 } from '@dsched/mysql/jobs/reconcile';
 import type { Pool } from '@dsched/mysql/pool';
-import { sweepWorkflows } from '@dsched/mysql/workflows/workflow-sweep';
-import type { ClaimStore, WorkflowSweeper } from '../ports.ts';
+import { countRunningWorkflows, sweepWorkflows } from '@dsched/mysql/workflows/workflow-sweep';
+import type { ClaimStore, RunningWorkflowCounter, WorkflowSweeper } from '../ports.ts';
 
 export function mysqlClaimStore(pool: Pool): ClaimStore {
   return {
@@ -17,6 +17,10 @@ export function mysqlClaimStore(pool: Pool): ClaimStore {
     runningOwners: () => runningClaimOwners(pool),
     gauges: () => readMaintenanceGauges(pool),
   };
+}
+
+export function mysqlRunningWorkflowCounter(pool: Pool): RunningWorkflowCounter {
+  return () => countRunningWorkflows(pool);
 }
 
 export function mysqlWorkflowSweeper(pool: Pool): WorkflowSweeper {

@@ -1,5 +1,5 @@
 import type { ReconcilerMetrics } from '../metrics.ts';
-import type { WorkflowSweeper } from '../ports.ts';
+import type { RunningWorkflowCounter, WorkflowSweeper } from '../ports.ts';
 
 /**
  * Walks the running workflows a page per pass, so that none stays running forever: outcomes no
@@ -12,10 +12,18 @@ export class WorkflowSweep {
   readonly #sweep: WorkflowSweeper;
   readonly #metrics: ReconcilerMetrics;
   readonly #batchSize: number;
+  readonly #countRunning: RunningWorkflowCounter | undefined;
   #after: string | null = null;
 
-  constructor(deps: { sweep: WorkflowSweeper; metrics: ReconcilerMetrics; batchSize: number }) {
+  constructor(deps: {
+    sweep: WorkflowSweeper;
+    metrics: ReconcilerMetrics;
+    batchSize: number;
+    /** Feeds the runs-by-state gauge, once per cycle over the running runs. */
+    countRunning?: RunningWorkflowCounter;
+  }) {
     this.#sweep = deps.sweep;
+    this.#countRunning = deps.countRunning;
     this.#metrics = deps.metrics;
     this.#batchSize = deps.batchSize;
   }
@@ -26,6 +34,13 @@ export class WorkflowSweep {
     this.#metrics.workflowsRepaired.inc({ repair: 'finished' }, pass.finished);
     this.#metrics.workflowsRepaired.inc({ repair: 'node_outcome' }, pass.repaired);
     this.#metrics.workflowsRepaired.inc({ repair: 'deadline' }, pass.pastDeadline);
+    this.#metrics.workflowsRepaired.inc({ repair: 'held' }, pass.held);
+    this.#metrics.scheduledRunsStarted.inc(pass.started);
+    if (pass.nextAfter === null && this.#countRunning) {
+      const counts = await this.#countRunning();
+      this.#metrics.runs.set({ state: 'running' }, counts.running);
+      this.#metrics.runs.set({ state: 'paused' }, counts.paused);
+    }
     return pass.full;
   }
 }

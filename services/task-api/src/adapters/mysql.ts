@@ -17,7 +17,12 @@ import {
   retryWorkflowNode,
   setWorkflowPaused,
 } from '@dsched/mysql/workflows/workflow-control';
-import { getWorkflow, listWorkflowEdges, listWorkflowNodes } from '@dsched/mysql/workflows/workflow-reads';
+import {
+  getWorkflow,
+  listWorkflowEdges,
+  listWorkflowNodeParents,
+  listWorkflowNodes,
+} from '@dsched/mysql/workflows/workflow-reads';
 import { insertWorkflow } from '@dsched/mysql/workflows/workflow-submit';
 import type {
   DatabaseClock,
@@ -71,6 +76,7 @@ export function mysqlWorkflowStore(pool: Pool): WorkflowStore {
     get: (tenantId, id) => getWorkflow(pool, tenantId, id),
     listNodes: (workflowId, page) => listWorkflowNodes(pool, workflowId, page),
     listEdges: (workflowId, limit) => listWorkflowEdges(pool, workflowId, limit),
+    listParents: (workflowId, nodeId, page) => listWorkflowNodeParents(pool, workflowId, nodeId, page),
     cancel: (tenantId, id) => cancelWorkflow(pool, tenantId, id),
     setPaused: (tenantId, id, paused) => setWorkflowPaused(pool, tenantId, id, paused),
     retryNode: (tenantId, id, nodeId) => retryWorkflowNode(pool, tenantId, id, nodeId),

@@ -1,5 +1,6 @@
 import {
   type CreateTaskRequest,
+  checkTaskWorkflow,
   DschedError,
   firstFireAt,
   newId,
@@ -18,6 +19,8 @@ export async function createTask(
   tenant: Tenant,
   req: CreateTaskRequest,
 ): Promise<Task> {
+  // A scheduled workflow's graph is checked now, as a submission's is, so no occurrence meets a refused one.
+  if (req.workflow) checkTaskWorkflow(req.workflow);
   const spec = toTaskSpec(req);
   const now = await deps.now();
   const task: Task = {

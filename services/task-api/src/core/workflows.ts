@@ -3,6 +3,7 @@ import {
   conflict,
   DschedError,
   invalidArgument,
+  type ListNodeParentsQuery,
   type ListWorkflowNodesQuery,
   NODE_ID,
   type NodeRecord,
@@ -74,10 +75,32 @@ export async function listNodesPage(
   });
   const nodes = rows.slice(0, query.limit);
   if (rows.length <= query.limit) return { nodes };
-  const token = Buffer.from(JSON.stringify({ q: fingerprint, after: nodes.at(-1)!.nodeId })).toString(
-    'base64url',
-  );
-  return { nodes, nextPageToken: token };
+  return { nodes, nextPageToken: nodeToken(fingerprint, nodes.at(-1)!.nodeId) };
+}
+
+/** A page of one node's parents with their outputs (what a fan-in's paged inputs point at). */
+export async function listParentsPage(
+  workflows: WorkflowStore,
+  tenant: Tenant,
+  id: string,
+  nodeId: string,
+  query: ListNodeParentsQuery,
+): Promise<{ parents: NodeRecord[]; nextPageToken?: string }> {
+  await getWorkflowOrThrow(workflows, tenant, id);
+  const fingerprint = queryFingerprint({ workflow: id, parentsOf: nodeId });
+  const afterNodeId = query.pageToken ? decodeNodeToken(query.pageToken, fingerprint) : undefined;
+  const rows = await workflows.listParents(id, nodeId, {
+    limit: query.limit + 1,
+    ...(afterNodeId ? { afterNodeId } : {}),
+  });
+  if (rows === null) throw notFound('node');
+  const parents = rows.slice(0, query.limit);
+  if (rows.length <= query.limit) return { parents };
+  return { parents, nextPageToken: nodeToken(fingerprint, parents.at(-1)!.nodeId) };
+}
+
+function nodeToken(fingerprint: string, after: string): string {
+  return Buffer.from(JSON.stringify({ q: fingerprint, after })).toString('base64url');
 }
 
 function decodeNodeToken(token: string, fingerprint: string): string {

@@ -2,6 +2,7 @@ import {
   createWorkflowSchema,
   idParamsSchema,
   isId,
+  listNodeParentsQuerySchema,
   listWorkflowNodesQuerySchema,
   NODE_ID,
   nodeView,
@@ -19,6 +20,7 @@ import {
   GRAPH_MAX_NODES,
   getWorkflowOrThrow,
   listNodesPage,
+  listParentsPage,
   operateOnRun,
   retryNode,
   submitWorkflow,
@@ -104,6 +106,26 @@ export const workflowRouteDocs = [
       412: { description: 'failed_precondition: too large to answer whole' },
     },
   }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/workflows/{id}/nodes/{nodeId}/parents',
+    summary: 'A node’s parents with their outputs, in id order, paged',
+    description:
+      'What a node with `inputs: "parents"` is sent the URL of (`parentsUrl`) when its parents’ ' +
+      'outputs do not fit in one request: more than 1,000 parents, or over the request body cap.',
+    tags: ['workflows'],
+    auth: 'tenant',
+    params: workflowNodeParamsSchema,
+    query: listNodeParentsQuerySchema,
+    responses: {
+      200: {
+        description: 'a page of parents; nextPageToken while more remain',
+        schema: z.object({ parents: z.array(workflowNodeViewSchema), nextPageToken: z.string().optional() }),
+      },
+      400: STANDARD_ERRORS[400],
+      ...tenantErrors,
+    },
+  }),
   ...(['cancel', 'pause', 'resume'] as const).map((op) =>
     defineRoute({
       method: 'post',
@@ -181,6 +203,18 @@ export function registerWorkflowRoutes(
     const tenant = await tenantOf(request);
     const graph = await workflowGraph(deps.workflows, tenant, pathId(request.params, 'workflow'));
     return { workflow: workflowView(graph.workflow), nodes: graph.nodes.map(nodeView), edges: graph.edges };
+  });
+
+  app.get('/v1/workflows/:id/nodes/:nodeId/parents', async (request) => {
+    const tenant = await tenantOf(request);
+    const { id, nodeId } = request.params as { id: string; nodeId: string };
+    if (!isId(id) || !NODE_ID.test(nodeId)) throw notFound('resource');
+    const query = parseWith(listNodeParentsQuerySchema, request.query);
+    const page = await listParentsPage(deps.workflows, tenant, id, nodeId, query);
+    return {
+      parents: page.parents.map(nodeView),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
   });
 
   for (const op of ['cancel', 'pause', 'resume'] as const) {

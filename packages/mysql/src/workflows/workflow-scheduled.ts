@@ -1,0 +1,51 @@
+import { createWorkflowSchema, planWorkflow } from '@dsched/domain';
+import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { binToId } from '../ids.ts';
+import { readJson } from '../json.ts';
+import { databaseNow } from '../pool.ts';
+import { loadSql } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+import { storeWorkflow } from './workflow-submit.ts';
+
+// Scheduled workflows (docs/workflows.md): a workflow task's occurrences are ordinary jobs, made by
+// the scheduler with the task's DST, misfire and overlap policies, in lane 'workflow', which no
+// executor claims. Here each due one starts its run: in one transaction, the run is stored with the
+// job's id as its own (so an occurrence starts one run whatever crashes: a repeat meets the
+// primary key, and the job leaves `pending` in the same commit) and the job stays running until
+// the run ends (workflow-runs.ts endRuns), which is what overlap `forbid` looks at.
+
+const START_LOCK = loadSql(import.meta.url, './scheduled-start-lock.sql');
+const START_TASK = loadSql(import.meta.url, './scheduled-start-task.sql');
+const START_PARK = loadSql(import.meta.url, './scheduled-start-park.sql');
+const START_REFUSE = loadSql(import.meta.url, './scheduled-start-refuse.sql');
+
+/**
+ * Starts the runs of up to `limit` due occurrence jobs of workflow tasks, one transaction each
+ * (a run may be 100,000 nodes). Returns how many it started.
+ */
+export async function startScheduledRuns(pool: Pool, limit: number): Promise<number> {
+  let started = 0;
+  for (let i = 0; i < limit; i++) {
+    const outcome = await withTransaction(pool, async (conn) => {
+      const [jobs] = await conn.query<RowDataPacket[]>(START_LOCK, [1]);
+      const job = jobs[0];
+      if (!job) return 'none' as const;
+      const [tasks] = await conn.query<RowDataPacket[]>(START_TASK, [job.task_id]);
+      const stored = tasks[0]?.workflow ?? null;
+      if (stored === null) {
+        await conn.query(START_REFUSE, ['the task has no workflow to start', job.id, job.attempt]);
+        return 'refused' as const;
+      }
+      const req = createWorkflowSchema.parse(readJson(stored));
+      const now = await databaseNow(conn);
+      const plan = { ...planWorkflow(req, binToId(job.tenant_id), now.getTime()), id: binToId(job.id) };
+      await storeWorkflow(conn, plan, { reserveQuota: false });
+      const [parked] = await conn.query<ResultSetHeader>(START_PARK, [job.id, job.attempt]);
+      if (parked.affectedRows !== 1) throw new Error(`occurrence job ${plan.id} changed under its lock`);
+      return 'started' as const;
+    });
+    if (outcome === 'none') break;
+    if (outcome === 'started') started++;
+  }
+  return started;
+}
