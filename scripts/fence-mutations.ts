@@ -45,6 +45,11 @@ const WORKFLOWS = [
   'services/reconciler/test',
   'test/e2e/workflows.test.ts',
 ];
+const FAIR = [
+  'packages/mysql/test/fair-claim.test.ts',
+  'packages/mysql/test/flow-control.test.ts',
+  'test/e2e/fair-share.test.ts',
+];
 const FOLLOW_UPS = [
   'packages/mysql/test/follow-ups.test.ts',
   'test/e2e/callbacks.test.ts',
@@ -529,6 +534,31 @@ const MUTATIONS: Mutation[] = [
     condition: '`job_id IS NULL`',
     edits: [sql('tenants/slots-trim.sql', ' AND job_id IS NULL')],
     tests: [...SLOTS, 'services/task-api/test/app.test.ts'],
+  },
+  // The fair share's tagger and claim (D23).
+  {
+    id: 'fair-tags-update.state',
+    condition: "`j.state = 'pending'`",
+    edits: [sql('jobs/fair-tags-update.sql', "WHERE j.state = 'pending' AND ", 'WHERE ')],
+    tests: FAIR,
+  },
+  {
+    id: 'fair-tags-update.untagged',
+    condition: '`j.claim_tag IS NULL`',
+    edits: [sql('jobs/fair-tags-update.sql', ' AND j.claim_tag IS NULL')],
+    tests: FAIR,
+  },
+  {
+    id: 'claim-select-fair.tagged',
+    condition: '`claim_tag >= 0`',
+    edits: [sql('jobs/claim-select-fair.sql', ' AND claim_tag >= 0')],
+    tests: FAIR,
+  },
+  {
+    id: 'claim-defer.untag',
+    condition: '`fair_tag = NULL` (a deferred job is tagged again when due)',
+    edits: [sql('jobs/claim-defer.sql', ', fair_tag = NULL')],
+    tests: FAIR,
   },
   // Pairs: a read and the write that repeats its condition, removed together.
   {

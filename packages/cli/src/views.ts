@@ -47,7 +47,12 @@ export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrenceP
     ...(dst
       ? ([['dst policy', `repeated: ${dst.repeated}, skipped: ${dst.skipped}`]] as [string, string][])
       : []),
-    ['target', `${task.target.method} ${task.target.url}`],
+    task.target
+      ? ['target', `${task.target.method} ${task.target.url}`]
+      : [
+          'workflow',
+          `${task.workflow?.name ?? ''} (${task.workflow?.nodes.length ?? 0} nodes, a run per occurrence)`,
+        ],
     ['priority', `${task.priority} (lane ${task.lane})`],
     ['retry', `up to ${task.retry.maxAttempts} attempts`],
     ['misfire / overlap', `${task.misfirePolicy} / ${task.overlapPolicy}`],

@@ -119,7 +119,7 @@ export type ListWorkflowNodesQuery = z.infer<typeof listWorkflowNodesQuerySchema
 /** GET /v1/workflows/{id}/nodes/{nodeId}/parents query. */
 export const listNodeParentsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  pageToken: z.string().max(200).optional(),
+  pageToken: pageTokenParam(200),
 });
 
 export type ListNodeParentsQuery = z.infer<typeof listNodeParentsQuerySchema>;

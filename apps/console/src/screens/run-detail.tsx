@@ -31,12 +31,12 @@ export function RunDetailScreen({ client, jobId }: ScreenProps & { jobId: string
     }
   };
   const t = task.data;
-  const headers: [string, string][] = t
+  // A workflow task's occurrence calls nothing itself (it starts a run): no request to show.
+  const target = t?.target;
+  const headers: [string, string][] = target
     ? [
-        ...Object.entries(t.target.headers ?? {}),
-        ...(t.target.body !== undefined
-          ? ([['Content-Type', 'application/json']] as [string, string][])
-          : []),
+        ...Object.entries(target.headers ?? {}),
+        ...(target.body !== undefined ? ([['Content-Type', 'application/json']] as [string, string][]) : []),
         ['Idempotency-Key', j.id],
         ['Dsched-Attempt', String(Math.max(1, j.attempt))],
         ['Dsched-Scheduled-For', j.scheduledFor],
@@ -161,11 +161,11 @@ export function RunDetailScreen({ client, jobId }: ScreenProps & { jobId: string
         </table>
       </div>
       <h2>The request as sent</h2>
-      {t ? (
+      {target ? (
         <pre class="request">
-          {`${t.target.method} ${t.target.url}\n`}
+          {`${target.method} ${target.url}\n`}
           {headers.map(([k, v]) => `${k}: ${v}\n`).join('')}
-          {t.target.body !== undefined ? `\n${JSON.stringify(t.target.body, null, 2)}` : ''}
+          {target.body !== undefined ? `\n${JSON.stringify(target.body, null, 2)}` : ''}
         </pre>
       ) : (
         <p class="sub">

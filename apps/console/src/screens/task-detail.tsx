@@ -88,7 +88,7 @@ export function TaskDetailScreen({ client, taskId }: ScreenProps & { taskId: str
         <dt>Target</dt>
         <dd>
           <code>
-            {t.target.method} {t.target.url}
+            {t.target ? `${t.target.method} ${t.target.url}` : `workflow ${t.workflow?.name ?? ''}`}
           </code>
         </dd>
         <dt>Priority</dt>

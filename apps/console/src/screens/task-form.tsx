@@ -46,9 +46,9 @@ function fromTask(t: Task): Form {
     ...(s.type === 'cron' ? { expression: s.expression, timezone: s.timezone } : {}),
     ...(s.type === 'once' ? { at: toLocalInput(new Date(s.at)) } : {}),
     ...(s.type === 'interval' ? { every: s.every } : {}),
-    url: t.target.url,
-    method: t.target.method,
-    body: t.target.body === undefined ? '' : JSON.stringify(t.target.body, null, 2),
+    url: t.target?.url ?? '',
+    method: t.target?.method ?? 'POST',
+    body: t.target?.body === undefined ? '' : JSON.stringify(t.target.body, null, 2),
     priority: t.priority,
     maxAttempts: String(t.retry.maxAttempts),
   };

@@ -461,7 +461,8 @@ export interface components {
                  */
                 startAt?: string;
             };
-            target: {
+            /** @description absent on a workflow task, which carries `workflow` instead */
+            target?: {
                 url: string;
                 /**
                  * @default POST
@@ -476,10 +477,82 @@ export interface components {
                 /** @default 30000 */
                 timeoutMs: number;
             };
+            /** @description a workflow task: each occurrence starts one run of this body (docs/workflows.md) */
+            workflow?: {
+                name: string;
+                nodes: {
+                    id: string;
+                    target: {
+                        url: string;
+                        /**
+                         * @default POST
+                         * @enum {string}
+                         */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @default {} */
+                        headers: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        /** @default 30000 */
+                        timeoutMs: number;
+                    };
+                    /** @default [] */
+                    dependsOn: string[];
+                    /**
+                     * @default {
+                     *       "maxAttempts": 5,
+                     *       "initialBackoffMs": 1000,
+                     *       "maxBackoffMs": 300000,
+                     *       "rules": []
+                     *     }
+                     */
+                    retry: {
+                        /** @default 5 */
+                        maxAttempts: number;
+                        /** @default 1000 */
+                        initialBackoffMs: number;
+                        /** @default 300000 */
+                        maxBackoffMs: number;
+                        /** @default [] */
+                        rules: {
+                            status: number | ("4xx" | "5xx");
+                            /** @enum {string} */
+                            action: "retry" | "dead";
+                        }[];
+                    };
+                    /**
+                     * @default normal
+                     * @enum {string}
+                     */
+                    priority: "critical" | "high" | "normal" | "low";
+                    /**
+                     * @default all_success
+                     * @enum {string}
+                     */
+                    trigger: "all_success" | "all_done" | "one_failed";
+                    /**
+                     * @description `parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)
+                     * @default none
+                     * @enum {string}
+                     */
+                    inputs: "none" | "parents";
+                }[];
+                /**
+                 * @default continue
+                 * @enum {string}
+                 */
+                failurePolicy: "continue" | "fail_fast";
+                maxParallel?: number;
+                deadlineS?: number;
+                metadata?: {
+                    [key: string]: unknown;
+                };
+            };
             /** @enum {string} */
             priority: "critical" | "high" | "normal" | "low";
-            /** @enum {string} */
-            lane: "critical" | "default" | "long";
+            /** @description `workflow` for a workflow task: its occurrences start runs, whose nodes choose their own lanes */
+            lane: ("critical" | "default" | "long") | "workflow";
             retry: {
                 /** @default 5 */
                 maxAttempts: number;
@@ -2321,10 +2394,7 @@ export interface operations {
                         workflow: components["schemas"]["Workflow"];
                         nodes: components["schemas"]["WorkflowNode"][];
                         /** @description [parent node id, child node id] */
-                        edges: [
-                            string,
-                            string
-                        ][];
+                        edges: string[][];
                     };
                 };
             };
@@ -2370,6 +2440,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
             };
             header?: never;

@@ -9,6 +9,8 @@ import {
   retrySchema,
   scheduleSchema,
   targetSchema,
+  taskWorkflowSchema,
+  WORKFLOW_START_LANE,
 } from '@dsched/domain';
 import { defineRoute, STANDARD_ERRORS } from '@dsched/runtime';
 import { z } from 'zod';
@@ -23,9 +25,17 @@ export const taskSchema = z
     name: z.string(),
     // The stored shapes, defaults applied: what taskView writes.
     schedule: scheduleSchema,
-    target: targetSchema,
+    target: targetSchema.optional().describe('absent on a workflow task, which carries `workflow` instead'),
+    workflow: z
+      .lazy(() => taskWorkflowSchema())
+      .optional()
+      .describe('a workflow task: each occurrence starts one run of this body (docs/workflows.md)'),
     priority: prioritySchema,
-    lane: laneSchema,
+    lane: z
+      .union([laneSchema, z.literal(WORKFLOW_START_LANE)])
+      .describe(
+        '`workflow` for a workflow task: its occurrences start runs, whose nodes choose their own lanes',
+      ),
     retry: retrySchema,
     misfirePolicy: misfirePolicySchema,
     overlapPolicy: overlapPolicySchema,

@@ -39,7 +39,8 @@ const ENDED = { description: 'conflict: the workflow has ended' };
 const workflowGraphSchema = z.object({
   workflow: workflowViewSchema,
   nodes: z.array(workflowNodeViewSchema),
-  edges: z.array(z.tuple([z.string(), z.string()])).describe('[parent node id, child node id]'),
+  // Pairs as arrays of two strings, not a tuple: OpenAPI 3.0 has no prefixItems (schemathesis refuses it).
+  edges: z.array(z.array(z.string()).length(2)).describe('[parent node id, child node id]'),
 });
 
 export const workflowRouteDocs = [
