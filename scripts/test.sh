@@ -21,3 +21,6 @@ pnpm --silent console:build >/dev/null
 pnpm lint
 pnpm typecheck
 pnpm test "$@"
+# Mutation testing of packages/domain against its floor (docs/mutation.md); incremental, so seconds
+# when the committed report is current.
+pnpm --silent mutation
