@@ -59,6 +59,16 @@ export const cancelStorm: Scenario = {
         .join(', ')})`,
     );
     if (routeMissing) run.missing.push('job-api POST /v1/jobs/{id}/cancel (answered 404: no such route)');
+    // A storm the API refuses tests nothing: it once passed with every cancel answered 400.
+    const refused = Object.entries(statuses)
+      .filter(([label]) => label.startsWith('400'))
+      .reduce((n, [, count]) => n + count, 0);
+    const confirmed = [...run.cancelled.values()].filter((c) => c.confirmed).length;
+    run.extraChecks.push({
+      name: 'the cancels were accepted (none answered 400) and some cancelled their job',
+      ok: sent > 0 && refused === 0 && confirmed > 0,
+      detail: `${sent} sent, ${refused} answered 400, ${confirmed} answered cancelled`,
+    });
     const result = await finishWindow(
       run,
       w,
@@ -66,7 +76,7 @@ export const cancelStorm: Scenario = {
         `${m.cancelled} cancelled, ${m.calls_after_cancel} called after their cancel, ${m.delivered} delivered`,
     );
     result.metrics.cancels_sent = sent;
-    result.metrics.cancels_confirmed = [...run.cancelled.values()].filter((c) => c.confirmed).length;
+    result.metrics.cancels_confirmed = confirmed;
     return result;
   },
 };

@@ -91,6 +91,20 @@ describe('POST /v1/jobs/{id}/cancel', () => {
     expect((await post(`/v1/jobs/${id}/cancel`, {})).json()).toMatchObject({ state: 'cancelled' });
   });
 
+  it('needs no body (curl -X POST …/cancel): the document says it is optional, and a bad one is still refused', async () => {
+    const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target });
+    const bare = await app.inject({
+      method: 'POST',
+      url: `/v1/jobs/${id}/cancel`,
+      headers: { authorization: `Bearer ${tenant.apiKey}` },
+    });
+    expect(bare.statusCode).toBe(200);
+    expect(bare.json()).toMatchObject({ id, state: 'cancelled' });
+    const typo = await post(`/v1/jobs/${id}/cancel`, { reason: 'x' });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json().error.details).toEqual([{ field: 'reason', issue: expect.any(String) }]);
+  });
+
   it('marks a job an executor is calling; the executor aborts the call', async () => {
     const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target });
     await claimOne();

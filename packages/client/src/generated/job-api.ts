@@ -112,8 +112,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a job: at once when pending or parked; a running call is aborted within one lease renewal
-         * @description A job an executor is calling is marked (cancelRequested: true) and its call aborted at the executor’s next lease renewal; a cancelled job never fires. Cancelling a cancelled job is a no-op.
+         * Cancel a job: at once when pending or parked; a running call is aborted within about a second
+         * @description A job an executor is calling is marked (cancelRequested: true) and its call aborted by the executor’s cancel watch (every EXECUTOR_CANCEL_POLL_MS, 1 s), or at the latest at its next lease renewal; a cancelled job never fires. Cancelling a cancelled job is a no-op. No body is needed.
          */
         post: operations["postV1JobsIdCancel"];
         delete?: never;
@@ -616,7 +616,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };

@@ -237,7 +237,7 @@ export const OPERATIONS = {
     "api": "job",
     "method": "POST",
     "path": "/v1/jobs/{id}/cancel",
-    "summary": "Cancel a job: at once when pending or parked; a running call is aborted within one lease renewal",
+    "summary": "Cancel a job: at once when pending or parked; a running call is aborted within about a second",
     "pathParams": [
       "id"
     ],

@@ -10,14 +10,16 @@ export { cancelRequestSchema };
 export const cancelRoute = defineRoute({
   method: 'post',
   path: '/v1/jobs/{id}/cancel',
-  summary: 'Cancel a job: at once when pending or parked; a running call is aborted within one lease renewal',
+  summary: 'Cancel a job: at once when pending or parked; a running call is aborted within about a second',
   description:
-    'A job an executor is calling is marked (cancelRequested: true) and its call aborted at the ' +
-    'executor’s next lease renewal; a cancelled job never fires. Cancelling a cancelled job is a no-op.',
+    'A job an executor is calling is marked (cancelRequested: true) and its call aborted by the ' +
+    'executor’s cancel watch (every EXECUTOR_CANCEL_POLL_MS, 1 s), or at the latest at its next lease ' +
+    'renewal; a cancelled job never fires. Cancelling a cancelled job is a no-op. No body is needed.',
   tags: ['jobs'],
   auth: 'tenant',
   params: idParamsSchema,
   body: cancelRequestSchema,
+  bodyOptional: true,
   responses: {
     200: { description: 'the job as it now is', schema: jobViewSchema },
     400: STANDARD_ERRORS[400],
@@ -34,7 +36,7 @@ export function registerCancelRoute(
   app.post('/v1/jobs/:id/cancel', async (request) => {
     const tenant = await authenticateTenant(request, deps.tenantByKey);
     const id = pathId(request.params, 'job');
-    parseWith(cancelRequestSchema, request.body);
+    parseWith(cancelRequestSchema, request.body ?? {});
     await cancelJob(deps, tenant.id, id);
     return getJob(deps.jobs, tenant.id, id);
   });
