@@ -36,7 +36,8 @@ export function registerCancelRoute(
   app.post('/v1/jobs/:id/cancel', async (request) => {
     const tenant = await authenticateTenant(request, deps.tenantByKey);
     const id = pathId(request.params, 'job');
-    parseWith(cancelRequestSchema, request.body ?? {});
+    // No body is an empty one; anything sent (null included) is checked.
+    parseWith(cancelRequestSchema, request.body === undefined ? {} : request.body);
     await cancelJob(deps, tenant.id, id);
     return getJob(deps.jobs, tenant.id, id);
   });
