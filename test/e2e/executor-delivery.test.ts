@@ -34,7 +34,12 @@ it('keeps the second claimant’s outcome when the first reports after its claim
   const a = await startExecutor(db, { EXECUTOR_DEFAULT_CONCURRENCY: '1', EXECUTOR_LEASE_S: '60' }, 'exec-a');
   services.push(a);
   const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/fence` } });
-  await target.until(() => target.calls.length === 1, 30_000, 'first call');
+  await target
+    .until(() => target.calls.length === 1, 30_000, 'first call')
+    .catch(async (err: Error) => {
+      // Seen once in a CI run (never reproduced): say where the job was and what A logged.
+      throw new Error(`${err.message}; job ${JSON.stringify(await jobRow(db, id!))}; exec-a:\n${a.output()}`);
+    });
 
   // A cannot renew (as if partitioned from MySQL): its lease runs out and the reconciler's
   // statement gives the job back; B claims it as attempt 2 and the target answers 200.

@@ -33,3 +33,24 @@ export async function withTransaction<T>(
     }
   }
 }
+
+// Runs fn's reads in one read-only transaction that sees one consistent snapshot: a read made of
+// several statements (a row and its counts) never mixes states from before and after another
+// transaction's commit. Sessions run at READ COMMITTED (pool.ts), where each statement takes its own
+// snapshot, so this one transaction is REPEATABLE READ (SET TRANSACTION without SESSION: the next
+// transaction only); both servers take it and START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY.
+export async function withSnapshot<T>(pool: Pool, fn: (conn: PoolConnection) => Promise<T>): Promise<T> {
+  const conn = await pool.getConnection();
+  try {
+    await conn.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    await conn.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
+    const result = await fn(conn);
+    await conn.commit();
+    return result;
+  } catch (err) {
+    await conn.rollback().catch(() => undefined);
+    throw err;
+  } finally {
+    conn.release();
+  }
+}

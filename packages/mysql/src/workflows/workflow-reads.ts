@@ -9,6 +9,7 @@ import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
+import { withSnapshot } from '../transaction.ts';
 
 const WORKFLOW_SELECT = loadSql(import.meta.url, './workflow-select.sql');
 const NODE_COUNTS = loadSql(import.meta.url, './workflow-node-counts.sql');
@@ -19,10 +20,16 @@ const NODE_EXISTS = loadSql(import.meta.url, './workflow-node-exists.sql');
 
 /** A tenant's run with its node counts; null when missing or another tenant's. */
 export async function getWorkflow(pool: Pool, tenantId: string, id: string): Promise<WorkflowRecord | null> {
-  const [rows] = await pool.query<RowDataPacket[]>(WORKFLOW_SELECT, [idToBin(id), idToBin(tenantId)]);
-  const r = rows[0];
-  if (!r) return null;
-  const [counts] = await pool.query<RowDataPacket[]>(NODE_COUNTS, [r.id]);
+  // One snapshot for the run and its counts: read apart, a cancel committing between them showed a
+  // running run with cancelled nodes (and `dsched workflow watch` printed that as a change).
+  const read = await withSnapshot(pool, async (conn) => {
+    const [rows] = await conn.query<RowDataPacket[]>(WORKFLOW_SELECT, [idToBin(id), idToBin(tenantId)]);
+    if (!rows[0]) return null;
+    const [counts] = await conn.query<RowDataPacket[]>(NODE_COUNTS, [rows[0].id]);
+    return { r: rows[0], counts };
+  });
+  if (!read) return null;
+  const { r, counts } = read;
   const nodes: Record<NodeState, number> = {
     waiting: 0,
     pending: 0,

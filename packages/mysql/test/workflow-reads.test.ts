@@ -1,0 +1,62 @@
+import { createWorkflowSchema, planWorkflow, type WorkflowPlan, type WorkflowRecord } from '@dsched/domain';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cancelWorkflow } from '../src/workflows/workflow-control.ts';
+import { getWorkflow } from '../src/workflows/workflow-reads.ts';
+import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
+
+// A run's read is one snapshot, on real MariaDB: readers that poll a run while it is cancelled see
+// it either before the cancel (running, nothing cancelled) or after (cancelled, every node
+// cancelled), never a running run with cancelled nodes.
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+async function submit(tenantId: string): Promise<WorkflowPlan> {
+  const req = createWorkflowSchema.parse({
+    name: 'wf',
+    nodes: [
+      { id: 'a', target: { url: 'http://127.0.0.1:9/' } },
+      { id: 'b', target: { url: 'http://127.0.0.1:9/' }, dependsOn: ['a'] },
+      { id: 'c', target: { url: 'http://127.0.0.1:9/' }, dependsOn: ['a'] },
+      { id: 'd', target: { url: 'http://127.0.0.1:9/' }, dependsOn: ['b', 'c'] },
+    ],
+  });
+  const plan = planWorkflow(req, tenantId, Date.now());
+  expect(await insertWorkflow(db.pool, plan)).toBe(true);
+  return plan;
+}
+
+it('a run read while it is cancelled is wholly before or wholly after the cancel', async () => {
+  const t = await createTenantWithKey(db.pool, 'reads-snapshot');
+  const torn: string[] = [];
+  let reads = 0;
+  // Each round: four readers poll one run (bounded) while it is cancelled.
+  for (let round = 0; round < 25; round++) {
+    const wf = await submit(t.id);
+    let done = false;
+    const reader = async () => {
+      for (let i = 0; i < 500 && !done; i++) {
+        const seen: WorkflowRecord | null = await getWorkflow(db.pool, t.id, wf.id);
+        reads++;
+        const cancelled = seen!.nodes.cancelled;
+        if (seen!.state === 'cancelled') done = true;
+        const whole = seen!.state === 'running' ? cancelled === 0 : cancelled === 4;
+        if (!whole) torn.push(`${seen!.state} with ${cancelled} cancelled`);
+      }
+    };
+    const readers = [reader(), reader(), reader(), reader()];
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await cancelWorkflow(db.pool, t.id, wf.id)).toBe('done');
+    await Promise.all(readers);
+  }
+  expect(reads).toBeGreaterThan(100);
+  expect(torn).toEqual([]);
+});
