@@ -1,4 +1,4 @@
-// pnpm bench history [--jobs N] [--archive N] [--rounds N]
+// pnpm bench history [--jobs N] [--archive N] [--archive-tasks N] [--rounds N]
 //
 // Archiver throughput and history query latency at 1M archived jobs for one tenant.
 // 1. Prepares (once; kept for later runs) N archived jobs of one tenant, written straight to
@@ -10,15 +10,17 @@
 // Uses DATABASE_URL / CASSANDRA_KEYSPACE when set, else dsched_bench_history for both.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCassandraClient } from '@dsched/cassandra/client';
-import { writeJobHistory } from '@dsched/cassandra/job-history';
+import { getArchivedJob, writeJobHistory } from '@dsched/cassandra/job-history';
 import { type JobView, newId } from '@dsched/domain';
 import { createPool } from '@dsched/mysql/pool';
 import { createRegistry } from '@dsched/runtime';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
 import { startService } from '@dsched/testkit/services';
+import { pidsMatching } from '../loadtest/src/harness/cpu.ts';
 import { cassandraHistoryWriter, mysqlFinishedJobSource } from '../services/archiver/src/adapters/stores.ts';
 import { Archiver } from '../services/archiver/src/core/archive.ts';
 import { ArchiverMetrics } from '../services/archiver/src/metrics.ts';
+import { cpuMs } from './_cpu.ts';
 import { ensureStack, machine, median, percentile } from './_stack.ts';
 
 const arg = (name: string, fallback: number) => {
@@ -27,6 +29,9 @@ const arg = (name: string, fallback: number) => {
 };
 const JOBS = arg('jobs', 1_000_000);
 const ARCHIVE = arg('archive', 20_000);
+// The tasks the archived jobs of a round belong to: 1 is one task's burst (one run partition per
+// day), 20,000 the shape of the 09:00 peak (every job its own task).
+const ARCHIVE_TASKS = arg('archive-tasks', 1);
 const ROUNDS = arg('rounds', 3);
 const QUERIES = arg('queries', 300);
 const TASKS = 20;
@@ -89,7 +94,10 @@ function doc(id: string, taskId: string, at: number, dead: boolean): JobView {
 async function prepare(): Promise<Dataset> {
   if (existsSync(STATE_FILE)) {
     const state = JSON.parse(readFileSync(STATE_FILE, 'utf8')) as Dataset;
-    if (state.jobs === JOBS) return state;
+    // Reused only while the keyspace still holds it (a Cassandra started afresh does not).
+    const sample = state.sampleIds[0];
+    if (state.jobs === JOBS && sample && (await getArchivedJob(cassandra, state.tenantId, sample)))
+      return state;
   }
   const tenant = await createTenantWithKey(pool, 'bench-history');
   const taskIds: string[] = [];
@@ -119,16 +127,33 @@ async function prepare(): Promise<Dataset> {
   return state;
 }
 
-/** Moves ARCHIVE finished jobs with the archiver's core and adapters; returns jobs per second. */
-async function archiveRound(): Promise<number> {
+const cassandraPids = pidsMatching('org.apache.cassandra.service.CassandraDaemon');
+const cassandraCpuMs = () => cassandraPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+interface ArchiveRound {
+  perS: number;
+  /** CPU per archived job of this process (the archiver's core and adapters run in it). */
+  archiverCpuMs: number;
+  /** Of Cassandra's JVM (shared: other writers' work is in it too). */
+  cassandraCpuMs: number;
+}
+
+/** Moves ARCHIVE finished jobs with the archiver's core and adapters; jobs per second and CPU per job. */
+async function archiveRound(): Promise<ArchiveRound> {
   const tenant = await createTenantWithKey(pool, 'bench-archive');
-  const task = await createTask(pool, cronTask(tenant.id));
+  // The first task is a stored one; the others only ids (nothing on the archive path reads tasks).
+  const tasks = [(await createTask(pool, cronTask(tenant.id))).id];
+  for (let t = 1; t < Math.min(ARCHIVE_TASKS, ARCHIVE); t++) tasks.push(newId());
   const now = Date.now();
   await insertJobs(
     pool,
     Array.from({ length: ARCHIVE }, (_, i) => ({
       tenantId: tenant.id,
-      taskId: task.id,
+      taskId: tasks[i % tasks.length]!,
       scheduledFor: new Date(now - 3_600_000 + i * 10),
       state: 'succeeded' as const,
     })),
@@ -140,8 +165,13 @@ async function archiveRound(): Promise<number> {
     batchSize: 500,
   });
   const t0 = performance.now();
+  const [own0, cass0] = [ownCpuMs(), cassandraCpuMs()];
   for (let guard = 0; guard < ARCHIVE; guard++) if (!(await archiver.runOnce())) break;
-  return ARCHIVE / ((performance.now() - t0) / 1000);
+  return {
+    perS: ARCHIVE / ((performance.now() - t0) / 1000),
+    archiverCpuMs: (ownCpuMs() - own0) / ARCHIVE,
+    cassandraCpuMs: (cassandraCpuMs() - cass0) / ARCHIVE,
+  };
 }
 
 async function timed(fn: () => Promise<void>): Promise<number> {
@@ -159,7 +189,13 @@ const get = async (path: string) => {
   return res.json() as Promise<{ runs?: { id: string }[]; nextPageToken?: string }>;
 };
 
-const rounds: { archived: number; runsP50: number; runsP99: number; lookupP50: number; rows: number }[] = [];
+const rounds: {
+  archived: ArchiveRound;
+  runsP50: number;
+  runsP99: number;
+  lookupP50: number;
+  rows: number;
+}[] = [];
 let rng = 42;
 const random = () => {
   rng = (rng * 1_103_515_245 + 12_345) % 2 ** 31;
@@ -208,7 +244,9 @@ try {
 }
 
 const metrics = {
-  archived_per_s: Math.round(median(rounds.map((r) => r.archived))),
+  archived_per_s: Math.round(median(rounds.map((r) => r.archived.perS))),
+  archiver_cpu_ms_per_job: Number(median(rounds.map((r) => r.archived.archiverCpuMs)).toFixed(3)),
+  cassandra_cpu_ms_per_job: Number(median(rounds.map((r) => r.archived.cassandraCpuMs)).toFixed(3)),
   runs_page_ms_p50: Number(median(rounds.map((r) => r.runsP50)).toFixed(2)),
   runs_page_ms_p99: Number(median(rounds.map((r) => r.runsP99)).toFixed(2)),
   job_lookup_ms_p50: Number(median(rounds.map((r) => r.lookupP50)).toFixed(2)),
@@ -224,6 +262,8 @@ console.log('');
 console.log('| metric                         | median of rounds |');
 console.log('|--------------------------------|------------------|');
 console.log(`| archiver, jobs/s (MySQL+Cass.) | ${String(metrics.archived_per_s).padStart(16)} |`);
+console.log(`| archiver CPU, ms per job       | ${String(metrics.archiver_cpu_ms_per_job).padStart(16)} |`);
+console.log(`| Cassandra CPU, ms per job      | ${String(metrics.cassandra_cpu_ms_per_job).padStart(16)} |`);
 console.log(`| runs page (50), p50 ms         | ${String(metrics.runs_page_ms_p50).padStart(16)} |`);
 console.log(`| runs page (50), p99 ms         | ${String(metrics.runs_page_ms_p99).padStart(16)} |`);
 console.log(`| job lookup (archived), p50 ms  | ${String(metrics.job_lookup_ms_p50).padStart(16)} |`);

@@ -32,6 +32,27 @@ export function utcDay(iso: string): cassandra.types.LocalDate {
   return LocalDate.fromString(iso.slice(0, 10));
 }
 
+/** The most rows, and about the most bytes, one unlogged batch of one partition carries. */
+const BATCH_ROWS = 100;
+const BATCH_BYTES = 32 * 1024;
+
+interface Row {
+  query: string;
+  params: unknown[];
+  /** The row's partition within its table (rows of one partition can share a batch). */
+  partition: string;
+  /** About what the row weighs on the wire (its document, if any). */
+  bytes: number;
+}
+
+/**
+ * Writes the records' rows: one per job in each table, one per (tenant, bucket) in the directory.
+ * Rows of one partition of one table go together in unlogged batches (a batch of one partition is
+ * one mutation in Cassandra: one commit log entry and one memtable update instead of one each per
+ * row, and one request). A batch never spans partitions, so no coordinator fans one out across
+ * replicas. Jobs of a task-day or a tenant bucket are many during a peak; `jobs_by_id` rows are
+ * each their own partition and go alone. Batches and lone rows run with bounded concurrency.
+ */
 export async function writeJobHistory(
   client: cassandra.Client,
   records: HistoryRecord[],
@@ -39,7 +60,7 @@ export async function writeJobHistory(
 ): Promise<void> {
   if (records.length === 0) return;
   const ttl = options.ttlSeconds;
-  const statements: { query: string; params: unknown[] }[] = [];
+  const rows: Row[] = [];
   const buckets = new Map<string, { tenant: cassandra.types.Uuid; bucket: Date }>();
   for (const { tenantId, view } of records) {
     const id = Uuid.fromString(view.id);
@@ -48,25 +69,85 @@ export async function writeJobHistory(
     const scheduled = new Date(view.scheduledFor);
     const bucket = tenantBucket(scheduled);
     const doc = JSON.stringify(view);
-    statements.push({ query: INSERT_BY_ID, params: [id, tenant, task, scheduled, view.state, doc, ttl] });
+    const day = utcDay(view.scheduledFor);
+    rows.push({
+      query: INSERT_BY_ID,
+      params: [id, tenant, task, scheduled, view.state, doc, ttl],
+      partition: view.id,
+      bytes: doc.length,
+    });
     if (task) {
-      statements.push({
+      rows.push({
         query: INSERT_RUN,
-        params: [tenant, task, utcDay(view.scheduledFor), scheduled, id, view.state, view.kind, doc, ttl],
+        params: [tenant, task, day, scheduled, id, view.state, view.kind, doc, ttl],
+        partition: `${tenantId}/${view.taskId}/${day}`,
+        bytes: doc.length,
       });
     }
-    statements.push({ query: INSERT_TENANT_JOB, params: [tenant, bucket, scheduled, id, view.state, ttl] });
-    statements.push({ query: INSERT_TENANT_STATE, params: [tenant, view.state, bucket, scheduled, id, ttl] });
+    rows.push({
+      query: INSERT_TENANT_JOB,
+      params: [tenant, bucket, scheduled, id, view.state, ttl],
+      partition: `${tenantId}/${bucket.getTime()}`,
+      bytes: 64,
+    });
+    rows.push({
+      query: INSERT_TENANT_STATE,
+      params: [tenant, view.state, bucket, scheduled, id, ttl],
+      partition: `${tenantId}/${view.state}/${bucket.getTime()}`,
+      bytes: 64,
+    });
     buckets.set(`${tenantId}/${bucket.getTime()}`, { tenant, bucket });
   }
   // One directory row per (tenant, bucket) in the batch, not one per job.
-  for (const { tenant, bucket } of buckets.values()) {
-    statements.push({ query: INSERT_BUCKET, params: [tenant, bucket, ttl] });
+  for (const [key, { tenant, bucket }] of buckets) {
+    rows.push({ query: INSERT_BUCKET, params: [tenant, bucket, ttl], partition: key, bytes: 32 });
   }
-  await cassandra.concurrent.executeConcurrent(client, statements, {
-    concurrencyLevel: options.concurrency,
-    raiseOnFirstError: true,
-  });
+  await runBounded(partitionBatches(rows), options.concurrency, (group) =>
+    group.length === 1
+      ? client.execute(group[0]!.query, group[0]!.params, { prepare: true })
+      : client.batch(
+          group.map((r) => ({ query: r.query, params: r.params })),
+          { prepare: true, logged: false },
+        ),
+  );
+}
+
+/** The rows grouped by table and partition, each group cut at BATCH_ROWS rows or BATCH_BYTES. */
+export function partitionBatches<R extends { query: string; partition: string; bytes: number }>(
+  rows: R[],
+): R[][] {
+  const open = new Map<string, { rows: R[]; bytes: number }>();
+  const groups: R[][] = [];
+  for (const row of rows) {
+    const key = `${row.query}\n${row.partition}`;
+    let group = open.get(key);
+    if (group && (group.rows.length >= BATCH_ROWS || group.bytes + row.bytes > BATCH_BYTES)) {
+      groups.push(group.rows);
+      group = undefined;
+    }
+    if (!group) {
+      group = { rows: [], bytes: 0 };
+      open.set(key, group);
+    }
+    group.rows.push(row);
+    group.bytes += row.bytes;
+  }
+  for (const group of open.values()) groups.push(group.rows);
+  return groups;
+}
+
+/** Runs `fn` over the items with at most `limit` at once; the first failure rejects. */
+async function runBounded<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    try {
+      while (next < items.length) await fn(items[next++]!);
+    } catch (err) {
+      next = items.length; // the other workers start nothing more
+      throw err;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
 /** An archived job of a tenant, or null (another tenant's job is not found either). */

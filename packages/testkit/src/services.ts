@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { CASSANDRA_CONTACT_POINT } from './cassandra.ts';
 import { REPO_ROOT } from './names.ts';
 import { freePort } from './ports.ts';
@@ -28,6 +29,9 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
+/** Preloaded into the services started here: they end when the test runner does (parent-watch.ts). */
+export const PARENT_WATCH = fileURLToPath(new URL('./parent-watch.ts', import.meta.url));
+
 export function serviceEntry(name: ServiceName): string {
   return `${REPO_ROOT}services/${name}/src/main.ts`;
 }
@@ -38,7 +42,7 @@ export async function startService(
   options: { waitReady?: boolean; timeoutMs?: number; command?: string[]; port?: number } = {},
 ): Promise<RunningService> {
   const port = options.port ?? (await freePort());
-  const command = options.command ?? [process.execPath, serviceEntry(name)];
+  const command = options.command ?? [process.execPath, '--import', PARENT_WATCH, serviceEntry(name)];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: REPO_ROOT,
     env: {
@@ -46,6 +50,7 @@ export async function startService(
       LOG_LEVEL: 'warn',
       CASSANDRA_CONTACT_POINTS: CASSANDRA_CONTACT_POINT,
       DSCHED_SECRETS_KEY: TEST_SECRETS_KEY,
+      DSCHED_TEST_PARENT_PID: String(process.pid),
       ...env,
       [PORT_VARIABLE[name]]: String(port),
     },
