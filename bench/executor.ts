@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   // other's jobs.
   const name = `dsched_bench_executor_${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 6)}`;
   const url = `${MYSQL_SERVER_URL}/${name}`;
-  await ensureStack({ DATABASE_URL: url, CASSANDRA_KEYSPACE: name });
+  await ensureStack({ DATABASE_URL: url, CASSANDRA_KEYSPACE: name }, 'mysql');
   // One connection: connectionThreadCpuMs leaves the benchmark's own connection out by its id.
   const db: Bench = { url, name, pool: createPool(url, { connectionLimit: 1 }) };
   const target = createServer((req, res) => {
