@@ -1,12 +1,13 @@
 import {
   type ClaimCursor,
+  type ClaimResult,
   type FollowUpReport,
   type Lane,
   openSecret,
   type SecretsKeyring,
 } from '@dsched/domain';
 import { cancelRequestedClaims, renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
-import { claimJobs } from '@dsched/mysql/jobs/claims';
+import { claimableJobsWaiting, claimJobs } from '@dsched/mysql/jobs/claims';
 import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-tags';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
@@ -15,6 +16,15 @@ import type { CancelWatcher, JobClaimer, LeaseRenewer, OutcomeWriter } from '../
 
 /** The lanes shared by weight between tenants; the critical lane stays in due order (critical before fairness). */
 export const FAIR_LANES: readonly Lane[] = ['default', 'long'];
+
+const NOTHING_CLAIMED: ClaimResult = {
+  jobs: [],
+  locked: 0,
+  cursor: null,
+  deferred: 0,
+  cancelled: 0,
+  flowDeferred: 0,
+};
 
 /** While a fair lane's claims come back full and its due jobs are all tagged, how often it tags. */
 export const FAIR_TAG_INTERVAL_MS = 100;
@@ -59,7 +69,14 @@ export function mysqlJobClaimer(
   const open = signingSecretOpener(keyring);
   const cursors = new Map<Lane, { cursor: ClaimCursor; since: number }>();
   const pacer = new FairTagPacer(FAIR_TAG_INTERVAL_MS);
+  // Lanes whose last claim locked something. Any other lane (idle, or just started) asks first
+  // whether anything is claimable, one plain read, so an idle lane's polls cost a statement each,
+  // not one or two transactions (claim-probe.sql); a lane with work claims at once.
+  const busy = new Set<Lane>();
   return async (lane, limit) => {
+    if (!busy.has(lane) && !(await claimableJobsWaiting(pool, lane, leadMs[lane] ?? 0))) {
+      return NOTHING_CLAIMED;
+    }
     const held = cursors.get(lane);
     const now = monotonicMs();
     const resume = held && now - held.since < CLAIM_CURSOR_MAX_AGE_MS ? held : undefined;
@@ -81,6 +98,8 @@ export function mysqlJobClaimer(
     for (const job of result.jobs) job.signingSecret = open(job.tenantId, job.signingSecret);
     await attachNodeInputs(pool, result.jobs, nodeInputs);
     if (fair) pacer.claimed(lane, result.locked === limit);
+    if (result.locked > 0) busy.add(lane);
+    else busy.delete(lane);
     if (result.cursor && result.locked === limit) {
       cursors.set(lane, { cursor: result.cursor, since: resume?.since ?? now });
     } else {
