@@ -1,6 +1,8 @@
 // pnpm bench executor [--jobs N] [--runs R] [--executors 1,2,4] [--warmup W] [--cpu-prof DIR]
-//                     [--env NAME=VALUE,...]
+//                     [--idle S] [--env NAME=VALUE,...]
 //
+// --idle: before each measured run, S seconds with nothing due: the CPU per second an idle
+// executor costs (its own and its MariaDB connections'), which a peak's tail pays too.
 // --warmup: W jobs drained (not measured, then deleted) by each run's fresh executors before the
 // measured N, so the figures are of processes whose job path the JIT has compiled, as in a
 // long-running fleet; 0 (default) measures from a cold start, compilation included.
@@ -38,6 +40,7 @@ const option = (name: string, fallback: number) => {
 };
 const JOBS = option('jobs', 2000);
 const WARMUP = option('warmup', 0);
+const IDLE_S = option('idle', 0);
 const RUNS = option('runs', 3);
 const EXECUTORS = (args.includes('--executors') ? args[args.indexOf('--executors') + 1]! : '1,2,4')
   .split(',')
@@ -71,6 +74,25 @@ interface RunResult {
   executorCores: number;
   mysqlCores: number;
   rowsPerClaim: number;
+  /** With --idle: CPU ms per second of the idle executors, and of their MariaDB connections. */
+  idle?: { executorMsPerS: number; connectionsMsPerS: number };
+}
+
+async function idleCpu(
+  db: Bench,
+  pids: number[],
+  mysqlPid: number | null,
+  seconds: number,
+): Promise<{ executorMsPerS: number; connectionsMsPerS: number }> {
+  const sum = () => pids.map(cpuMs).reduce((a, b) => a + b, 0);
+  const threads0 = mysqlPid ? threadCpuMs(mysqlPid) : new Map<number, number>();
+  const cpu0 = sum();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const executorMs = sum() - cpu0;
+  const connectionsMs = mysqlPid
+    ? await connectionThreadCpuMs(db.pool, mysqlPid, db.name, threads0)
+    : Number.NaN;
+  return { executorMsPerS: executorMs / seconds, connectionsMsPerS: connectionsMs / seconds };
 }
 
 async function run(db: Bench, tenantId: string, targetUrl: string, executors: number): Promise<RunResult> {
@@ -114,6 +136,7 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
     }
     const mysqlPid = mysqlServerPid();
     const pids = services.map((s) => s.process.pid!);
+    const idle = IDLE_S > 0 ? await idleCpu(db, pids, mysqlPid, IDLE_S) : undefined;
     const before = await Promise.all(services.map(claimHistogram));
     const cpu0 = pids.map(cpuMs);
     const main0 = pids.map(mainThreadCpuMs);
@@ -152,6 +175,7 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
           executorCores: executorCpu / wallMs,
           mysqlCores: mysqlCpu / wallMs,
           rowsPerClaim: count > 0 ? sum / count : 0,
+          ...(idle ? { idle } : {}),
         };
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -237,6 +261,14 @@ async function main(): Promise<void> {
           .toFixed(1)
           .padStart(10)}\n`,
       );
+    }
+    if (IDLE_S > 0) {
+      for (const { executors, results } of rows) {
+        process.stdout.write(
+          `idle, ${executors} executor(s): ${m(results, (x) => x.idle!.executorMsPerS).toFixed(1)} ms CPU/s, ` +
+            `their MariaDB connections ${m(results, (x) => x.idle!.connectionsMsPerS).toFixed(1)} ms/s\n`,
+        );
+      }
     }
     const all = rows.flatMap((r) => r.results);
     const at = (k: number, f: (x: RunResult) => number) => {
