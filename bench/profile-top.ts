@@ -3,7 +3,7 @@
 // The top self-time functions of a V8 CPU profile (as written by `pnpm bench executor --cpu-prof
 // DIR`), over the run window only: from the first to the last sample with FUNCTION on its stack
 // (default `#execute`, a job's path through the executor's lane), so start-up, module loading and
-// the idle tail are left out. --inclusive: the share of samples whose stack has a function whose
+// the idle tail are left out; `--window all` reads the whole profile. --inclusive: the share of samples whose stack has a function whose
 // name or file matches each pattern (a family: `mysql2`, `undici`, `prom-client`, ...).
 import { readFileSync } from 'node:fs';
 
@@ -45,7 +45,10 @@ const stackOf = (id: number): ProfileNode[] => {
 
 // Each sample's duration is the delta to the next sample.
 const durations = profile.samples.map((_, i) => profile.timeDeltas[i + 1] ?? 0);
-const inWindow = profile.samples.map((id) => stackOf(id).some((n) => n.callFrame.functionName === windowFn));
+// `--window all`: the whole profile (an idle process, say).
+const inWindow = profile.samples.map(
+  (id) => windowFn === 'all' || stackOf(id).some((n) => n.callFrame.functionName === windowFn),
+);
 const first = inWindow.indexOf(true);
 const last = inWindow.lastIndexOf(true);
 if (first < 0) {
