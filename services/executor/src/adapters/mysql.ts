@@ -74,13 +74,14 @@ export function mysqlJobClaimer(
   // not one or two transactions (claim-probe.sql); a lane with work claims at once.
   const busy = new Set<Lane>();
   return async (lane, limit) => {
+    const fair = fairLanes.includes(lane);
     if (!busy.has(lane) && !(await claimableJobsWaiting(pool, lane, leadMs[lane] ?? 0))) {
+      if (fair) pacer.claimed(lane, false); // as an empty claim: the next one tags first
       return NOTHING_CLAIMED;
     }
     const held = cursors.get(lane);
     const now = monotonicMs();
     const resume = held && now - held.since < CLAIM_CURSOR_MAX_AGE_MS ? held : undefined;
-    const fair = fairLanes.includes(lane);
     // A few batches' worth: the jobs that became due since the last claim, tagged before it.
     if (fair && pacer.due(lane, now)) {
       const tagLimit = Math.max(limit * 4, 500);
