@@ -6,14 +6,18 @@ import { portOpen } from '@dsched/testkit/ports';
 // Shared by benchmarks: bring the local stack up when it is down, apply the migrations to the
 // benchmark's own database and keyspace, and describe the machine for the report.
 
-export async function ensureStack(env: { DATABASE_URL: string; CASSANDRA_KEYSPACE: string }): Promise<void> {
+export async function ensureStack(
+  env: { DATABASE_URL: string; CASSANDRA_KEYSPACE: string },
+  /** `mysql`: a benchmark that never touches Cassandra migrates only MySQL (no keyspace made). */
+  only: 'mysql' | 'all' = 'all',
+): Promise<void> {
   const root = fileURLToPath(new URL('../', import.meta.url));
   if (!((await portOpen(3306)) && (await portOpen(9042)))) {
     execFileSync('bash', [`${root}scripts/stack`, 'up'], { stdio: 'inherit' });
   }
   execFileSync(process.execPath, [`${root}scripts/migrate.ts`], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, MIGRATE_ONLY: only },
   });
 }
 

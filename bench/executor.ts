@@ -1,8 +1,15 @@
-// pnpm bench executor [--jobs N] [--runs R] [--executors 1,2,4] [--cpu-prof DIR]
+// pnpm bench executor [--jobs N] [--runs R] [--executors 1,2,4] [--warmup W] [--cpu-prof DIR]
+//                     [--idle S] [--env NAME=VALUE,...]
 //
+// --idle: before each measured run, S seconds with nothing due: the CPU per second an idle
+// executor costs (its own and its MariaDB connections'), which a peak's tail pays too.
+// --warmup: W jobs drained (not measured, then deleted) by each run's fresh executors before the
+// measured N, so the figures are of processes whose job path the JIT has compiled, as in a
+// long-running fleet; 0 (default) measures from a cold start, compilation included.
 // --executors: the configurations to run (process counts, comma-separated). --cpu-prof: start each
 // executor with node's --cpu-prof, writing one .cpuprofile per process into DIR at its exit
-// (profiling slows the process: read CPU per job from a run without it).
+// (profiling slows the process: read CPU per job from a run without it). --env: settings given to
+// every executor on top of the bench's own (e.g. EXECUTOR_FAIR_SHARE=false), to measure a lever.
 //
 // Jobs per second from `pending` to a recorded 2xx, with 1, 2 and 4 executor processes, against
 // a loopback target that answers at once; CPU per job of the executors (and of MariaDB, from
@@ -32,11 +39,20 @@ const option = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const JOBS = option('jobs', 2000);
+const WARMUP = option('warmup', 0);
+const IDLE_S = option('idle', 0);
 const RUNS = option('runs', 3);
 const EXECUTORS = (args.includes('--executors') ? args[args.indexOf('--executors') + 1]! : '1,2,4')
   .split(',')
   .map(Number);
 const CPU_PROF_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1]! : undefined;
+const EXTRA_ENV: Record<string, string> = Object.fromEntries(
+  (args.includes('--env') ? args[args.indexOf('--env') + 1]!.split(',') : []).map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`--env: ${pair} is not NAME=VALUE`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 async function claimHistogram(service: RunningService): Promise<{ sum: number; count: number }> {
   const text = await (await fetch(`${service.url}/metrics`)).text();
   const read = (suffix: string) =>
@@ -50,12 +66,33 @@ async function claimHistogram(service: RunningService): Promise<{ sum: number; c
 interface RunResult {
   jobsPerS: number;
   executorCpuMsPerJob: number;
+  /** Of it, the main (JavaScript) thread's; the rest is V8's compiler and GC threads and libuv's. */
+  executorMainCpuMsPerJob: number;
   mysqlCpuMsPerJob: number;
   /** The CPU of the executors' own MariaDB connection threads per job (see connectionThreadCpuMs). */
   mysqlConnectionsCpuMsPerJob: number;
   executorCores: number;
   mysqlCores: number;
   rowsPerClaim: number;
+  /** With --idle: CPU ms per second of the idle executors, and of their MariaDB connections. */
+  idle?: { executorMsPerS: number; connectionsMsPerS: number };
+}
+
+async function idleCpu(
+  db: Bench,
+  pids: number[],
+  mysqlPid: number | null,
+  seconds: number,
+): Promise<{ executorMsPerS: number; connectionsMsPerS: number }> {
+  const sum = () => pids.map(cpuMs).reduce((a, b) => a + b, 0);
+  const threads0 = mysqlPid ? threadCpuMs(mysqlPid) : new Map<number, number>();
+  const cpu0 = sum();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const executorMs = sum() - cpu0;
+  const connectionsMs = mysqlPid
+    ? await connectionThreadCpuMs(db.pool, mysqlPid, db.name, threads0)
+    : Number.NaN;
+  return { executorMsPerS: executorMs / seconds, connectionsMsPerS: connectionsMs / seconds };
 }
 
 async function run(db: Bench, tenantId: string, targetUrl: string, executors: number): Promise<RunResult> {
@@ -70,6 +107,7 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
           INSTANCE_ID: `bench-${i}`,
           EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
           LOG_LEVEL: 'warn',
+          ...EXTRA_ENV,
         },
         CPU_PROF_DIR
           ? {
@@ -86,10 +124,22 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
     ),
   );
   try {
+    if (WARMUP > 0) {
+      await insertDueJobs(
+        db.pool,
+        { tenantId, target: { url: `${targetUrl}/bench`, timeoutMs: 10_000 } },
+        WARMUP,
+      );
+      await waitSucceeded(db.pool, WARMUP);
+      await db.pool.query('DELETE FROM job_attempts');
+      await db.pool.query('DELETE FROM jobs');
+    }
     const mysqlPid = mysqlServerPid();
     const pids = services.map((s) => s.process.pid!);
+    const idle = IDLE_S > 0 ? await idleCpu(db, pids, mysqlPid, IDLE_S) : undefined;
     const before = await Promise.all(services.map(claimHistogram));
     const cpu0 = pids.map(cpuMs);
+    const main0 = pids.map(mainThreadCpuMs);
     const mysql0 = mysqlPid ? cpuMs(mysqlPid) : 0;
     const threads0 = mysqlPid ? threadCpuMs(mysqlPid) : new Map<number, number>();
     const wall0 = performance.now();
@@ -107,6 +157,8 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
         const seconds = ((r[0]!.last as Date).getTime() - t0.getTime()) / 1000;
         const wallMs = performance.now() - wall0;
         const executorCpu = pids.map(cpuMs).reduce((a, b) => a + b, 0) - cpu0.reduce((a, b) => a + b, 0);
+        const mainCpu =
+          pids.map(mainThreadCpuMs).reduce((a, b) => a + b, 0) - main0.reduce((a, b) => a + b, 0);
         const mysqlCpu = mysqlPid ? cpuMs(mysqlPid) - mysql0 : Number.NaN;
         const connectionsCpu = mysqlPid
           ? await connectionThreadCpuMs(db.pool, mysqlPid, db.name, threads0)
@@ -117,17 +169,34 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
         return {
           jobsPerS: JOBS / seconds,
           executorCpuMsPerJob: executorCpu / JOBS,
+          executorMainCpuMsPerJob: mainCpu / JOBS,
           mysqlCpuMsPerJob: mysqlCpu / JOBS,
           mysqlConnectionsCpuMsPerJob: connectionsCpu / JOBS,
           executorCores: executorCpu / wallMs,
           mysqlCores: mysqlCpu / wallMs,
           rowsPerClaim: count > 0 ? sum / count : 0,
+          ...(idle ? { idle } : {}),
         };
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {
     await Promise.all(services.map((s) => s.stop()));
+  }
+}
+
+/** The main thread of a process: its thread id is the process id. */
+function mainThreadCpuMs(pid: number): number {
+  return cpuMs(`${pid}/task/${pid}`);
+}
+
+async function waitSucceeded(pool: Pool, jobs: number): Promise<void> {
+  for (;;) {
+    const [r] = await pool.query<RowDataPacket[]>(
+      "SELECT COUNT(*) AS done FROM jobs WHERE state = 'succeeded'",
+    );
+    if (Number(r[0]!.done) === jobs) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -143,7 +212,7 @@ async function main(): Promise<void> {
   // other's jobs.
   const name = `dsched_bench_executor_${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 6)}`;
   const url = `${MYSQL_SERVER_URL}/${name}`;
-  await ensureStack({ DATABASE_URL: url, CASSANDRA_KEYSPACE: name });
+  await ensureStack({ DATABASE_URL: url, CASSANDRA_KEYSPACE: name }, 'mysql');
   // One connection: connectionThreadCpuMs leaves the benchmark's own connection out by its id.
   const db: Bench = { url, name, pool: createPool(url, { connectionLimit: 1 }) };
   const target = createServer((req, res) => {
@@ -156,7 +225,12 @@ async function main(): Promise<void> {
   const targetUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   try {
     const tenant = await createTenantWithKey(db.pool);
-    process.stdout.write(`executor bench: ${JOBS} jobs × ${RUNS} runs per configuration; ${machine()}\n\n`);
+    const settings = Object.entries(EXTRA_ENV)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    process.stdout.write(
+      `executor bench: ${JOBS} jobs × ${RUNS} runs per configuration${WARMUP > 0 ? ` after ${WARMUP} warm-up jobs` : ''}${settings ? `, ${settings}` : ''}; ${machine()}\n\n`,
+    );
     const rows: { executors: number; results: RunResult[] }[] = [];
     for (const executors of EXECUTORS) {
       const results: RunResult[] = [];
@@ -165,7 +239,7 @@ async function main(): Promise<void> {
     }
     const m = (r: RunResult[], f: (x: RunResult) => number) => median(r.map(f));
     process.stdout.write(
-      'executors  jobs/s   exec CPU ms/job  mysql CPU ms/job  (its conns)  exec cores  mysql cores  rows/claim\n',
+      'executors  jobs/s   exec CPU ms/job  (main thread)  mysql CPU ms/job  (its conns)  exec cores  mysql cores  rows/claim\n',
     );
     for (const { executors, results } of rows) {
       process.stdout.write(
@@ -173,7 +247,9 @@ async function main(): Promise<void> {
           .toFixed(0)
           .padStart(6)}  ${m(results, (x) => x.executorCpuMsPerJob)
           .toFixed(3)
-          .padStart(15)}  ${m(results, (x) => x.mysqlCpuMsPerJob)
+          .padStart(15)}  ${m(results, (x) => x.executorMainCpuMsPerJob)
+          .toFixed(3)
+          .padStart(13)}  ${m(results, (x) => x.mysqlCpuMsPerJob)
           .toFixed(3)
           .padStart(16)}  ${m(results, (x) => x.mysqlConnectionsCpuMsPerJob)
           .toFixed(3)
@@ -185,6 +261,14 @@ async function main(): Promise<void> {
           .toFixed(1)
           .padStart(10)}\n`,
       );
+    }
+    if (IDLE_S > 0) {
+      for (const { executors, results } of rows) {
+        process.stdout.write(
+          `idle, ${executors} executor(s): ${m(results, (x) => x.idle!.executorMsPerS).toFixed(1)} ms CPU/s, ` +
+            `their MariaDB connections ${m(results, (x) => x.idle!.connectionsMsPerS).toFixed(1)} ms/s\n`,
+        );
+      }
     }
     const all = rows.flatMap((r) => r.results);
     const at = (k: number, f: (x: RunResult) => number) => {
@@ -224,6 +308,7 @@ async function main(): Promise<void> {
         jobs_per_s_4: Math.round(perK(4)),
         cpu_ms_per_job: Number(m(all, (x) => x.executorCpuMsPerJob).toFixed(3)),
         executor_cpu_ms_per_job_1: Number(at(1, (x) => x.executorCpuMsPerJob).toFixed(3)),
+        executor_main_thread_cpu_ms_per_job_1: Number(at(1, (x) => x.executorMainCpuMsPerJob).toFixed(3)),
         mysql_cpu_ms_per_job_1: Number(at(1, (x) => x.mysqlCpuMsPerJob).toFixed(3)),
         mysql_connections_cpu_ms_per_job_1: Number(at(1, (x) => x.mysqlConnectionsCpuMsPerJob).toFixed(3)),
         rows_per_claim: Number(m(all, (x) => x.rowsPerClaim).toFixed(1)),

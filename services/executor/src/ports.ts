@@ -24,5 +24,16 @@ export type LeaseRenewer = (held: ClaimRef[]) => Promise<LeaseReport>;
 /** Of the claims this process holds, those whose cancel was requested (asked about every second or so). */
 export type CancelWatcher = (held: ClaimRef[]) => Promise<ClaimRef[]>;
 
+/**
+ * Tells one call to stop (a cancel, a lost claim, shutdown). One per call: the caller sets its
+ * single listener for the call's duration and clears it (undefined) when the call ends.
+ */
+export interface CallAbort {
+  /** Set once the call must stop. */
+  readonly reason: Error | undefined;
+  /** Runs `listener` when the call must stop (at once when it already must); undefined clears it. */
+  onAbort(listener: ((reason: Error) => void) | undefined): void;
+}
+
 /** Makes the HTTP call of one claimed job. Never throws: failures are CallResults. */
-export type TargetCaller = (job: ClaimedJob, signal: AbortSignal) => Promise<CallResult>;
+export type TargetCaller = (job: ClaimedJob, abort: CallAbort) => Promise<CallResult>;

@@ -8,6 +8,7 @@ import { openSocket, type Resolver, type SocketOpener } from '../src/adapters/gu
 import { httpTargetCaller } from '../src/adapters/http-caller.ts';
 import { embeddedIpv4, forbiddenReason, parseAllowList } from '../src/adapters/target-policy.ts';
 import { loadExecutorConfig } from '../src/config.ts';
+import { CallAbortHook } from '../src/core/call-abort.ts';
 
 // The SSRF guard and the outgoing call. The resolver is injected (names resolve to whatever the
 // test says) and so is the socket opener: it connects only to loopback and records any other
@@ -91,11 +92,12 @@ afterEach(() => {
 });
 
 const port = () => new URL(target.url).port;
-const never = new AbortController().signal;
+/** A call's abort hook that never fires (one per call: a hook has one listener). */
+const never = () => new CallAbortHook();
 
 describe('the SSRF guard', () => {
   it('refuses 127.0.0.1 without an allow-list, before connecting', async () => {
-    const result = await caller([])(job(`${target.url}/x`), never);
+    const result = await caller([])(job(`${target.url}/x`), never());
     expect(result).toMatchObject({ kind: 'error', errorClass: 'refused' });
     expect(result.kind === 'error' && result.message).toContain('loopback');
     expect(dialled).not.toContain('127.0.0.1');
@@ -103,26 +105,26 @@ describe('the SSRF guard', () => {
 
   it('refuses the metadata address, by IP literal and by name', async () => {
     for (const url of ['http://169.254.169.254/latest/meta-data/', `http://metadata.example:${port()}/`]) {
-      const result = await caller(['127.0.0.0/8'])(job(url), never);
+      const result = await caller(['127.0.0.0/8'])(job(url), never());
       expect(result).toMatchObject({ kind: 'error', errorClass: 'refused' });
       expect(result.kind === 'error' && result.message).toContain('metadata');
     }
   });
 
   it('refuses a name that resolves to a private address, whatever the name looks like', async () => {
-    const result = await caller(['127.0.0.0/8'])(job(`http://internal.example:${port()}/`), never);
+    const result = await caller(['127.0.0.0/8'])(job(`http://internal.example:${port()}/`), never());
     expect(result).toMatchObject({ kind: 'error', errorClass: 'refused' });
     expect(result.kind === 'error' && result.message).toContain('10.1.2.3');
   });
 
   it('connects only to the allowed addresses of a name that resolves to several', async () => {
-    const result = await caller(['127.0.0.0/8'])(job(`http://mixed.example:${port()}/m`), never);
+    const result = await caller(['127.0.0.0/8'])(job(`http://mixed.example:${port()}/m`), never());
     expect(result).toMatchObject({ kind: 'response', status: 200 });
     expect(dialled).not.toContain('10.0.0.7');
   });
 
   it('lets an allow-listed host name through whatever it resolves to', async () => {
-    const result = await caller(['target.test'])(job(`http://target.test:${port()}/h`), never);
+    const result = await caller(['target.test'])(job(`http://target.test:${port()}/h`), never());
     expect(result).toMatchObject({ kind: 'response', status: 200 });
   });
 
@@ -173,7 +175,7 @@ describe('the SSRF guard', () => {
 describe('the call', () => {
   it('sends the task’s request with the dsched headers and a valid Standard Webhooks signature', async () => {
     const j = job(`${target.url}/hook?q=1`);
-    const result = await caller(['127.0.0.0/8'])(j, never);
+    const result = await caller(['127.0.0.0/8'])(j, never());
     expect(result).toMatchObject({ kind: 'response', status: 200 });
     const call = target.calls.at(-1)!;
     expect(call.path).toBe('/hook?q=1');
@@ -195,7 +197,7 @@ describe('the call', () => {
 
   it('does not follow redirects: a 302 is the outcome', async () => {
     target.setHandler(() => ({ status: 302, headers: { location: 'http://169.254.169.254/' } }));
-    const result = await caller(['127.0.0.0/8'])(job(`${target.url}/r`), never);
+    const result = await caller(['127.0.0.0/8'])(job(`${target.url}/r`), never());
     expect(result).toMatchObject({ kind: 'response', status: 302 });
     expect(target.calls.filter((c) => c.path === '/r')).toHaveLength(1);
   });
@@ -206,17 +208,17 @@ describe('the call', () => {
         ? new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 3000))
         : { status: 503, headers: { 'retry-after': '7' } },
     );
-    const slow = await caller(['127.0.0.0/8'])(job(`${target.url}/slow`, {}), never);
+    const slow = await caller(['127.0.0.0/8'])(job(`${target.url}/slow`, {}), never());
     expect(slow).toMatchObject({ kind: 'error', errorClass: 'timeout' });
-    const busy = await caller(['127.0.0.0/8'])(job(`${target.url}/busy`), never);
+    const busy = await caller(['127.0.0.0/8'])(job(`${target.url}/busy`), never());
     expect(busy).toMatchObject({ kind: 'response', status: 503, retryAfterMs: 7000 });
   });
 
   it('caps the request body, and reads no more than the cap of the response', async () => {
-    const big = await caller(['127.0.0.0/8'], { maxRequestBytes: 5 })(job(`${target.url}/big`), never);
+    const big = await caller(['127.0.0.0/8'], { maxRequestBytes: 5 })(job(`${target.url}/big`), never());
     expect(big).toMatchObject({ kind: 'error', errorClass: 'body_too_large' });
     target.setHandler(() => ({ status: 200, body: 'x'.repeat(1_000_000) }));
-    const huge = await caller(['127.0.0.0/8'], { maxResponseBytes: 100 })(job(`${target.url}/huge`), never);
+    const huge = await caller(['127.0.0.0/8'], { maxResponseBytes: 100 })(job(`${target.url}/huge`), never());
     expect(huge).toMatchObject({ kind: 'response', status: 200 });
   });
 
@@ -242,16 +244,16 @@ describe('the call', () => {
         job(`${base}/stall`, {
           target: { url: `${base}/stall`, method: 'GET', headers: {}, timeoutMs: 300 },
         }),
-        never,
+        never(),
       );
       expect(stalled).toMatchObject({ kind: 'error', errorClass: 'timeout' });
-      const cut = await caller(['127.0.0.0/8'])(job(`${base}/cut`), never);
+      const cut = await caller(['127.0.0.0/8'])(job(`${base}/cut`), never());
       expect(cut).toMatchObject({ kind: 'error', errorClass: 'network' });
       const endless = await caller(['127.0.0.0/8'], { maxResponseBytes: 1000 })(
         job(`${base}/endless`, {
           target: { url: `${base}/endless`, method: 'GET', headers: {}, timeoutMs: 5000 },
         }),
-        never,
+        never(),
       );
       expect(endless).toMatchObject({ kind: 'response', status: 200 });
     } finally {
@@ -262,9 +264,9 @@ describe('the call', () => {
 
   it('reports an abort by the executor as aborted', async () => {
     target.setHandler(() => new Promise(() => undefined));
-    const abort = new AbortController();
+    const abort = new CallAbortHook();
     setTimeout(() => abort.abort(new Error('cancel')), 100);
-    const result = await caller(['127.0.0.0/8'])(job(`${target.url}/held`), abort.signal);
+    const result = await caller(['127.0.0.0/8'])(job(`${target.url}/held`), abort);
     expect(result).toMatchObject({ kind: 'error', errorClass: 'aborted' });
     await target.until(
       () => target.abandoned.some((c) => c.path === '/held'),

@@ -28,6 +28,7 @@ const CLAIM_SLOTS_HOLD = loadSql(import.meta.url, './claim-slots-hold.sql');
 const CLAIM_UPDATE = loadSql(import.meta.url, './claim-update.sql');
 const CLAIM_DEFER = loadSql(import.meta.url, './claim-defer.sql');
 const CLAIM_CANCEL = loadSql(import.meta.url, './claim-cancel.sql');
+const CLAIM_PROBE = loadSql(import.meta.url, './claim-probe.sql');
 
 export interface ClaimArgs {
   lane: Lane;
@@ -271,6 +272,16 @@ async function lockAndClaim(
     );
     return done({ jobs, ...position, ...counts });
   });
+}
+
+/**
+ * Whether the lane has a job a claim could take now (or within `leadMs`): one plain indexed read,
+ * no transaction, for an idle lane to ask before it claims (claim-probe.sql).
+ */
+export async function claimableJobsWaiting(pool: Pool, lane: Lane, leadMs = 0): Promise<boolean> {
+  const leadUs = Math.max(0, Math.round(leadMs * 1000));
+  const [rows] = await pool.query<RowDataPacket[]>(CLAIM_PROBE, [lane, leadUs]);
+  return rows.length > 0;
 }
 
 /** The claimed jobs only; see claimJobs. */

@@ -8,7 +8,7 @@ import {
   webhookSigner,
 } from '@dsched/domain';
 import { Agent } from 'undici';
-import type { ClaimedJob, TargetCaller } from '../ports.ts';
+import type { CallAbort, ClaimedJob, TargetCaller } from '../ports.ts';
 import { type CappedExchange, dispatchCapped } from './capped-dispatch.ts';
 import {
   guardedConnector,
@@ -93,7 +93,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
     }
     return parts;
   };
-  const call = async (job: ClaimedJob, signal: AbortSignal): Promise<CallResult> => {
+  const call = async (job: ClaimedJob, abort: CallAbort): Promise<CallResult> => {
     const { payload, contentType } = encodeBody(job.target.body);
     if (Buffer.byteLength(payload) > options.maxRequestBytes) {
       return {
@@ -126,10 +126,9 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       timedOut = true;
       exchange?.abort(new Error(`no response within ${job.target.timeoutMs} ms`));
     }, job.target.timeoutMs);
-    const onAbort = () => exchange?.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    abort.onAbort((reason) => exchange?.abort(reason));
     try {
-      if (signal.aborted) throw signal.reason;
+      if (abort.reason) throw abort.reason;
       const { origin, path } = partsOf(job.target.url);
       // A node job keeps its body's head as its output; a job whose outcome a callback reports
       // keeps the head of the body for the event.
@@ -161,7 +160,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
         ...(res.head ? { body: node ? res.head.toString('utf8') : cappedResponseBody(res.head) } : {}),
       };
     } catch (err) {
-      if (signal.aborted) return { kind: 'error', errorClass: 'aborted', message: String(signal.reason) };
+      if (abort.reason) return { kind: 'error', errorClass: 'aborted', message: String(abort.reason) };
       if (timedOut) {
         return {
           kind: 'error',
@@ -174,7 +173,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       return { kind: 'error', errorClass: 'network', message: describe(err) };
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      abort.onAbort(undefined);
     }
   };
   return Object.assign(call, {

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Lane } from '@dsched/domain';
 import type { ExecutorMetrics, LaneMetrics } from '../metrics.ts';
 import type { ClaimedJob, ClaimRef, JobClaimer, TargetCaller } from '../ports.ts';
+import { CallAbortHook } from './call-abort.ts';
 import type { OutcomeBatcher } from './outcome-batcher.ts';
 import { type AbortReason, type ParkTimes, settle } from './transitions.ts';
 
@@ -30,7 +30,7 @@ export interface LaneOptions {
 
 interface InFlight {
   job: ClaimedJob;
-  abort: AbortController;
+  abort: CallAbortHook;
   abortedBy?: AbortReason;
   /** The call has not returned yet (after it, only the outcome write is pending). */
   calling: boolean;
@@ -119,7 +119,7 @@ export class LaneWorker {
 
   #start(job: ClaimedJob): void {
     const key = claimKey(job);
-    const entry: InFlight = { job, abort: new AbortController(), calling: true, done: Promise.resolve() };
+    const entry: InFlight = { job, abort: new CallAbortHook(), calling: true, done: Promise.resolve() };
     this.#inFlight.set(key, entry);
     this.#metrics.inFlight.set(this.#inFlight.size);
     entry.done = this.#execute(entry).finally(() => {
@@ -135,9 +135,7 @@ export class LaneWorker {
     // A job claimed ahead of its due time (the critical lane's lead) is held until then: the claim
     // is made, the slot taken and the lease running, so the call goes out on the instant. A cancel
     // or a lost claim meanwhile aborts the wait, and the call, which then never leaves.
-    if (job.dueInMs > 0) {
-      await sleep(job.dueInMs, undefined, { signal: entry.abort.signal }).catch(() => undefined);
-    }
+    if (job.dueInMs > 0) await entry.abort.sleep(job.dueInMs);
     const lateS = Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000);
     this.#metrics.scheduleLag[job.priority].observe(lateS);
     metrics.jobStarted(job.tenantId, job.tenantWeight ?? 1, lateS);
@@ -145,7 +143,7 @@ export class LaneWorker {
     // attempt's lag is the ready-to-dispatch latency of the walk.
     if (job.workflowId && job.attempt === 1) metrics.nodeDispatchLatency.observe(lateS);
     const startedAt = this.#deps.monotonicMs();
-    const result = await this.#deps.call(job, entry.abort.signal);
+    const result = await this.#deps.call(job, entry.abort);
     entry.calling = false;
     const durationMs = this.#deps.monotonicMs() - startedAt;
     this.#metrics.attemptDuration.observe(durationMs / 1000);

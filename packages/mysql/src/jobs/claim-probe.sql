@@ -1,0 +1,11 @@
+-- Whether a lane has any job a claim could take: a plain read (no transaction, no lock) of one
+-- entry of jobs_claim, covering, one range per priority up to run_at <= now + lead, LIMIT 1. An
+-- idle lane asks this before claiming, so its empty polls are one statement instead of a claim's
+-- transaction (and, for a fair lane, a tagging pass's too). Untagged jobs are pending too: when
+-- this finds nothing, there is nothing to tag either.
+-- Parameters: lane, lead_us
+-- Returns: one row (due = 1), or none
+SELECT 1 AS due
+  FROM jobs
+ WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+ LIMIT 1
