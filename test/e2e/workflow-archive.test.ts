@@ -48,9 +48,9 @@ beforeAll(async () => {
   [db, ks, target] = await Promise.all([
     createTestDatabase(import.meta.url),
     createTestKeyspace(import.meta.url),
-    // Each node answers a JSON output naming itself; `bad` dead-letters at once (a 400).
+    // Each node answers a JSON output naming itself; `zbad` dead-letters at once (a 400).
     startScriptedTarget((call) =>
-      call.path.endsWith('/bad')
+      call.path.endsWith('/zbad')
         ? { status: 400, body: '{"why":"refused"}' }
         : { status: 200, body: JSON.stringify({ node: call.path.split('/').at(-1), attempt: call.attempt }) },
     ),
@@ -131,15 +131,16 @@ async function historyCount(table: string, id: string): Promise<number> {
 }
 
 it('moves a finished run to history, survives a kill between copy and delete, and reads back identically', async () => {
-  // 252 nodes (three history buckets): root -> 249 middles -> sink (a fan-in), plus `bad`, which
-  // dies, and `after-bad`, which is upstream_failed; the run fails.
+  // 253 nodes (three history buckets): root -> 249 middles -> sink (a fan-in), plus `zbad`, which
+  // dies, and `zbad-after`, which is upstream_failed; the run fails. The z names put the only dead
+  // and upstream_failed nodes in the last bucket, while each is bucket 0 of its state.
   const middles = Array.from({ length: 249 }, (_, i) => `m${String(i).padStart(3, '0')}`);
   const nodes = [
     { id: 'root' },
     ...middles.map((id) => ({ id, dependsOn: ['root'] })),
     { id: 'sink', dependsOn: middles, inputs: 'parents' },
-    { id: 'bad', dependsOn: ['root'] },
-    { id: 'after-bad', dependsOn: ['bad'] },
+    { id: 'zbad', dependsOn: ['root'] },
+    { id: 'zbad-after', dependsOn: ['zbad'] },
   ];
   const submit = await fetch(`${taskApi.url}/v1/workflows`, {
     method: 'POST',
@@ -206,7 +207,7 @@ it('moves a finished run to history, survives a kill between copy and delete, an
   expect(archived).toEqual(live);
 
   // Final: nothing of it runs again.
-  const retry = await api('POST', `/v1/workflows/${id}/nodes/bad/retry`);
+  const retry = await api('POST', `/v1/workflows/${id}/nodes/zbad/retry`);
   expect(retry.status).toBe(409);
   expect(retry.json.error).toMatchObject({ code: 'conflict', details: [{ field: 'id', issue: 'archived' }] });
   expect((await api('POST', `/v1/workflows/${id}/cancel`)).json).toEqual(live.summary);
