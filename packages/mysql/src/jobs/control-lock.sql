@@ -2,9 +2,11 @@
 -- needs (and what a completion sets off, follow-ups.ts). By primary key, so it waits only on
 -- that job's row.
 -- Parameters: id
--- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at, task_id, has_callbacks, counts_failures)
+-- workflow_id and node_id: a node job's completion keeps its output as the node's (node-outputs.ts).
+-- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at, task_id, has_callbacks, counts_failures, workflow_id, node_id)
 SELECT tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested,
-       deadline_at, lease_expires_at, task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures
+       deadline_at, lease_expires_at, task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures,
+       workflow_id, node_id
   FROM jobs
  WHERE id = ?
    FOR UPDATE

@@ -12,6 +12,7 @@ import { binToId, idToBin } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { keepNodeOutput } from '../workflows/node-outputs.ts';
 import { followUpFinishedJobs, followUpsOfRow } from './follow-ups.ts';
 
 // job-api's writes on a job: cancel, and the heartbeat and completion of an asynchronous (202)
@@ -38,6 +39,8 @@ interface ControlRow extends RowDataPacket {
   deadline_at: Date | null;
   lease_expires_at: Date | null;
   task_id: Buffer | null;
+  workflow_id: Buffer | null;
+  node_id: string | null;
   has_callbacks: number;
   counts_failures: number;
 }
@@ -59,6 +62,8 @@ async function lockJob(conn: PoolConnection, tenantId: string, id: string): Prom
     deadlineAt: r.deadline_at,
     leaseExpiresAt: r.lease_expires_at,
     followUps: followUpsOfRow(r),
+    workflowNode:
+      r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
   };
 }
 
@@ -150,6 +155,11 @@ export async function completeJob(
           ])
         : await conn.query<ResultSetHeader>(COMPLETE, [output, error, decision.to, bin, job.attempt]);
     fenced(res);
+    // A node's output is its last finished attempt's report, as the executor keeps a response body:
+    // in this transaction, so the node's children (their inputs) see it once the sweep walks on.
+    if (decision.to !== 'retry' && job.workflowNode && output !== null) {
+      await keepNodeOutput(conn, { ...job.workflowNode, attempt: job.attempt, output });
+    }
     if (decision.to !== 'retry' && job.followUps) {
       // The target's report stands in for the response body of a synchronous call.
       const report = output ?? error;
