@@ -183,6 +183,8 @@ export interface LockedJob {
   followUps: FinishFollowUps | null;
   /** A workflow node's job: whose output its completion's `output` becomes. */
   workflowNode?: { workflowId: string; nodeId: string } | null;
+  /** A scheduled workflow's occurrence job (lane `workflow`): running while the run it started is. */
+  startsWorkflow?: boolean;
 }
 
 export type CancelResult = 'cancelled' | 'cancel_requested' | 'already_cancelled' | 'finished' | 'not_found';

@@ -13,6 +13,7 @@ import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { keepNodeOutput } from '../workflows/node-outputs.ts';
+import { stopRuns } from '../workflows/workflow-runs.ts';
 import { followUpFinishedJobs, followUpsOfRow } from './follow-ups.ts';
 
 // job-api's writes on a job: cancel, and the heartbeat and completion of an asynchronous (202)
@@ -41,6 +42,7 @@ interface ControlRow extends RowDataPacket {
   task_id: Buffer | null;
   workflow_id: Buffer | null;
   node_id: string | null;
+  lane: string;
   has_callbacks: number;
   counts_failures: number;
 }
@@ -64,6 +66,7 @@ async function lockJob(conn: PoolConnection, tenantId: string, id: string): Prom
     followUps: followUpsOfRow(r),
     workflowNode:
       r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
+    startsWorkflow: r.lane === 'workflow',
   };
 }
 
@@ -83,6 +86,13 @@ export async function cancelJob(pool: Pool, tenantId: string, id: string): Promi
     if (job.state === 'cancelled') return 'already_cancelled';
     if (job.state !== 'pending' && job.state !== 'running') return 'finished';
     const bin = idToBin(id);
+    if (job.startsWorkflow && job.state === 'running') {
+      // A scheduled workflow's occurrence, its run started (the run's id is the job's): cancelling
+      // it cancels the run, whose end finishes the job cancelled (endRuns). Not started yet, the
+      // job is pending and its cancel below means the run never starts (the start needs it pending).
+      const stopped = await stopRuns(conn, [bin], 'cancelled', { reason: 'workflow occurrence cancelled' });
+      if (stopped.length > 0) return 'cancelled';
+    }
     if (job.claimed) {
       const [res] = await conn.query<ResultSetHeader>(CANCEL_REQUEST, [bin, job.attempt]);
       fenced(res);
