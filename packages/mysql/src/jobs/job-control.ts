@@ -77,7 +77,8 @@ function fenced(res: ResultSetHeader): void {
 
 /**
  * Cancels a job: a pending or parked one at once, one an executor is calling by marking it (the
- * executor aborts the call within one lease renewal and records it cancelled).
+ * executor's cancel watch aborts the call within EXECUTOR_CANCEL_POLL_MS and records it cancelled),
+ * a scheduled workflow's running occurrence by cancelling its run.
  */
 export async function cancelJob(pool: Pool, tenantId: string, id: string): Promise<CancelResult> {
   return withTransaction(pool, async (conn) => {
