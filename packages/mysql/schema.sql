@@ -193,9 +193,11 @@ CREATE TABLE `workflows` (
   `created_at` datetime(3) NOT NULL,
   `updated_at` datetime(3) NOT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
+  `archived_at` datetime(3) DEFAULT NULL,
   PRIMARY KEY (`id`),
   KEY `workflows_by_tenant` (`tenant_id`,`id`),
-  KEY `workflows_by_state` (`state`,`deadline_at`)
+  KEY `workflows_by_state` (`state`,`deadline_at`),
+  KEY `workflows_finished` (`state`,`finished_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `workflow_edges` (

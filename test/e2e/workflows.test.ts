@@ -88,7 +88,7 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, json: (await res.json()) as Doc };
 }
 
-type NodeSpec = { id: string; dependsOn?: string[]; trigger?: string };
+type NodeSpec = { id: string; dependsOn?: string[]; trigger?: string; inputs?: 'parents' };
 
 async function submit(prefix: string, nodes: NodeSpec[], extra: Record<string, unknown> = {}) {
   const res = await api('POST', '/v1/workflows', {
@@ -328,9 +328,12 @@ describe('an executor killed mid-call', () => {
 });
 
 describe('a node finished by a path that does not walk', () => {
-  it('an asynchronous (202) node completed through job-api: the sweep walks on, the archiver waits', async () => {
+  it('an asynchronous (202) node completed through job-api: the sweep walks on, the archiver waits, its output reaches the child', async () => {
     special.set('/async/later', () => ({ status: 202 }));
-    const wf = await submit('async', [{ id: 'later' }, { id: 'after', dependsOn: ['later'] }]);
+    const wf = await submit('async', [
+      { id: 'later' },
+      { id: 'after', dependsOn: ['later'], inputs: 'parents' },
+    ]);
     await target.until(() => callsOf('async').length === 1, 30_000, 'async node called');
     const call = callsOf('async')[0]!;
     // Parked: the job is running with no executor until the target completes it.
@@ -344,11 +347,18 @@ describe('a node finished by a path that does not walk', () => {
     const done = await fetch(`${jobApi.url}/v1/jobs/${call.idempotencyKey}/complete`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ attempt: call.attempt, outcome: 'succeeded' }),
+      body: JSON.stringify({ attempt: call.attempt, outcome: 'succeeded', output: { rows: 42 } }),
     });
     expect(done.status).toBe(200);
     expect((await finished(wf.id)).state).toBe('succeeded');
     expect(callsOf('async').map((c) => nodeOf(c.path))).toEqual(['later', 'after']);
+    // The completion's output is the node's output: the child asked for its parents' and got it.
+    expect(JSON.parse(callsOf('async')[1]!.body)).toMatchObject({ parents: { later: { rows: 42 } } });
+    const nodes = (await api('GET', `/v1/workflows/${wf.id}/nodes`)).json.nodes as unknown as {
+      id: string;
+      output?: unknown;
+    }[];
+    expect(nodes.find((n) => n.id === 'later')?.output).toEqual({ rows: 42 });
     // The node job, finished and walked, is archived like any job, and reads the same from history.
     await eventually(async () => {
       const [[row]] = await db.pool.query<RowDataPacket[]>(

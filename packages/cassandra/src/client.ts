@@ -1,3 +1,4 @@
+import { storeUnavailable } from '@dsched/domain';
 import cassandra from 'cassandra-driver';
 
 export type CassandraClient = cassandra.Client;
@@ -76,4 +77,18 @@ export function isCassandraUnreachable(err: unknown): boolean {
   if (err instanceof cassandra.errors.OperationTimedOutError) return true;
   if (err instanceof cassandra.errors.BusyConnectionError) return true;
   return err instanceof cassandra.errors.ResponseError && UNAVAILABLE_CODES.has(err.code);
+}
+
+/**
+ * Runs a read of history; when it fails because Cassandra cannot be reached, raises
+ * storeUnavailable('history'): 503 with Retry-After rather than 500 (decision D20), so what lives
+ * in MySQL is still served and the client is told to come back.
+ */
+export async function readHistory<T>(read: () => Promise<T>, message: string): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (isCassandraUnreachable(err)) throw storeUnavailable('history', message, err);
+    throw err;
+  }
 }

@@ -29,6 +29,7 @@ export * from './task-spec.ts';
 export * from './time-zone.ts';
 export * from './views.ts';
 export * from './workflow-graph.ts';
+export * from './workflow-history.ts';
 export * from './workflow-inputs.ts';
 export * from './workflow-nodes.ts';
 export * from './workflow-spec.ts';

@@ -181,6 +181,10 @@ export interface LockedJob {
   leaseExpiresAt: Date | null;
   /** What its final outcome sets off (callback job, failure count); null: nothing. */
   followUps: FinishFollowUps | null;
+  /** A workflow node's job: whose output its completion's `output` becomes. */
+  workflowNode?: { workflowId: string; nodeId: string } | null;
+  /** A scheduled workflow's occurrence job (lane `workflow`): running while the run it started is. */
+  startsWorkflow?: boolean;
 }
 
 export type CancelResult = 'cancelled' | 'cancel_requested' | 'already_cancelled' | 'finished' | 'not_found';

@@ -36,6 +36,8 @@ export interface NodeRecord {
   inputs: NodeInputs;
   finishedAt: Date | null;
   output: unknown;
+  /** Read from history: the bucket the node came from, where the next page starts. */
+  bucket?: number;
 }
 
 export function workflowView(w: WorkflowRecord): Record<string, unknown> {

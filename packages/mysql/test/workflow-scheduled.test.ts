@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
+import { cancelJob } from '../src/jobs/job-control.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { databaseNow } from '../src/pool.ts';
 import { withTransaction } from '../src/transaction.ts';
@@ -113,6 +114,48 @@ describe('a workflow task’s occurrence', () => {
     expect(await row('SELECT task_count FROM tenants WHERE id = ?', [idToBin(t.id)])).toMatchObject({
       task_count: 1,
     });
+  });
+
+  it('cancelling the occurrence job cancels the run it started, or keeps it from starting', async () => {
+    const t = await createTenantWithKey(db.pool, 'sched-wf-cancel');
+    const task = await createTask(
+      db.pool,
+      cronTask(t.id, { workflow, lane: WORKFLOW_START_LANE, target: WORKFLOW_TASK_TARGET }),
+    );
+    // Started: job-api's cancel of the occurrence ends the run cancelled, and the job with it.
+    const started = await occurrence(task.id, '2026-12-02T02:30:00.000Z');
+    expect(await startScheduledRuns(db.pool, 10)).toBe(1);
+    expect(await cancelJob(db.pool, t.id, started)).toBe('cancelled');
+    expect(await row('SELECT state FROM workflows WHERE id = ?', [idToBin(started)])).toMatchObject({
+      state: 'cancelled',
+    });
+    expect(await row('SELECT state FROM jobs WHERE id = ?', [idToBin(started)])).toMatchObject({
+      state: 'cancelled',
+    });
+    const nodes = (
+      await db.pool.query<RowDataPacket[]>(
+        'SELECT node_id, state FROM workflow_nodes WHERE workflow_id = ?',
+        [idToBin(started)],
+      )
+    )[0];
+    expect(Object.fromEntries(nodes.map((n) => [n.node_id, n.state]))).toEqual({
+      extract: 'cancelled',
+      load: 'cancelled',
+    });
+    // Its root's job was cancelled too: no executor calls it.
+    const { jobs } = await claimJobs(db.pool, {
+      lane: 'default',
+      limit: 100,
+      owner: 'exec-c',
+      leaseSeconds: 60,
+    });
+    expect(jobs.filter((j) => j.workflowId === started)).toEqual([]);
+
+    // Not started yet: cancelled while pending, the run never starts.
+    const pending = await occurrence(task.id, '2026-12-03T02:30:00.000Z');
+    expect(await cancelJob(db.pool, t.id, pending)).toBe('cancelled');
+    expect(await startScheduledRuns(db.pool, 10)).toBe(0);
+    expect(await row('SELECT id FROM workflows WHERE id = ?', [idToBin(pending)])).toBeUndefined();
   });
 
   it('dead-letters an occurrence whose task has no workflow to start', async () => {

@@ -1,6 +1,7 @@
 import { type CassandraClient, createCassandraClient } from '@dsched/cassandra/client';
 import { migrateCassandra } from '@dsched/cassandra/migrations';
 import { assertTestName, testStoreName } from './names.ts';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 export const CASSANDRA_CONTACT_POINT =
   process.env.DSCHED_TEST_CASSANDRA ?? `127.0.0.1:${process.env.DSCHED_CASSANDRA_PORT ?? 9042}`;
@@ -41,4 +42,29 @@ export async function createTestKeyspace(fileUrl: string): Promise<TestKeyspace>
     }
   };
   return { keyspace, client, close };
+}
+
+/**
+ * A client of the keyspace through a TCP relay in front of the shared node: `proxy.cut()` makes
+ * Cassandra unreachable for this client alone (every connection reset, the server untouched).
+ */
+export async function connectThroughRelay(
+  keyspace: string,
+): Promise<{ client: CassandraClient; proxy: TcpProxy; close(): Promise<void> }> {
+  const [host, port] = CASSANDRA_CONTACT_POINT.split(':');
+  const proxy = await startTcpProxy({ host: host!, port: Number(port ?? 9042) });
+  const client = createCassandraClient({
+    contactPoints: [`127.0.0.1:${proxy.port}`],
+    localDataCenter: 'datacenter1',
+    keyspace,
+  });
+  await client.connect();
+  return {
+    client,
+    proxy,
+    close: async () => {
+      await client.shutdown();
+      await proxy.close();
+    },
+  };
 }

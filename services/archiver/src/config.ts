@@ -19,8 +19,13 @@ export const archiverConfigSchema = z.object({
   /**
    * TEST ONLY. `after-history-write` makes the process kill itself with SIGKILL right after the
    * first batch reached Cassandra and before its MySQL delete: the crash invariant 5 must survive.
+   * `after-workflow-history-write`: the same after the first workflow run's copy, before its mark.
    */
-  ARCHIVER_FAILPOINT: z.enum(['after-history-write']).optional(),
+  ARCHIVER_FAILPOINT: z.enum(['after-history-write', 'after-workflow-history-write']).optional(),
+  /** Finished workflow runs one pass moves (each a page of nodes at a time). */
+  ARCHIVER_WORKFLOW_BATCH_SIZE: env.positiveInt(10),
+  /** Rows one MySQL delete of an archived run's nodes, dependencies or outputs takes. */
+  ARCHIVER_WORKFLOW_DELETE_BATCH: env.positiveInt(5000),
 });
 
 export type ArchiverConfig = z.infer<typeof archiverConfigSchema>;

@@ -2,9 +2,16 @@ import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cass
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
 import { failpoint } from './adapters/failpoint.ts';
-import { cassandraHistoryWriter, mysqlDeliveryBacklog, mysqlFinishedJobSource } from './adapters/stores.ts';
+import {
+  cassandraHistoryWriter,
+  cassandraWorkflowHistoryWriter,
+  mysqlDeliveryBacklog,
+  mysqlFinishedJobSource,
+  mysqlFinishedWorkflowSource,
+} from './adapters/stores.ts';
 import { type ArchiverConfig, loadArchiverConfig } from './config.ts';
 import { Archiver } from './core/archive.ts';
+import { WorkflowArchiver } from './core/archive-workflows.ts';
 import { ArchiverMetrics } from './metrics.ts';
 
 async function main(config: ArchiverConfig): Promise<void> {
@@ -16,15 +23,26 @@ async function main(config: ArchiverConfig): Promise<void> {
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
     build: async ({ logger, registry }) => {
+      const metrics = new ArchiverMetrics(registry);
+      const historyWrites = {
+        ttlSeconds: config.HISTORY_TTL_DAYS * 86_400,
+        concurrency: config.ARCHIVER_CONCURRENCY,
+      };
+      const workflows = new WorkflowArchiver({
+        source: mysqlFinishedWorkflowSource(pool, { deadRetentionSeconds: config.DLQ_RETENTION_S }),
+        write: cassandraWorkflowHistoryWriter(cassandra, historyWrites),
+        metrics,
+        batchSize: config.ARCHIVER_WORKFLOW_BATCH_SIZE,
+        deleteBatchSize: config.ARCHIVER_WORKFLOW_DELETE_BATCH,
+        afterWrite: failpoint(config.ARCHIVER_FAILPOINT, 'after-workflow-history-write'),
+      });
       const archiver = new Archiver({
         source: mysqlFinishedJobSource(pool, { deadRetentionSeconds: config.DLQ_RETENTION_S }),
-        write: cassandraHistoryWriter(cassandra, {
-          ttlSeconds: config.HISTORY_TTL_DAYS * 86_400,
-          concurrency: config.ARCHIVER_CONCURRENCY,
-        }),
-        metrics: new ArchiverMetrics(registry),
+        write: cassandraHistoryWriter(cassandra, historyWrites),
+        metrics,
         batchSize: config.ARCHIVER_BATCH_SIZE,
-        afterWrite: failpoint(config.ARCHIVER_FAILPOINT),
+        afterWrite: failpoint(config.ARCHIVER_FAILPOINT, 'after-history-write'),
+        workflows,
         yieldTo: {
           backlog: mysqlDeliveryBacklog(pool),
           threshold: config.ARCHIVER_YIELD_BACKLOG,

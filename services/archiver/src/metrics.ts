@@ -2,6 +2,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 
 export class ArchiverMetrics {
   readonly archived: Counter;
+  readonly workflowsArchived: Counter;
   readonly lag: Gauge;
   readonly yielding: Gauge;
 
@@ -9,6 +10,11 @@ export class ArchiverMetrics {
     this.archived = new Counter({
       name: 'dsched_archiver_jobs_archived_total',
       help: 'Jobs written to history and deleted from MySQL',
+      registers: [registry],
+    });
+    this.workflowsArchived = new Counter({
+      name: 'dsched_archiver_workflows_archived_total',
+      help: 'Finished workflow runs written to history and deleted from MySQL',
       registers: [registry],
     });
     this.lag = new Gauge({

@@ -1,6 +1,13 @@
-import type { JobRecord } from '@dsched/domain';
+import type {
+  ArchivableRun,
+  ArchivedWorkflow,
+  JobRecord,
+  NodePlace,
+  NodeRecord,
+  WorkflowRecord,
+} from '@dsched/domain';
 
-export type { JobRecord };
+export type { ArchivableRun, JobRecord };
 
 export interface FinishedJobSource {
   /** Terminal jobs ready for history, oldest first, with their attempts. */
@@ -19,3 +26,45 @@ export type HistoryWriter = (records: JobRecord[]) => Promise<void>;
 
 /** Called between the history write and the MySQL delete; a test switch makes it crash. */
 export type Failpoint = () => void;
+
+/** Finished workflow runs in MySQL, read a page at a time and deleted in batches. */
+export interface FinishedWorkflowSource {
+  /** Finished runs ready for history, oldest first. */
+  select(limit: number): Promise<ArchivableRun[]>;
+  /** The run as the API shows it, or null once it is gone or marked. */
+  summary(tenantId: string, id: string): Promise<WorkflowRecord | null>;
+  /** A page of its nodes in node id order, and how many of them still have their job in MySQL. */
+  nodePage(
+    id: string,
+    afterNodeId: string | undefined,
+    limit: number,
+  ): Promise<{ nodes: NodeRecord[]; liveJobs: number }>;
+  /** Dependencies whose parent id is in [firstParent, lastParent], after a (parent, child) cursor. */
+  edgePage(
+    id: string,
+    q: { firstParent: string; lastParent: string; after: [string, string] | null; limit: number },
+  ): Promise<[string, string][]>;
+  /** Up to `limit` of a small run's dependencies, for its graph. */
+  edges(id: string, limit: number): Promise<[string, string][]>;
+  /** Marks the run archived if it is still as selected; false when it changed. */
+  mark(run: ArchivableRun): Promise<boolean>;
+  /** Deletes one batch of a marked run's rows; 0 when nothing is left. */
+  deleteBatch(id: string, limit: number): Promise<number>;
+}
+
+/** Where a copy of a run lives in history: the run and the version it was copied at. */
+export interface WorkflowCopy {
+  workflowId: string;
+  version: number;
+}
+
+/** Writes runs to history; every write idempotent, so a copy repeated after a crash is harmless. */
+export interface WorkflowHistoryWriter {
+  nodes(copy: WorkflowCopy, nodes: { node: NodeRecord; place: NodePlace }[]): Promise<void>;
+  parents(
+    copy: WorkflowCopy,
+    edges: { parent: string; child: string; parentBucket: number }[],
+  ): Promise<void>;
+  /** The summary, written last. */
+  run(archived: ArchivedWorkflow): Promise<void>;
+}

@@ -1,10 +1,10 @@
-import { createCassandraClient } from '@dsched/cassandra/client';
+import type { CassandraClient } from '@dsched/cassandra/client';
 import { newId } from '@dsched/domain';
 import { createLogger, createRegistry } from '@dsched/runtime';
-import { CASSANDRA_CONTACT_POINT, createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import { connectThroughRelay, createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { startTcpProxy, type TcpProxy } from '@dsched/testkit/tcp-proxy';
+import type { TcpProxy } from '@dsched/testkit/tcp-proxy';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -17,20 +17,15 @@ import { jobApiDeps } from '../src/deps.ts';
 let db: TestDatabase;
 let ks: TestKeyspace;
 let proxy: TcpProxy;
-let client: ReturnType<typeof createCassandraClient>;
+let client: CassandraClient;
+let relay: Awaited<ReturnType<typeof connectThroughRelay>>;
 let app: FastifyInstance;
 let alice: { id: string; apiKey: string };
 
 beforeAll(async () => {
   [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
-  const [host, port] = CASSANDRA_CONTACT_POINT.split(':');
-  proxy = await startTcpProxy({ host: host!, port: Number(port ?? 9042) });
-  client = createCassandraClient({
-    contactPoints: [`127.0.0.1:${proxy.port}`],
-    localDataCenter: 'datacenter1',
-    keyspace: ks.keyspace,
-  });
-  await client.connect();
+  relay = await connectThroughRelay(ks.keyspace);
+  ({ proxy, client } = relay);
   app = buildApp({
     ...jobApiDeps({
       pool: db.pool,
@@ -45,8 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  await client.shutdown();
-  await proxy.close();
+  await relay.close();
   await db.close();
   await ks.close();
 });

@@ -21,6 +21,7 @@ import type {
   TaskRepository,
   TaskRuns,
   TenantDirectory,
+  WorkflowHistory,
   WorkflowStore,
 } from './ports.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
@@ -48,6 +49,8 @@ export interface TaskApiDeps {
   adminToken: string;
   audit: AuditSources;
   workflows: WorkflowStore;
+  /** Finished runs moved to history. */
+  history: WorkflowHistory;
   /** The largest POST /v1/workflows body (a 100,000-node workflow is tens of megabytes). */
   workflowMaxBodyBytes: number;
   /** Web origins allowed to call from a browser (CORS); none when empty or absent. */

@@ -12,6 +12,7 @@ import {
   mysqlTenantDirectory,
   mysqlWorkflowStore,
 } from './adapters/mysql.ts';
+import { cassandraWorkflowHistory } from './adapters/workflow-history.ts';
 import type { TaskApiDeps } from './app.ts';
 import { TaskApiMetrics } from './metrics.ts';
 
@@ -44,6 +45,7 @@ export function taskApiDeps(args: {
     now: mysqlClock(pool),
     adminToken: args.adminToken,
     workflows: mysqlWorkflowStore(pool),
+    history: cassandraWorkflowHistory(args.cassandra),
     workflowMaxBodyBytes: args.workflowMaxBodyBytes,
     audit: auditSources(pool, args.cassandra, {
       historyRetentionDays: args.historyRetentionDays,

@@ -1,4 +1,5 @@
 import type {
+  ArchivedWorkflow,
   NewTenant,
   NodeRecord,
   NodeState,
@@ -69,7 +70,10 @@ export type RunOperationResult = 'done' | 'not_found' | 'not_running';
 export interface WorkflowStore {
   /** Stores a checked run and makes its roots' jobs, in one transaction; false over maxTasks. */
   insert(plan: WorkflowPlan): Promise<boolean>;
+  /** A live run (null: missing, another tenant's, or moved to history). */
   get(tenantId: string, id: string): Promise<WorkflowRecord | null>;
+  /** Whether the run is still live: asked after reading a page of it (a run being archived is not). */
+  isLive(tenantId: string, id: string): Promise<boolean>;
   /** A page of a run's nodes in node id order, after `afterNodeId`. */
   listNodes(
     workflowId: string,
@@ -89,5 +93,24 @@ export interface WorkflowStore {
     tenantId: string,
     id: string,
     nodeId: string,
-  ): Promise<RunOperationResult | 'node_not_found' | 'node_not_retryable' | 'over_quota'>;
+  ): Promise<RunOperationResult | 'archived' | 'node_not_found' | 'node_not_retryable' | 'over_quota'>;
+}
+
+/**
+ * Finished runs moved to history (Cassandra). A read that cannot reach it raises
+ * storeUnavailable('history'): 503 with Retry-After (decision D20).
+ */
+export interface WorkflowHistory {
+  get(tenantId: string, id: string): Promise<ArchivedWorkflow | null>;
+  /** A page of nodes in node id order, from the bucket the previous page ended in. */
+  listNodes(
+    run: ArchivedWorkflow,
+    page: { limit: number; afterNodeId?: string; bucket?: number; state?: NodeState },
+  ): Promise<NodeRecord[]>;
+  /** A page of one node's parents with their outputs, in parent id order; null: no such node. */
+  listParents(
+    run: ArchivedWorkflow,
+    nodeId: string,
+    page: { limit: number; afterNodeId?: string },
+  ): Promise<NodeRecord[] | null>;
 }

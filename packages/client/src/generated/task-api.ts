@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Re-run a node that did not succeed, and its descendants that did not succeed
-         * @description Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt numbers keep rising. A finished workflow is running again.
+         * @description Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt numbers keep rising. A finished workflow is running again — until it moves to history (succeeded runs once finished, failed and cancelled ones after DLQ_RETENTION_S): then 409 with details [{"field": "id", "issue": "archived"}].
          */
         post: operations["postV1WorkflowsIdNodesNodeIdRetry"];
         delete?: never;
@@ -2303,6 +2303,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1WorkflowsIdNodes: {
@@ -2370,6 +2379,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getV1WorkflowsIdGraph: {
@@ -2427,6 +2445,15 @@ export interface operations {
             };
             /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2500,6 +2527,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postV1WorkflowsIdCancel: {
@@ -2543,6 +2579,15 @@ export interface operations {
             };
             /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2609,6 +2654,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postV1WorkflowsIdResume: {
@@ -2668,6 +2722,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postV1WorkflowsIdNodesNodeIdRetry: {
@@ -2709,6 +2772,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description conflict, details [{"field": "id", "issue": "archived"}]: the run moved to history */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description failed_precondition: the node is live or succeeded */
             412: {
                 headers: {
@@ -2720,6 +2792,15 @@ export interface operations {
             };
             /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

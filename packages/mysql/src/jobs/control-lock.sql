@@ -2,9 +2,12 @@
 -- needs (and what a completion sets off, follow-ups.ts). By primary key, so it waits only on
 -- that job's row.
 -- Parameters: id
--- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at, task_id, has_callbacks, counts_failures)
+-- workflow_id and node_id: a node job's completion keeps its output as the node's (node-outputs.ts);
+-- lane 'workflow': a scheduled workflow's occurrence job, whose cancel cancels its run.
+-- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at, task_id, has_callbacks, counts_failures, workflow_id, node_id, lane)
 SELECT tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested,
-       deadline_at, lease_expires_at, task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures
+       deadline_at, lease_expires_at, task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures,
+       workflow_id, node_id, lane
   FROM jobs
  WHERE id = ?
    FOR UPDATE

@@ -12,6 +12,8 @@ import { binToId, idToBin } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { keepNodeOutput } from '../workflows/node-outputs.ts';
+import { stopRuns } from '../workflows/workflow-runs.ts';
 import { followUpFinishedJobs, followUpsOfRow } from './follow-ups.ts';
 
 // job-api's writes on a job: cancel, and the heartbeat and completion of an asynchronous (202)
@@ -38,6 +40,9 @@ interface ControlRow extends RowDataPacket {
   deadline_at: Date | null;
   lease_expires_at: Date | null;
   task_id: Buffer | null;
+  workflow_id: Buffer | null;
+  node_id: string | null;
+  lane: string;
   has_callbacks: number;
   counts_failures: number;
 }
@@ -59,6 +64,9 @@ async function lockJob(conn: PoolConnection, tenantId: string, id: string): Prom
     deadlineAt: r.deadline_at,
     leaseExpiresAt: r.lease_expires_at,
     followUps: followUpsOfRow(r),
+    workflowNode:
+      r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
+    startsWorkflow: r.lane === 'workflow',
   };
 }
 
@@ -69,7 +77,8 @@ function fenced(res: ResultSetHeader): void {
 
 /**
  * Cancels a job: a pending or parked one at once, one an executor is calling by marking it (the
- * executor aborts the call within one lease renewal and records it cancelled).
+ * executor's cancel watch aborts the call within EXECUTOR_CANCEL_POLL_MS and records it cancelled),
+ * a scheduled workflow's running occurrence by cancelling its run.
  */
 export async function cancelJob(pool: Pool, tenantId: string, id: string): Promise<CancelResult> {
   return withTransaction(pool, async (conn) => {
@@ -78,6 +87,13 @@ export async function cancelJob(pool: Pool, tenantId: string, id: string): Promi
     if (job.state === 'cancelled') return 'already_cancelled';
     if (job.state !== 'pending' && job.state !== 'running') return 'finished';
     const bin = idToBin(id);
+    if (job.startsWorkflow && job.state === 'running') {
+      // A scheduled workflow's occurrence, its run started (the run's id is the job's): cancelling
+      // it cancels the run, whose end finishes the job cancelled (endRuns). Not started yet, the
+      // job is pending and its cancel below means the run never starts (the start needs it pending).
+      const stopped = await stopRuns(conn, [bin], 'cancelled', { reason: 'workflow occurrence cancelled' });
+      if (stopped.length > 0) return 'cancelled';
+    }
     if (job.claimed) {
       const [res] = await conn.query<ResultSetHeader>(CANCEL_REQUEST, [bin, job.attempt]);
       fenced(res);
@@ -150,6 +166,11 @@ export async function completeJob(
           ])
         : await conn.query<ResultSetHeader>(COMPLETE, [output, error, decision.to, bin, job.attempt]);
     fenced(res);
+    // A node's output is its last finished attempt's report, as the executor keeps a response body:
+    // in this transaction, so the node's children (their inputs) see it once the sweep walks on.
+    if (decision.to !== 'retry' && job.workflowNode && output !== null) {
+      await keepNodeOutput(conn, { ...job.workflowNode, attempt: job.attempt, output });
+    }
     if (decision.to !== 'retry' && job.followUps) {
       // The target's report stands in for the response body of a synchronous call.
       const report = output ?? error;

@@ -33,3 +33,20 @@ export async function keepNodeOutputs(conn: PoolConnection, applied: readonly Ou
   }
   await flush();
 }
+
+/**
+ * Keeps one node's output from a completion through job-api (a 202 node's report), in the
+ * caller's transaction: the same upsert, so an older attempt never overwrites a newer one. The
+ * report is a JSON document already capped by job-api (MAX_CALLBACK_DOC_BYTES, under any output cap).
+ */
+export async function keepNodeOutput(
+  conn: PoolConnection,
+  node: { workflowId: string; nodeId: string; attempt: number; output: string },
+): Promise<void> {
+  await conn.query(NODE_OUTPUTS_UPSERT.replace(':rows', '(?, ?, ?, ?, NOW(3))'), [
+    idToBin(node.workflowId),
+    node.nodeId,
+    node.attempt,
+    node.output,
+  ]);
+}

@@ -64,7 +64,12 @@ export async function setWorkflowPaused(
   });
 }
 
-export type RetryResult = RunOperationResult | 'node_not_found' | 'node_not_retryable' | 'over_quota';
+export type RetryResult =
+  | RunOperationResult
+  | 'archived'
+  | 'node_not_found'
+  | 'node_not_retryable'
+  | 'over_quota';
 
 /**
  * Re-runs a node that did not succeed, and resets its descendants that did not succeed to wait for
@@ -84,6 +89,8 @@ export async function retryWorkflowNode(
   return withTransaction(pool, async (conn) => {
     const run = await lockRun(conn, tenantId, id);
     if (!run) return 'not_found';
+    // Moved to history (its rows are being deleted): nothing of it runs again (decision D29).
+    if (run.archived_at !== null) return 'archived';
     const wf = run.id as Buffer;
     const [nodes] = await conn.query<RowDataPacket[]>(RETRY_NODE_LOCK, [wf, nodeId]);
     const node = nodes[0];

@@ -17,6 +17,13 @@ const NODES_PAGE = loadSql(import.meta.url, './workflow-nodes-page.sql');
 const EDGES = loadSql(import.meta.url, './workflow-edges.sql');
 const NODE_PARENTS_PAGE = loadSql(import.meta.url, './workflow-node-parents-page.sql');
 const NODE_EXISTS = loadSql(import.meta.url, './workflow-node-exists.sql');
+const WORKFLOW_LIVE = loadSql(import.meta.url, './workflow-live.sql');
+
+/** Whether a tenant's run is live in MySQL (false: missing, another tenant's, or moved to history). */
+export async function isWorkflowLive(pool: Pool, tenantId: string, id: string): Promise<boolean> {
+  const [rows] = await pool.query<RowDataPacket[]>(WORKFLOW_LIVE, [idToBin(id), idToBin(tenantId)]);
+  return rows.length === 1;
+}
 
 /** A tenant's run with its node counts; null when missing or another tenant's. */
 export async function getWorkflow(pool: Pool, tenantId: string, id: string): Promise<WorkflowRecord | null> {

@@ -1,13 +1,32 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
 import { writeJobHistory } from '@dsched/cassandra/job-history';
 import {
+  writeWorkflowNodes,
+  writeWorkflowParents,
+  writeWorkflowRun,
+} from '@dsched/cassandra/workflow-history';
+import {
   archiverLagSeconds,
   deleteArchivedJobs,
   readyBacklogUpTo,
   selectArchivableJobs,
 } from '@dsched/mysql/jobs/archive';
 import type { Pool } from '@dsched/mysql/pool';
-import type { DeliveryBacklog, FinishedJobSource, HistoryWriter } from '../ports.ts';
+import {
+  archiveEdgePage,
+  archiveNodePage,
+  deleteArchivedWorkflowBatch,
+  markWorkflowArchived,
+  selectArchivableWorkflows,
+} from '@dsched/mysql/workflows/workflow-archive';
+import { getWorkflow, listWorkflowEdges } from '@dsched/mysql/workflows/workflow-reads';
+import type {
+  DeliveryBacklog,
+  FinishedJobSource,
+  FinishedWorkflowSource,
+  HistoryWriter,
+  WorkflowHistoryWriter,
+} from '../ports.ts';
 
 export function mysqlFinishedJobSource(
   pool: Pool,
@@ -30,4 +49,32 @@ export function cassandraHistoryWriter(
 
 export function mysqlDeliveryBacklog(pool: Pool): DeliveryBacklog {
   return (cap) => readyBacklogUpTo(pool, cap);
+}
+
+export function mysqlFinishedWorkflowSource(
+  pool: Pool,
+  options: { deadRetentionSeconds: number },
+): FinishedWorkflowSource {
+  return {
+    select: (limit) =>
+      selectArchivableWorkflows(pool, { limit, deadRetentionSeconds: options.deadRetentionSeconds }),
+    summary: (tenantId, id) => getWorkflow(pool, tenantId, id),
+    nodePage: (id, afterNodeId, limit) =>
+      archiveNodePage(pool, id, { limit, ...(afterNodeId ? { afterNodeId } : {}) }),
+    edgePage: (id, q) => archiveEdgePage(pool, id, q),
+    edges: (id, limit) => listWorkflowEdges(pool, id, limit),
+    mark: (run) => markWorkflowArchived(pool, run),
+    deleteBatch: (id, limit) => deleteArchivedWorkflowBatch(pool, id, limit),
+  };
+}
+
+export function cassandraWorkflowHistoryWriter(
+  client: CassandraClient,
+  options: { ttlSeconds: number; concurrency: number },
+): WorkflowHistoryWriter {
+  return {
+    nodes: (copy, nodes) => writeWorkflowNodes(client, copy, nodes, options),
+    parents: (copy, edges) => writeWorkflowParents(client, copy, edges, options),
+    run: (archived) => writeWorkflowRun(client, archived, options),
+  };
 }

@@ -27,6 +27,7 @@ export class Archiver {
   readonly #batchSize: number;
   readonly #afterWrite: Failpoint;
   readonly #yield: YieldPolicy | undefined;
+  readonly #workflows: { runOnce(): Promise<boolean> } | undefined;
   #yieldingSince: number | undefined;
 
   constructor(deps: {
@@ -34,8 +35,10 @@ export class Archiver {
     write: HistoryWriter;
     metrics: ArchiverMetrics;
     batchSize: number;
-    afterWrite?: Failpoint;
+    afterWrite?: Failpoint | undefined;
     yieldTo?: YieldPolicy;
+    /** Finished workflow runs, moved once the jobs are caught up (a run follows its node jobs). */
+    workflows?: { runOnce(): Promise<boolean> };
   }) {
     this.#source = deps.source;
     this.#write = deps.write;
@@ -43,6 +46,7 @@ export class Archiver {
     this.#batchSize = deps.batchSize;
     this.#afterWrite = deps.afterWrite ?? (() => undefined);
     this.#yield = deps.yieldTo && deps.yieldTo.threshold > 0 ? deps.yieldTo : undefined;
+    this.#workflows = deps.workflows;
   }
 
   /** One batch; returns true when it was full, so the loop runs again at once. */
@@ -59,7 +63,9 @@ export class Archiver {
     // The lag is measured when the archiver has caught up with what it saw (a short batch), so a
     // backlog shows as a growing lag and the query costs nothing while draining.
     if (!full) this.#metrics.lag.set(await this.#source.lagSeconds());
-    return full;
+    // Runs after jobs: a run moves only once its node jobs have (the same pass, when it caught up).
+    const moreRuns = !full && this.#workflows ? await this.#workflows.runOnce() : false;
+    return full || moreRuns;
   }
 
   /** Whether delivery is busy and the current yield has not yet lasted its bound. */

@@ -1,30 +1,18 @@
-import { type CassandraClient, isCassandraUnreachable } from '@dsched/cassandra/client';
+import { type CassandraClient, readHistory } from '@dsched/cassandra/client';
 import { archivedTaskRuns, archivedTenantJobs } from '@dsched/cassandra/history-reads';
 import { getArchivedJob } from '@dsched/cassandra/job-history';
-import { storeUnavailable } from '@dsched/domain';
 import { liveJobIds, liveTaskRuns, liveTenantJobs, taskBelongsTo } from '@dsched/mysql/jobs/job-lists';
 import { getLiveJob } from '@dsched/mysql/jobs/job-records';
 import { redriveJobs, redriveTask } from '@dsched/mysql/jobs/redrive';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
 import type { DatabaseClock, DeadLetterQueue, JobLookup, JobSource, LiveJobs } from '../ports.ts';
 
-/**
- * A read of history that fails because Cassandra cannot be reached answers 503 (Retry-After), not
- * 500: live jobs (MySQL) are still served meanwhile, and the client is told to come back.
- */
-async function fromHistory<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (isCassandraUnreachable(err))
-      throw storeUnavailable(
-        'history',
-        'job history (Cassandra) is unreachable right now; live jobs are still served, retry later',
-        err,
-      );
-    throw err;
-  }
-}
+/** Live jobs (MySQL) are still served while history cannot be reached: its reads answer 503. */
+const fromHistory = <T>(read: () => Promise<T>): Promise<T> =>
+  readHistory(
+    read,
+    'job history (Cassandra) is unreachable right now; live jobs are still served, retry later',
+  );
 
 export function jobLookup(pool: Pool, cassandra: CassandraClient): JobLookup {
   return {

@@ -19,6 +19,7 @@ import {
 } from '@dsched/mysql/workflows/workflow-control';
 import {
   getWorkflow,
+  isWorkflowLive,
   listWorkflowEdges,
   listWorkflowNodeParents,
   listWorkflowNodes,
@@ -74,6 +75,7 @@ export function mysqlWorkflowStore(pool: Pool): WorkflowStore {
   return {
     insert: (plan) => insertWorkflow(pool, plan),
     get: (tenantId, id) => getWorkflow(pool, tenantId, id),
+    isLive: (tenantId, id) => isWorkflowLive(pool, tenantId, id),
     listNodes: (workflowId, page) => listWorkflowNodes(pool, workflowId, page),
     listEdges: (workflowId, limit) => listWorkflowEdges(pool, workflowId, limit),
     listParents: (workflowId, nodeId, page) => listWorkflowNodeParents(pool, workflowId, nodeId, page),

@@ -1,7 +1,11 @@
 import {
+  type ArchivedWorkflow,
   type CreateWorkflowRequest,
   conflict,
   DschedError,
+  GRAPH_MAX_EDGES,
+  GRAPH_MAX_NODES,
+  graphFits,
   invalidArgument,
   type ListNodeParentsQuery,
   type ListWorkflowNodesQuery,
@@ -13,7 +17,13 @@ import {
   type Tenant,
   type WorkflowRecord,
 } from '@dsched/domain';
-import type { DatabaseClock, WorkflowStore } from '../ports.ts';
+import type { DatabaseClock, WorkflowHistory, WorkflowStore } from '../ports.ts';
+
+/** Where runs are read: live ones in MySQL, finished ones moved to history in Cassandra. */
+export interface WorkflowStores {
+  workflows: WorkflowStore;
+  history: WorkflowHistory;
+}
 
 // The workflow use cases of task-api: submit (checked in the domain, stored whole or not at all),
 // read, and the run operations. The walk itself happens where outcomes are written (executor).
@@ -44,14 +54,45 @@ export async function submitWorkflow(
   return stored;
 }
 
+/** A run that moved to history, or 404 (missing, or another tenant's). */
+async function archivedOrThrow(
+  stores: WorkflowStores,
+  tenant: Tenant,
+  id: string,
+): Promise<ArchivedWorkflow> {
+  const archived = await stores.history.get(tenant.id, id);
+  if (!archived) throw notFound('workflow');
+  return archived;
+}
+
+/** A run, live or archived: the caller cannot tell the difference (as for jobs in job-api). */
 export async function getWorkflowOrThrow(
-  workflows: WorkflowStore,
+  stores: WorkflowStores,
   tenant: Tenant,
   id: string,
 ): Promise<WorkflowRecord> {
-  const wf = await workflows.get(tenant.id, id);
-  if (!wf) throw notFound('workflow');
-  return wf;
+  const wf = await stores.workflows.get(tenant.id, id);
+  if (wf) return wf;
+  return (await archivedOrThrow(stores, tenant, id)).record;
+}
+
+/**
+ * Reads a page of a run from MySQL while it is live, else from history. A run marked archived
+ * while its page was read has its rows deleted behind the mark, so the live page counts only if
+ * the run was still live after it (a read before the mark committed saw every row).
+ */
+async function readRun<T>(
+  stores: WorkflowStores,
+  tenant: Tenant,
+  id: string,
+  live: () => Promise<T>,
+  archived: (run: ArchivedWorkflow) => Promise<T>,
+): Promise<T> {
+  if (await stores.workflows.isLive(tenant.id, id)) {
+    const page = await live();
+    if (await stores.workflows.isLive(tenant.id, id)) return page;
+  }
+  return archived(await archivedOrThrow(stores, tenant, id));
 }
 
 function pageFingerprint(id: string, state: string | undefined): string {
@@ -60,51 +101,72 @@ function pageFingerprint(id: string, state: string | undefined): string {
 
 /** A page of a run's nodes, in node id order; the token carries the last node id and the query. */
 export async function listNodesPage(
-  workflows: WorkflowStore,
+  stores: WorkflowStores,
   tenant: Tenant,
   id: string,
   query: ListWorkflowNodesQuery,
 ): Promise<{ nodes: NodeRecord[]; nextPageToken?: string }> {
-  await getWorkflowOrThrow(workflows, tenant, id);
   const fingerprint = pageFingerprint(id, query.state);
-  const afterNodeId = query.pageToken ? decodeNodeToken(query.pageToken, fingerprint) : undefined;
-  const rows = await workflows.listNodes(id, {
+  const cursor = query.pageToken ? decodeNodeToken(query.pageToken, fingerprint) : undefined;
+  const page = {
     limit: query.limit + 1,
-    ...(afterNodeId ? { afterNodeId } : {}),
+    ...(cursor ? { afterNodeId: cursor.after } : {}),
     ...(query.state ? { state: query.state } : {}),
-  });
+  };
+  const rows = await readRun(
+    stores,
+    tenant,
+    id,
+    () => stores.workflows.listNodes(id, page),
+    (run) =>
+      stores.history.listNodes(run, {
+        ...page,
+        ...(cursor?.bucket !== undefined ? { bucket: cursor.bucket } : {}),
+      }),
+  );
   const nodes = rows.slice(0, query.limit);
   if (rows.length <= query.limit) return { nodes };
-  return { nodes, nextPageToken: nodeToken(fingerprint, nodes.at(-1)!.nodeId) };
+  return { nodes, nextPageToken: nodeToken(fingerprint, nodes.at(-1)!) };
 }
 
 /** A page of one node's parents with their outputs (what a fan-in's paged inputs point at). */
 export async function listParentsPage(
-  workflows: WorkflowStore,
+  stores: WorkflowStores,
   tenant: Tenant,
   id: string,
   nodeId: string,
   query: ListNodeParentsQuery,
 ): Promise<{ parents: NodeRecord[]; nextPageToken?: string }> {
-  await getWorkflowOrThrow(workflows, tenant, id);
   const fingerprint = queryFingerprint({ workflow: id, parentsOf: nodeId });
-  const afterNodeId = query.pageToken ? decodeNodeToken(query.pageToken, fingerprint) : undefined;
-  const rows = await workflows.listParents(id, nodeId, {
-    limit: query.limit + 1,
-    ...(afterNodeId ? { afterNodeId } : {}),
-  });
+  const cursor = query.pageToken ? decodeNodeToken(query.pageToken, fingerprint) : undefined;
+  const page = { limit: query.limit + 1, ...(cursor ? { afterNodeId: cursor.after } : {}) };
+  const rows = await readRun(
+    stores,
+    tenant,
+    id,
+    () => stores.workflows.listParents(id, nodeId, page),
+    (run) => stores.history.listParents(run, nodeId, page),
+  );
   if (rows === null) throw notFound('node');
   const parents = rows.slice(0, query.limit);
   if (rows.length <= query.limit) return { parents };
-  return { parents, nextPageToken: nodeToken(fingerprint, parents.at(-1)!.nodeId) };
+  // A parents page resumes by parent id alone (history keeps each parent's bucket beside it).
+  return { parents, nextPageToken: nodeToken(fingerprint, { nodeId: parents.at(-1)!.nodeId }) };
 }
 
-function nodeToken(fingerprint: string, after: string): string {
-  return Buffer.from(JSON.stringify({ q: fingerprint, after })).toString('base64url');
+/** The token: the query's fingerprint, the last node id, and (from history) the bucket it was in. */
+function nodeToken(fingerprint: string, last: { nodeId: string; bucket?: number }): string {
+  return Buffer.from(
+    JSON.stringify({
+      q: fingerprint,
+      after: last.nodeId,
+      ...(last.bucket !== undefined ? { b: last.bucket } : {}),
+    }),
+  ).toString('base64url');
 }
 
-function decodeNodeToken(token: string, fingerprint: string): string {
-  let parsed: { q?: unknown; after?: unknown } = {};
+function decodeNodeToken(token: string, fingerprint: string): { after: string; bucket?: number } {
+  let parsed: { q?: unknown; after?: unknown; b?: unknown } = {};
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
@@ -113,40 +175,42 @@ function decodeNodeToken(token: string, fingerprint: string): string {
   if (typeof parsed.after !== 'string' || !NODE_ID.test(parsed.after)) {
     throw invalidArgument('pageToken', 'not a page token this API issued');
   }
+  if (parsed.b !== undefined && !(Number.isSafeInteger(parsed.b) && (parsed.b as number) >= 0)) {
+    throw invalidArgument('pageToken', 'not a page token this API issued');
+  }
   if (parsed.q !== fingerprint) throw invalidArgument('pageToken', 'was issued for another query');
-  return parsed.after;
+  return { after: parsed.after, ...(parsed.b !== undefined ? { bucket: parsed.b as number } : {}) };
 }
 
 /** Cancel, pause or resume: 404 for another tenant's or a missing run, 409 when it has ended. */
 export async function operateOnRun(
-  workflows: WorkflowStore,
+  stores: WorkflowStores,
   tenant: Tenant,
   id: string,
   op: 'cancel' | 'pause' | 'resume',
 ): Promise<WorkflowRecord> {
+  const { workflows } = stores;
   const result =
     op === 'cancel'
       ? await workflows.cancel(tenant.id, id)
       : await workflows.setPaused(tenant.id, id, op === 'pause');
-  if (result === 'not_found') throw notFound('workflow');
-  const wf = await getWorkflowOrThrow(workflows, tenant, id);
+  // Not in MySQL: a run moved to history has ended, like one that is still there.
+  const wf = await getWorkflowOrThrow(stores, tenant, id);
   // Cancelling a run that already ended is answered with its state: asking twice is harmless.
-  if (result === 'not_running' && op !== 'cancel') throw conflict(`the workflow is ${wf.state}`);
+  if (result !== 'done' && op !== 'cancel') throw conflict(`the workflow is ${wf.state}`);
   return wf;
 }
 
-/** The largest run GET /v1/workflows/{id}/graph answers whole (the console draws it). */
-export const GRAPH_MAX_NODES = 500;
-export const GRAPH_MAX_EDGES = 5000;
+export { GRAPH_MAX_EDGES, GRAPH_MAX_NODES };
 
 /** A small run's every node and dependency, for drawing; a larger one is paged through /nodes. */
 export async function workflowGraph(
-  workflows: WorkflowStore,
+  stores: WorkflowStores,
   tenant: Tenant,
   id: string,
 ): Promise<{ workflow: WorkflowRecord; nodes: NodeRecord[]; edges: [string, string][] }> {
-  const workflow = await getWorkflowOrThrow(workflows, tenant, id);
-  if (workflow.nodeCount > GRAPH_MAX_NODES || workflow.edgeCount > GRAPH_MAX_EDGES) {
+  const workflow = await getWorkflowOrThrow(stores, tenant, id);
+  if (!graphFits(workflow)) {
     throw new DschedError(
       'failed_precondition',
       `the workflow has ${workflow.nodeCount} nodes and ${workflow.edgeCount} dependencies; its graph is ` +
@@ -158,22 +222,43 @@ export async function workflowGraph(
       },
     );
   }
-  const [nodes, edges] = await Promise.all([
-    workflows.listNodes(id, { limit: GRAPH_MAX_NODES }),
-    workflows.listEdges(id, GRAPH_MAX_EDGES),
-  ]);
-  return { workflow, nodes, edges };
+  return readRun(
+    stores,
+    tenant,
+    id,
+    async () => {
+      const [nodes, edges] = await Promise.all([
+        stores.workflows.listNodes(id, { limit: GRAPH_MAX_NODES }),
+        stores.workflows.listEdges(id, GRAPH_MAX_EDGES),
+      ]);
+      return { workflow, nodes, edges };
+    },
+    // The archiver keeps a drawable run's dependencies in its summary.
+    async (run) => ({
+      workflow: run.record,
+      nodes: await stores.history.listNodes(run, { limit: GRAPH_MAX_NODES }),
+      edges: run.edges ?? [],
+    }),
+  );
 }
 
 /** Re-runs a node that did not succeed and its descendants that did not succeed. */
 export async function retryNode(
-  workflows: WorkflowStore,
+  stores: WorkflowStores,
   tenant: Tenant,
   id: string,
   nodeId: string,
 ): Promise<WorkflowRecord> {
-  const result = await workflows.retryNode(tenant.id, id, nodeId);
-  if (result === 'not_found') throw notFound('workflow');
+  const result = await stores.workflows.retryNode(tenant.id, id, nodeId);
+  if (result === 'archived' || result === 'not_found') {
+    // A run in history is final (decision D29): nothing of it runs again.
+    await archivedOrThrow(stores, tenant, id);
+    throw new DschedError(
+      'conflict',
+      'the workflow has moved to history and cannot run again; submit it anew to re-run it',
+      { details: [{ field: 'id', issue: 'archived' }] },
+    );
+  }
   if (result === 'node_not_found') throw notFound('node');
   if (result === 'node_not_retryable') {
     throw new DschedError(
@@ -185,5 +270,5 @@ export async function retryNode(
     );
   }
   if (result === 'over_quota') throw overQuota(tenant);
-  return getWorkflowOrThrow(workflows, tenant, id);
+  return getWorkflowOrThrow(stores, tenant, id);
 }

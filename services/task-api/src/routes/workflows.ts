@@ -12,7 +12,7 @@ import {
   workflowView,
   workflowViewSchema,
 } from '@dsched/domain';
-import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
+import { defineRoute, HISTORY_UNAVAILABLE, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
@@ -26,14 +26,26 @@ import {
   submitWorkflow,
   workflowGraph,
 } from '../core/workflows.ts';
-import type { DatabaseClock, RateLimiter, TenantDirectory, WorkflowStore } from '../ports.ts';
+import type {
+  DatabaseClock,
+  RateLimiter,
+  TenantDirectory,
+  WorkflowHistory,
+  WorkflowStore,
+} from '../ports.ts';
 import { RATE_LIMITED } from './task-lifecycle.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
 // POST /v1/workflows, GET /v1/workflows/{id}, its nodes (and a small one's graph), and the run
 // operations.
 
-const tenantErrors = { 401: STANDARD_ERRORS[401], 404: STANDARD_ERRORS[404], 429: RATE_LIMITED };
+// Every read of a run may go to history (a finished run moves there): 503 while it is unreachable.
+const tenantErrors = {
+  401: STANDARD_ERRORS[401],
+  404: STANDARD_ERRORS[404],
+  429: RATE_LIMITED,
+  503: HISTORY_UNAVAILABLE,
+};
 const ENDED = { description: 'conflict: the workflow has ended' };
 
 const workflowGraphSchema = z.object({
@@ -154,13 +166,18 @@ export const workflowRouteDocs = [
     summary: 'Re-run a node that did not succeed, and its descendants that did not succeed',
     description:
       'Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt ' +
-      'numbers keep rising. A finished workflow is running again.',
+      'numbers keep rising. A finished workflow is running again — until it moves to history ' +
+      '(succeeded runs once finished, failed and cancelled ones after DLQ_RETENTION_S): then 409 ' +
+      'with details [{"field": "id", "issue": "archived"}].',
     tags: ['workflows'],
     auth: 'tenant',
     params: workflowNodeParamsSchema,
     responses: {
       200: { description: 'the workflow', schema: workflowViewSchema },
       ...tenantErrors,
+      409: {
+        description: 'conflict, details [{"field": "id", "issue": "archived"}]: the run moved to history',
+      },
       412: { description: 'failed_precondition: the node is live or succeeded' },
     },
   }),
@@ -170,6 +187,7 @@ export function registerWorkflowRoutes(
   app: FastifyInstance,
   deps: {
     workflows: WorkflowStore;
+    history: WorkflowHistory;
     tenants: TenantDirectory;
     rateLimit: RateLimiter;
     now: DatabaseClock;
@@ -187,13 +205,13 @@ export function registerWorkflowRoutes(
 
   app.get('/v1/workflows/:id', async (request) => {
     const tenant = await tenantOf(request);
-    return workflowView(await getWorkflowOrThrow(deps.workflows, tenant, pathId(request.params, 'workflow')));
+    return workflowView(await getWorkflowOrThrow(deps, tenant, pathId(request.params, 'workflow')));
   });
 
   app.get('/v1/workflows/:id/nodes', async (request) => {
     const tenant = await tenantOf(request);
     const query = parseWith(listWorkflowNodesQuerySchema, request.query);
-    const page = await listNodesPage(deps.workflows, tenant, pathId(request.params, 'workflow'), query);
+    const page = await listNodesPage(deps, tenant, pathId(request.params, 'workflow'), query);
     return {
       nodes: page.nodes.map(nodeView),
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
@@ -202,7 +220,7 @@ export function registerWorkflowRoutes(
 
   app.get('/v1/workflows/:id/graph', async (request) => {
     const tenant = await tenantOf(request);
-    const graph = await workflowGraph(deps.workflows, tenant, pathId(request.params, 'workflow'));
+    const graph = await workflowGraph(deps, tenant, pathId(request.params, 'workflow'));
     return { workflow: workflowView(graph.workflow), nodes: graph.nodes.map(nodeView), edges: graph.edges };
   });
 
@@ -211,7 +229,7 @@ export function registerWorkflowRoutes(
     const { id, nodeId } = request.params as { id: string; nodeId: string };
     if (!isId(id) || !NODE_ID.test(nodeId)) throw notFound('resource');
     const query = parseWith(listNodeParentsQuerySchema, request.query);
-    const page = await listParentsPage(deps.workflows, tenant, id, nodeId, query);
+    const page = await listParentsPage(deps, tenant, id, nodeId, query);
     return {
       parents: page.parents.map(nodeView),
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
@@ -221,7 +239,7 @@ export function registerWorkflowRoutes(
   for (const op of ['cancel', 'pause', 'resume'] as const) {
     app.post(`/v1/workflows/:id/${op}`, async (request) => {
       const tenant = await tenantOf(request);
-      return workflowView(await operateOnRun(deps.workflows, tenant, pathId(request.params, 'workflow'), op));
+      return workflowView(await operateOnRun(deps, tenant, pathId(request.params, 'workflow'), op));
     });
   }
 
@@ -229,6 +247,6 @@ export function registerWorkflowRoutes(
     const tenant = await tenantOf(request);
     const { id, nodeId } = request.params as { id: string; nodeId: string };
     if (!isId(id) || !NODE_ID.test(nodeId)) throw notFound('resource');
-    return workflowView(await retryNode(deps.workflows, tenant, id, nodeId));
+    return workflowView(await retryNode(deps, tenant, id, nodeId));
   });
 }

@@ -1,0 +1,194 @@
+import {
+  type ArchivedWorkflow,
+  type NodePlace,
+  type NodeRecord,
+  type NodeState,
+  nodeBucketCount,
+  nodeRecordFromJson,
+  workflowRecordFromJson,
+} from '@dsched/domain';
+import cassandra from 'cassandra-driver';
+import { loadCql } from './cql.ts';
+
+const { Uuid, Long } = cassandra.types;
+
+// Finished workflow runs in history (docs/history.md "Workflows"). The archiver writes a run's
+// nodes a page at a time, in buckets of consecutive node ids (and by state), then its summary
+// last; task-api reads the summary and pages the nodes back through the buckets. Every write is
+// an upsert keyed by the run, its copy's version and the node, so a copy repeated after a crash
+// leaves one row of each node.
+
+const INSERT_RUN = loadCql(import.meta.url, './workflows/insert-run.cql');
+const RUN_BY_ID = loadCql(import.meta.url, './workflows/run-by-id.cql');
+const INSERT_NODE = loadCql(import.meta.url, './workflows/insert-node.cql');
+const INSERT_NODE_BY_STATE = loadCql(import.meta.url, './workflows/insert-node-by-state.cql');
+const INSERT_PARENT = loadCql(import.meta.url, './workflows/insert-parent.cql');
+const NODES_PAGE = loadCql(import.meta.url, './workflows/nodes-page.cql');
+const NODES_BY_STATE_PAGE = loadCql(import.meta.url, './workflows/nodes-by-state-page.cql');
+const PARENTS_PAGE = loadCql(import.meta.url, './workflows/parents-page.cql');
+const NODE_BY_ID = loadCql(import.meta.url, './workflows/node-by-id.cql');
+
+/** The parent id of each node's own row in workflow_run_parents (no node id is empty). */
+const SELF = '';
+
+export interface WriteOptions {
+  ttlSeconds: number;
+  concurrency: number;
+}
+
+/** The key every row of one copy of a run shares. */
+interface CopyKey {
+  workflowId: string;
+  version: number;
+}
+
+function key(k: CopyKey): [cassandra.types.Uuid, cassandra.types.Long] {
+  return [Uuid.fromString(k.workflowId), Long.fromNumber(k.version)];
+}
+
+async function run(
+  client: cassandra.Client,
+  statements: { query: string; params: unknown[] }[],
+  options: WriteOptions,
+): Promise<void> {
+  if (statements.length === 0) return;
+  await cassandra.concurrent.executeConcurrent(client, statements, {
+    concurrencyLevel: options.concurrency,
+    raiseOnFirstError: true,
+  });
+}
+
+/**
+ * One page of a run's nodes, each at its place, and each node's own row of the parents table.
+ */
+export async function writeWorkflowNodes(
+  client: cassandra.Client,
+  copy: CopyKey,
+  nodes: { node: NodeRecord; place: NodePlace }[],
+  options: WriteOptions,
+): Promise<void> {
+  const [wf, version] = key(copy);
+  const ttl = options.ttlSeconds;
+  const statements = nodes.flatMap(({ node, place }) => {
+    const doc = JSON.stringify({ ...node, bucket: undefined });
+    return [
+      { query: INSERT_NODE, params: [wf, version, place.bucket, node.nodeId, doc, ttl] },
+      {
+        query: INSERT_NODE_BY_STATE,
+        params: [wf, version, node.state, place.stateBucket, node.nodeId, doc, ttl],
+      },
+      { query: INSERT_PARENT, params: [wf, version, node.nodeId, SELF, place.bucket, ttl] },
+    ];
+  });
+  await run(client, statements, options);
+}
+
+/** Dependencies of a run, each with the bucket of its parent's document. */
+export async function writeWorkflowParents(
+  client: cassandra.Client,
+  copy: CopyKey,
+  edges: { parent: string; child: string; parentBucket: number }[],
+  options: WriteOptions,
+): Promise<void> {
+  const [wf, version] = key(copy);
+  await run(
+    client,
+    edges.map((e) => ({
+      query: INSERT_PARENT,
+      params: [wf, version, e.child, e.parent, e.parentBucket, options.ttlSeconds],
+    })),
+    options,
+  );
+}
+
+/** The run's summary: written last, once every node of the copy is written. */
+export async function writeWorkflowRun(
+  client: cassandra.Client,
+  archived: ArchivedWorkflow,
+  options: { ttlSeconds: number },
+): Promise<void> {
+  await client.execute(
+    INSERT_RUN,
+    [
+      Uuid.fromString(archived.record.id),
+      Uuid.fromString(archived.tenantId),
+      Long.fromNumber(archived.version),
+      JSON.stringify(archived),
+      options.ttlSeconds,
+    ],
+    { prepare: true },
+  );
+}
+
+/** An archived run of a tenant, or null (another tenant's run is not found either). */
+export async function getArchivedWorkflow(
+  client: cassandra.Client,
+  tenantId: string,
+  id: string,
+): Promise<ArchivedWorkflow | null> {
+  const row = (await client.execute(RUN_BY_ID, [Uuid.fromString(id)], { prepare: true })).first();
+  if (!row || row.get('tenant_id')?.toString() !== tenantId) return null;
+  const parsed = JSON.parse(row.get('doc')) as ArchivedWorkflow;
+  return { ...parsed, record: workflowRecordFromJson(JSON.stringify(parsed.record)) };
+}
+
+/**
+ * A page of an archived run's nodes in node id order after `afterNodeId`, optionally of one state,
+ * starting at the bucket the previous page ended in. Each node carries its bucket.
+ */
+export async function archivedWorkflowNodes(
+  client: cassandra.Client,
+  wf: ArchivedWorkflow,
+  page: { limit: number; afterNodeId?: string; bucket?: number; state?: NodeState },
+): Promise<NodeRecord[]> {
+  const [id, version] = key({ workflowId: wf.record.id, version: wf.version });
+  const buckets = nodeBucketCount(page.state ? wf.record.nodes[page.state] : wf.record.nodeCount);
+  const out: NodeRecord[] = [];
+  for (let b = page.bucket ?? 0; b < buckets && out.length < page.limit; b += 1) {
+    const want = page.limit - out.length;
+    const rs = page.state
+      ? await client.execute(
+          NODES_BY_STATE_PAGE,
+          [id, version, page.state, b, page.afterNodeId ?? '', want],
+          {
+            prepare: true,
+          },
+        )
+      : await client.execute(NODES_PAGE, [id, version, b, page.afterNodeId ?? '', want], { prepare: true });
+    for (const r of rs.rows) out.push({ ...nodeRecordFromJson(r.get('doc')), bucket: b });
+  }
+  return out;
+}
+
+/**
+ * A page of one node's parents in parent id order after `afterNodeId`, with their documents;
+ * null when the run has no such node.
+ */
+export async function archivedWorkflowParents(
+  client: cassandra.Client,
+  wf: ArchivedWorkflow,
+  nodeId: string,
+  page: { limit: number; afterNodeId?: string },
+): Promise<NodeRecord[] | null> {
+  const [id, version] = key({ workflowId: wf.record.id, version: wf.version });
+  const after = page.afterNodeId ?? SELF;
+  // `>=` and one row more: the first page sees the node's own row (it exists), a later page the
+  // previous page's last parent; both are dropped.
+  const rs = await client.execute(PARENTS_PAGE, [id, version, nodeId, after, page.limit + 1], {
+    prepare: true,
+  });
+  if (after === SELF && !rs.rows.some((r) => r.get('parent_id') === SELF)) return null;
+  const parents = rs.rows
+    .filter((r) => r.get('parent_id') !== after)
+    .slice(0, page.limit)
+    .map((r) => ({ nodeId: String(r.get('parent_id')), bucket: Number(r.get('parent_bucket')) }));
+  const docs = await Promise.all(
+    parents.map(async (p) => {
+      const row = (
+        await client.execute(NODE_BY_ID, [id, version, p.bucket, p.nodeId], { prepare: true })
+      ).first();
+      return row ? nodeRecordFromJson(row.get('doc')) : null;
+    }),
+  );
+  return docs.filter((d): d is NodeRecord => d !== null);
+}

@@ -1,0 +1,20 @@
+import type { CassandraClient } from '@dsched/cassandra/client';
+import { readHistory } from '@dsched/cassandra/client';
+import {
+  archivedWorkflowNodes,
+  archivedWorkflowParents,
+  getArchivedWorkflow,
+} from '@dsched/cassandra/workflow-history';
+import type { WorkflowHistory } from '../ports.ts';
+
+const UNREACHABLE =
+  'workflow history (Cassandra) is unreachable right now; live workflows are still served, retry later';
+
+export function cassandraWorkflowHistory(client: CassandraClient): WorkflowHistory {
+  return {
+    get: (tenantId, id) => readHistory(() => getArchivedWorkflow(client, tenantId, id), UNREACHABLE),
+    listNodes: (run, page) => readHistory(() => archivedWorkflowNodes(client, run, page), UNREACHABLE),
+    listParents: (run, nodeId, page) =>
+      readHistory(() => archivedWorkflowParents(client, run, nodeId, page), UNREACHABLE),
+  };
+}
