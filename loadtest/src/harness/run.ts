@@ -141,6 +141,11 @@ export class Run {
     this.opts.log(msg);
   }
 
+  /** The machine as the run found it (load, memory), for a scenario that builds its own result. */
+  get machineBefore(): MachineState {
+    return this.#machineBefore;
+  }
+
   mark(what: string): void {
     this.timeline.push({ at: Date.now(), what });
     this.log(what);
