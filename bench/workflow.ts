@@ -14,7 +14,7 @@
 //         join's call − its last parent's outcome), completion_ms_p50_at_100k (ms per completion
 //         over windows of 1,000, of that run) against completion_ms_p50_at_1k (five 1 → 1,000 → 1
 //         runs), and rss_mb_max (the executors' and the reconciler's largest RSS during the big
-//         run) beside rss_mb_idle (before it).
+//         run) beside rss_mb_idle (a second after they started, before any work).
 //
 // --cpu-prof DIR starts each executor with node's --cpu-prof (one .cpuprofile per process at its
 // exit, in DIR; profiling slows it, so its figures are not the run's).
@@ -111,6 +111,8 @@ interface Runner {
   arrivals: Map<string, number>;
   calls: () => number;
   services: RunningService[];
+  /** Each service's RSS, MiB, a second after its start: before any work. */
+  idleRss: Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -161,6 +163,9 @@ async function startRunner(): Promise<Runner> {
     ),
     startService('reconciler', { ...env, INSTANCE_ID: 'bench-wf-reconciler' }),
   ]);
+  await new Promise((res) => setTimeout(res, 1000));
+  const idleRss: Record<string, number> = {};
+  for (const s of services) idleRss[s.name] = Math.max(idleRss[s.name] ?? 0, rssMb(s.process.pid!));
   return {
     url,
     pool,
@@ -169,6 +174,7 @@ async function startRunner(): Promise<Runner> {
     arrivals,
     calls: () => calls,
     services,
+    idleRss,
     close: async () => {
       await Promise.all(services.map((s) => s.stop()));
       await pool.end();
@@ -351,8 +357,7 @@ async function fanoutPart(r: Runner): Promise<void> {
     await new Promise((res) => setTimeout(res, 100));
   }
   await emptyRun(r.pool);
-  await new Promise((res) => setTimeout(res, 1000));
-  const idle = sampleRss(r).stop();
+  const idle = r.idleRss;
   const rss = sampleRss(r);
   const big = await fanout(r, 'big', FANOUT);
   const peak = rss.stop();
