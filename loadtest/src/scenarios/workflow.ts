@@ -23,8 +23,10 @@ import type { Scenario } from './types.ts';
 //                   is not its job's
 //   stuck_runs      the run still `running` when the harness stops waiting
 //   held_rerun      nodes the killed executor held (claimed, not finished) that the target got a
-//                   call of before the kill and again after it: with their one key, their children
-//                   called once
+//                   call of before the kill and again after it: with their one key; their children
+//                   applied once under one key, first called after the re-run's answer
+//                   (held_children_double, held_children_early: 0; held_children_extra_calls counts
+//                   a child's own redeliveries, same key, when its lease ran out on a loaded machine)
 
 /** Calls of a node, from the sink's records. */
 interface NodeCalls {
@@ -284,6 +286,8 @@ async function workflowRun(run: Run): Promise<RunResult> {
   let heldRerun = 0;
   let heldChildren = 0;
   let heldChildrenExtraCalls = 0;
+  let heldChildrenEarly = 0;
+  let heldChildrenDouble = 0;
   const heldNodes = new Set([...held].map((k) => byJob.get(k)).filter((x): x is string => x !== undefined));
   for (const id of heldNodes) {
     // Called before the kill and again after it (a held job not called yet is just called later).
@@ -294,11 +298,21 @@ async function workflowRun(run: Run): Promise<RunResult> {
       if (heldNodes.has(child)) continue;
       heldChildren++;
       const cc = calls.get(child);
-      const extra = (cc?.calls ?? 0) - 1 - (child === graph.flaky ? 2 : 0);
-      if (extra !== 0) {
-        heldChildrenExtraCalls += Math.abs(extra);
-        note('held child', `${child} (child of re-run ${id}): ${cc?.calls ?? 0} calls`);
+      // Ran once: its job made once (one key, one effect), first called after the re-run parent's
+      // last answer. Calls beyond one with that key are the child's own redeliveries (its lease
+      // ran out on a loaded machine: at least once), counted apart.
+      if (cc?.effects !== 1 || cc.keys.size !== 1) {
+        heldChildrenDouble++;
+        note(
+          'held child',
+          `${child} (child of re-run ${id}): ${cc?.effects ?? 0} effects, ${cc?.keys.size ?? 0} keys`,
+        );
       }
+      if (cc && cc.firstArrival < c.lastOkAnswer) {
+        heldChildrenEarly++;
+        note('held child', `${child} called before its re-run parent ${id} answered`);
+      }
+      heldChildrenExtraCalls += Math.max(0, (cc?.calls ?? 0) - 1 - (child === graph.flaky ? 2 : 0));
     }
   }
   const flaky = calls.get(graph.flaky);
@@ -329,6 +343,8 @@ async function workflowRun(run: Run): Promise<RunResult> {
     held_at_kill: held.size,
     held_rerun: heldRerun,
     held_children: heldChildren,
+    held_children_double: heldChildrenDouble,
+    held_children_early: heldChildrenEarly,
     held_children_extra_calls: heldChildrenExtraCalls,
     submit_s: Number(submitS.toFixed(2)),
     complete_s: Number(completeS.toFixed(1)),
@@ -368,8 +384,8 @@ async function workflowRun(run: Run): Promise<RunResult> {
     },
     {
       name: "the killed executor's held nodes ran again with their key, their children once",
-      ok: heldRerun > 0 && heldChildrenExtraCalls === 0,
-      detail: `${held.size} held at the kill, ${heldRerun} called before it and again after; ${heldChildren} children, ${heldChildrenExtraCalls} calls beyond one`,
+      ok: heldRerun > 0 && heldChildrenDouble === 0 && heldChildrenEarly === 0,
+      detail: `${held.size} held at the kill, ${heldRerun} called before it and again after; ${heldChildren} children: ${heldChildrenDouble} not applied exactly once under one key, ${heldChildrenEarly} called before their parent's re-run answered, ${heldChildrenExtraCalls} redeliveries of their own`,
     },
   ];
   run.notes.push(
