@@ -72,6 +72,19 @@ it('fails its share without the effect, and a caller that hangs up gets none eit
   expect(sink.stats()).toMatchObject({ effects: 0, inFlight: 0 });
 });
 
+it("records the path after the profile, and fails a profile's first attempts", async () => {
+  const { sink, url } = await startSink();
+  sink.configure({ profiles: { flaky: { failAttempts: 2 } }, tenantKeys: {}, jobApiUrls: [] });
+  const statuses: number[] = [];
+  for (const attempt of [1, 2, 3]) statuses.push((await call(`${url}/s/0/flaky/n17`, 'k1', attempt)).status);
+  expect((await call(`${url}/s/0/fast`, 'k2')).status).toBe(200);
+  expect(statuses).toEqual([503, 503, 200]);
+  const r = sink.records();
+  expect(r.profile).toEqual(['flaky', 'flaky', 'flaky', 'fast']);
+  expect(r.tail).toEqual(['n17', 'n17', 'n17', '']);
+  expect(r.effect).toEqual([0, 0, 1, 1]);
+});
+
 it('counts the most calls in flight per tenant', async () => {
   const { sink, url } = await startSink();
   sink.configure({ profiles: { slow: { delayMs: [100, 100] } }, tenantKeys: {}, jobApiUrls: [] });

@@ -134,11 +134,18 @@ export class Run {
 
   constructor(opts: RunOptions) {
     this.opts = opts;
-    this.scratch = scratchDir(opts.scenario);
+    // A run with a store prefix of its own (the CI smokes) has its own scratch too: a run adopts
+    // the pid file of its scratch and kills what it lists, which must never be another run's fleet.
+    this.scratch = scratchDir(opts.storePrefix ? `${opts.scenario}-${opts.storePrefix}` : opts.scenario);
   }
 
   log(msg: string): void {
     this.opts.log(msg);
+  }
+
+  /** The machine as the run found it (load, memory), for a scenario that builds its own result. */
+  get machineBefore(): MachineState {
+    return this.#machineBefore;
   }
 
   mark(what: string): void {

@@ -11,6 +11,7 @@ import { steady } from './steady.ts';
 import { cassandraDown, executorPartition, mariadbRestartPeak } from './store-faults.ts';
 import { longShort, targetFlaky, tenantLimit } from './target-faults.ts';
 import type { Scenario } from './types.ts';
+import { workflow } from './workflow.ts';
 
 export const SCENARIOS: Scenario[] = [
   peak,
@@ -32,9 +33,10 @@ export const SCENARIOS: Scenario[] = [
   hostileTargets,
   soak,
   smoke,
+  workflow,
 ];
 
 /** The fault scenarios: lost = 0 and duplicate effects = 0 in each (the soak, half an hour, runs on its own). */
 export const FAULT_SCENARIOS = SCENARIOS.filter(
-  (s) => !['peak', 'steady', 'peak-vs-bullmq', 'smoke', 'soak'].includes(s.name),
+  (s) => !['peak', 'steady', 'peak-vs-bullmq', 'smoke', 'soak', 'workflow'].includes(s.name),
 );

@@ -1,11 +1,14 @@
 // What the runner and the sink exchange. A target URL is /s/<tenant index>/<profile name>: the
 // profile says how the sink answers, the tenant index lets it count in-flight calls per tenant and
-// complete 202 jobs with that tenant's key.
+// complete 202 jobs with that tenant's key. Anything after the profile (`/s/<tenant>/<profile>/<tail>`)
+// is recorded as the call's tail: a workflow scenario puts the node's id there.
 
 export interface SinkProfile {
   /** Share of calls (0..1) answered `failStatus` (default 503), without the effect. */
   failShare?: number;
   failStatus?: number;
+  /** Calls of attempt 1..N are answered `failStatus` (default 503), without the effect; later ones go on as the rest says. */
+  failAttempts?: number;
   /** The answer waits a uniform random delay in [min, max] ms (the effect happens at the answer). */
   delayMs?: [number, number];
   /**
@@ -31,6 +34,8 @@ export interface SinkRecords {
   attempt: number[];
   tenant: number[];
   profile: string[];
+  /** What followed the profile in the path (`/s/<tenant>/<profile>/<tail>`), '' when nothing: a workflow node's id. */
+  tail: string[];
   /** ms since the epoch, sub-millisecond. */
   arrival: number[];
   answeredAt: number[];

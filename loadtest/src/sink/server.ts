@@ -21,6 +21,7 @@ function emptyRecords(): SinkRecords {
     attempt: [],
     tenant: [],
     profile: [],
+    tail: [],
     arrival: [],
     answeredAt: [],
     status: [],
@@ -114,8 +115,14 @@ export class Sink {
     };
   }
 
-  /** One call of a scheduled job. `tenant` and `profile` come from the path /s/<tenant>/<profile>. */
-  handleCall(req: IncomingMessage, res: ServerResponse, tenant: number, profileName: string): void {
+  /** One call of a job. `tenant`, `profile` and `tail` come from the path /s/<tenant>/<profile>[/<tail>]. */
+  handleCall(
+    req: IncomingMessage,
+    res: ServerResponse,
+    tenant: number,
+    profileName: string,
+    tail = '',
+  ): void {
     const arrival = now();
     const h = req.headers;
     const key = (h['idempotency-key'] as string | undefined) ?? '';
@@ -127,6 +134,7 @@ export class Sink {
     rec.attempt.push(Number(h['dsched-attempt'] ?? 0));
     rec.tenant.push(tenant);
     rec.profile.push(profileName);
+    rec.tail.push(tail);
     rec.arrival.push(arrival);
     rec.answeredAt.push(0);
     rec.status.push(0);
@@ -138,7 +146,7 @@ export class Sink {
     this.#inFlightTotal++;
 
     const profile = this.#config.profiles[profileName];
-    if (!profile || (!profile.delayMs && !profile.failShare && !profile.async)) {
+    if (!profile || (!profile.delayMs && !profile.failShare && !profile.failAttempts && !profile.async)) {
       this.#answer(res, i, t, key, 200);
       return;
     }
@@ -170,6 +178,8 @@ export class Sink {
   }
 
   #decide(profile: SinkProfile, key: string, i: number, tenant: number): number {
+    if (profile.failAttempts && (this.#rec.attempt[i] ?? 0) <= profile.failAttempts)
+      return profile.failStatus ?? 503;
     if (profile.failShare && Math.random() < profile.failShare) return profile.failStatus ?? 503;
     if (!profile.async) return 200;
     const job = this.#async.get(key);
@@ -280,15 +290,17 @@ export class Sink {
   }
 }
 
-/** The sink's HTTP server: /s/<tenant>/<profile> are calls; /_sink/* is the runner's control. */
+/** The sink's HTTP server: /s/<tenant>/<profile>[/<tail>] are calls; /_sink/* is the runner's control. */
 export function createSinkServer(sink: Sink): Server {
   const server = createServer({ keepAliveTimeout: 60_000, requestTimeout: 0 }, (req, res) => {
     const url = req.url ?? '/';
     if (url.charCodeAt(1) === 115 /* s */ && url.charCodeAt(2) === 47 /* / */) {
       const slash = url.indexOf('/', 3);
       const tenant = Number(url.slice(3, slash < 0 ? undefined : slash));
-      const profile = slash < 0 ? '' : url.slice(slash + 1);
-      sink.handleCall(req, res, Number.isFinite(tenant) ? tenant : 0, profile);
+      const end = slash < 0 ? -1 : url.indexOf('/', slash + 1);
+      const profile = slash < 0 ? '' : url.slice(slash + 1, end < 0 ? undefined : end);
+      const tail = end < 0 ? '' : url.slice(end + 1);
+      sink.handleCall(req, res, Number.isFinite(tenant) ? tenant : 0, profile, tail);
       return;
     }
     control(sink, req, res);

@@ -4,12 +4,14 @@
 -- update per batch, not one per parent). Only waiting children count: one cancelled or finished
 -- already has nothing to wait for. step_token marks every child counted here, for walk-decide.sql
 -- (each assignment reads only its own column: a multi-table UPDATE has no assignment order).
+-- The edges are read by the parent's key (FORCE INDEX (PRIMARY)): from a fresh run's statistics
+-- the optimizer takes workflow_edges_by_child by the run alone, a scan of the run's edges per batch.
 -- Parameters: rows (derived: workflow_id, node_id, failed, skipped), step_token
 -- Returns: affected rows
 UPDATE workflow_nodes c
   JOIN (SELECT e.workflow_id, e.child_id, COUNT(*) AS n, SUM(v.failed) AS failed, SUM(v.skipped) AS skipped
           FROM (:rows) v
-          JOIN workflow_edges e ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+          JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
          GROUP BY e.workflow_id, e.child_id) d
     ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
    SET c.unfinished_parents = IF(c.unfinished_parents > d.n, c.unfinished_parents - d.n, 0),

@@ -6,16 +6,18 @@
 -- - skipped or upstream_failed, or cancelled when the run has ended: finished without a job, and
 --   marked walk_pending so that the next step tells their own children.
 -- Found again through the same edges (by parent key) and the step's token: the work is
--- proportional to the parents' out-degree, never a scan of the run. No assignment reads a column
+-- proportional to the parents' out-degree, never a scan of the run. The join order and the edges'
+-- index are fixed (STRAIGHT_JOIN, FORCE INDEX): from a fresh run's statistics the optimizer would
+-- read the edges by the run alone (workflow_edges_by_child) or start from the workflows table, a
+-- scan of the run, or of every run, per batch (docs/performance.md). No assignment reads a column
 -- another assigns.
 -- Parameters: rows (derived: workflow_id, node_id), step_token
 -- Returns: affected rows
-UPDATE workflow_nodes c
-  JOIN (SELECT DISTINCT e.workflow_id, e.child_id
+UPDATE (SELECT DISTINCT e.workflow_id, e.child_id
           FROM (:rows) v
-          JOIN workflow_edges e ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id) d
-    ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
-  JOIN workflows w ON w.id = c.workflow_id
+          JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id) d
+       STRAIGHT_JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
+       STRAIGHT_JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id
    SET c.state = CASE
                    WHEN w.state <> 'running' THEN 'cancelled'
                    WHEN c.trigger_rule = 'all_success' AND c.failed_parents > 0 THEN 'upstream_failed'

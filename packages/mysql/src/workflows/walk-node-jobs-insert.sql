@@ -3,15 +3,17 @@
 -- the work is proportional to the parents' out-degree, never a scan of the run. The job id is the
 -- node's (fixed at submission): a repeat meets the primary key and changes nothing
 -- (node-jobs-revive.sql is appended), so a node's job is made once per (workflow, node). Columns as node-jobs-insert-run.sql.
+-- The join order (STRAIGHT_JOIN) and the edges' index are fixed: from a fresh run's statistics
+-- the optimizer starts from workflows and reads the run's edges by the run alone.
 -- Parameters: rows (derived: workflow_id, node_id), step_token
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at)
-SELECT c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,
+SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,
        c.node_id, NOW(3), c.priority, c.lane, 'pending', c.attempt, c.attempt + c.max_attempts, NOW(3),
        c.target, c.retry, NOW(3), NOW(3)
   FROM (:rows) v
-  JOIN workflow_edges e ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+  JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
   JOIN workflow_nodes c ON c.workflow_id = e.workflow_id AND c.node_id = e.child_id
   JOIN workflows w ON w.id = c.workflow_id
  WHERE c.step_token = ? AND c.state = 'pending'

@@ -1,0 +1,91 @@
+import { createWorkflowSchema, planWorkflow } from '@dsched/domain';
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { loadSql, withRows } from '../src/sql.ts';
+import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
+
+// The walk's statements reach children through the edges by the parent's key, whatever the
+// statistics say: on a run just stored (fresh statistics, the state of every large run at its
+// start) the optimizer otherwise reads workflow_edges by the run alone, through
+// workflow_edges_by_child, or starts from the workflows table: a scan of the run's edges per
+// outcome batch (a 3,000-node fan-out took 46 s instead of 5, docs/performance.md).
+
+const SQL_DIR = new URL('../src/workflows/', import.meta.url).href;
+let db: TestDatabase;
+let workflowId: Buffer;
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+  const tenant = await createTenantWithKey(db.pool);
+  const req = createWorkflowSchema.parse({
+    name: 'plans',
+    nodes: [
+      { id: 'root', target: { url: 'http://127.0.0.1:9/' } },
+      ...Array.from({ length: 500 }, (_, i) => ({
+        id: `m${i}`,
+        target: { url: 'http://127.0.0.1:9/' },
+        dependsOn: ['root'],
+      })),
+      {
+        id: 'join',
+        target: { url: 'http://127.0.0.1:9/' },
+        dependsOn: Array.from({ length: 500 }, (_, i) => `m${i}`),
+      },
+    ],
+  });
+  const plan = planWorkflow(req, tenant.id, Date.now());
+  expect(await insertWorkflow(db.pool, plan)).toBe(true);
+  workflowId = idToBin(plan.id);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+/** Every table node of an EXPLAIN FORMAT=JSON plan, by its alias. */
+function tables(json: string): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    const t = o.table as Record<string, unknown> | undefined;
+    if (t && typeof t === 'object' && typeof t.table_name === 'string') out.set(t.table_name, t);
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(JSON.parse(json));
+  return out;
+}
+
+const parents = () => Array.from({ length: 20 }, (_, i) => [workflowId, `m${i}`]);
+
+it.each([
+  [
+    'walk-count.sql',
+    ['workflow_id', 'node_id', 'failed', 'skipped'],
+    () => parents().map((p) => [...p, 0, 0]),
+  ],
+  ['walk-decide.sql', ['workflow_id', 'node_id'], parents],
+  ['walk-node-jobs-insert.sql', ['workflow_id', 'node_id'], parents],
+  ['retry-descendants.sql', ['workflow_id', 'node_id'], parents],
+] as const)('%s reads the edges by (workflow, parent), the run by its id', async (file, columns, rows) => {
+  const statement = withRows(loadSql(SQL_DIR, file), columns, rows());
+  const extra = file === 'retry-descendants.sql' ? [1, 100] : [1];
+  const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${statement.sql}`, [
+    ...statement.params,
+    ...extra,
+  ]);
+  const json = String(plan[0]!.EXPLAIN);
+  const t = tables(json);
+  const edges = t.get('e');
+  expect(edges, json).toBeDefined();
+  expect(edges!.key, json).toBe('PRIMARY');
+  expect(edges!.used_key_parts, json).toEqual(['workflow_id', 'parent_id']);
+  // The run's row, where the statement reads it, by its primary key.
+  const run = t.get('w');
+  if (run) expect([run.key, run.used_key_parts], json).toEqual(['PRIMARY', ['id']]);
+  // The children, by theirs.
+  const child = t.get('c');
+  if (child) expect(child.key, json).toBe('PRIMARY');
+});
