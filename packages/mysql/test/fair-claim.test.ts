@@ -142,6 +142,51 @@ describe('the fair claim order', () => {
     expect((await claim('e', 100)).jobs.map((j) => j.id)).toContain(one);
   });
 
+  it('tags a quiet tenant’s job in the next pass, however large the untagged flood due before it', async () => {
+    const flood = await tenantWithWeight('flood', 1);
+    const quiet = await tenantWithWeight('quiet', 1);
+    await insertDueJobs(db.pool, { tenantId: flood, target }, 20_000);
+    await insertDueJobs(db.pool, { tenantId: flood, target, runInS: 3600 }, 1000);
+    // Due after all of the flood's: in due order it would wait 40 passes of 500.
+    await db.pool.query(
+      'UPDATE jobs SET run_at = run_at - INTERVAL 1 MINUTE WHERE tenant_id = ? AND run_at < NOW(3)',
+      [idToBin(flood)],
+    );
+    const [one] = await insertDueJobs(db.pool, { tenantId: quiet, target }, 1);
+    const pass = await tagDueJobs(db.pool, { lane: 'default', limit: 500 });
+    expect(pass.tagged).toBe(501);
+    expect((await claim('e', 10)).jobs.map((j) => j.id)).toContain(one);
+    // The flood's jobs not yet due stay untagged: the heads read keeps only due ones.
+    const future = await rows('SELECT COUNT(*) AS n FROM jobs WHERE claim_tag IS NULL AND run_at > NOW(3)');
+    expect(Number(future[0]!.n)).toBe(1000);
+  });
+
+  it('walks the tenants round, pass after pass, when there are more than one pass reads', async () => {
+    const flood = await tenantWithWeight('flood-round', 1);
+    await insertDueJobs(db.pool, { tenantId: flood, target }, 5000);
+    await db.pool.query('UPDATE jobs SET run_at = run_at - INTERVAL 1 MINUTE');
+    const quiet: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = await tenantWithWeight(`round-${i}`, 1);
+      quiet.push(...(await insertDueJobs(db.pool, { tenantId: t, target }, 1)));
+    }
+    // Every tenant of the table (earlier tests' too) is walked once in ceil(tenants / 3) passes.
+    const tenants = Number((await rows('SELECT COUNT(*) AS n FROM tenants'))[0]!.n);
+    for (let p = 0; p < Math.ceil(tenants / 3); p++) {
+      await tagDueJobs(db.pool, { lane: 'default', limit: 100, tenantsPerPass: 3 });
+    }
+    const untagged = await rows('SELECT COUNT(*) AS n FROM jobs WHERE id IN (?) AND claim_tag IS NULL', [
+      quiet.map(idToBin),
+    ]);
+    expect(Number(untagged[0]!.n)).toBe(0);
+    // The flood's due-order passes went on beside: 100 a pass (its head is the first of them).
+    const flooded = await rows(
+      'SELECT COUNT(*) AS n FROM jobs WHERE tenant_id = ? AND claim_tag IS NOT NULL',
+      [idToBin(flood)],
+    );
+    expect(Number(flooded[0]!.n)).toBe(100 * Math.ceil(tenants / 3));
+  });
+
   it('tags a retried job again when it is due, behind the work its tenant has waiting', async () => {
     const t = await tenantWithWeight('t', 1);
     await insertDueJobs(db.pool, { tenantId: t, target }, 3);
