@@ -228,6 +228,9 @@ CREATE TABLE `workflow_nodes` (
   `walk_pending` tinyint(3) unsigned DEFAULT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
   `inputs` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'none',
+  `flow_key` varchar(100) DEFAULT NULL,
+  `flow_parallelism` int(10) unsigned DEFAULT NULL,
+  `flow_rate` decimal(12,3) DEFAULT NULL,
   PRIMARY KEY (`workflow_id`,`node_id`),
   KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
   KEY `workflow_nodes_unwalked` (`walk_pending`)
