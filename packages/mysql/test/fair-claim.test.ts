@@ -145,6 +145,12 @@ describe('the fair claim order', () => {
   it('tags a quiet tenant’s job in the next pass, however large the untagged flood due before it', async () => {
     const flood = await tenantWithWeight('flood', 1);
     const quiet = await tenantWithWeight('quiet', 1);
+    const ahead = await tenantWithWeight('ahead', 1);
+    // The quiet tenant's older job is tagged already (its oldest pending job is not its oldest
+    // untagged one), and another tenant has only jobs not yet due.
+    const [older] = await insertDueJobs(db.pool, { tenantId: quiet, target }, 1);
+    expect(await tagAll()).toBe(1);
+    await insertDueJobs(db.pool, { tenantId: ahead, target, runInS: 3600 }, 10);
     await insertDueJobs(db.pool, { tenantId: flood, target }, 20_000);
     await insertDueJobs(db.pool, { tenantId: flood, target, runInS: 3600 }, 1000);
     // Due after all of the flood's: in due order it would wait 40 passes of 500.
@@ -155,10 +161,10 @@ describe('the fair claim order', () => {
     const [one] = await insertDueJobs(db.pool, { tenantId: quiet, target }, 1);
     const pass = await tagDueJobs(db.pool, { lane: 'default', limit: 500 });
     expect(pass.tagged).toBe(501);
-    expect((await claim('e', 10)).jobs.map((j) => j.id)).toContain(one);
-    // The flood's jobs not yet due stay untagged: the heads read keeps only due ones.
+    expect((await claim('e', 10)).jobs.map((j) => j.id)).toEqual(expect.arrayContaining([older, one]));
+    // Jobs not yet due stay untagged: the heads read keeps only due ones.
     const future = await rows('SELECT COUNT(*) AS n FROM jobs WHERE claim_tag IS NULL AND run_at > NOW(3)');
-    expect(Number(future[0]!.n)).toBe(1000);
+    expect(Number(future[0]!.n)).toBe(1010);
   });
 
   it('walks the tenants round, pass after pass, when there are more than one pass reads', async () => {
