@@ -1,12 +1,13 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
-import type { RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { tagDueJobs } from '../src/jobs/fair-tags.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { loadSql, withRows } from '../src/sql.ts';
 import { updateTenant } from '../src/tenants/tenant-store.ts';
 import { explainJobsStatement } from './plans.ts';
 
@@ -191,6 +192,32 @@ describe('the fair claim order', () => {
       [idToBin(flood)],
     );
     expect(Number(flooded[0]!.n)).toBe(100 * Math.ceil(tenants / 3));
+  });
+
+  it('does not tag a job claimed between the tagger’s read and its update, so its retry is tagged afresh', async () => {
+    const t = await tenantWithWeight('raced', 1);
+    const [id] = await insertDueJobs(db.pool, { tenantId: t, target }, 1);
+    // The tagger read it; a due-order claimer takes it before the tags are written.
+    const [job] = (
+      await claimJobs(db.pool, { lane: 'default', limit: 1, owner: 'e', leaseSeconds: 60, deferMs: 30_000 })
+    ).jobs;
+    expect(job!.id).toBe(id);
+    const update = withRows(
+      loadSql(import.meta.url, '../src/jobs/fair-tags-update.sql'),
+      ['id', 'tag'],
+      [[idToBin(id!), 5]],
+    );
+    const [r] = await db.pool.query<ResultSetHeader>(update.sql, update.params);
+    expect(r.affectedRows).toBe(0);
+    await recordOutcomes(db.pool, [
+      {
+        job: job!,
+        transition: { to: 'retry', lastStatus: 503, lastError: 'HTTP 503', delayMs: 0 },
+        attempt: { status: 503, errorClass: 'http', error: 'HTTP 503', durationMs: 1 },
+      },
+    ]);
+    const back = await rows('SELECT claim_tag FROM jobs WHERE id = ?', [idToBin(id!)]);
+    expect(back[0]!.claim_tag).toBeNull();
   });
 
   it('tags a retried job again when it is due, behind the work its tenant has waiting', async () => {
