@@ -1,4 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertTaggedBacklog } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSql } from '../src/sql.ts';
@@ -20,23 +21,10 @@ const TENANTS = 10_000;
 beforeAll(async () => {
   db = await createTestDatabase(import.meta.url);
   await db.pool.query('DELETE FROM jobs');
-  await db.pool.query('CREATE TABLE IF NOT EXISTS plan_digits (d INT PRIMARY KEY)');
-  await db.pool.query('INSERT IGNORE INTO plan_digits VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)');
-  // n from the digits' cross join, one statement per 100,000 rows: ids and tenant ids are n and
-  // n mod TENANTS in 16 bytes, tags interleave the tenants as a fair tagging would.
-  const insert = (base: number, count: number, due: boolean, tagged = due) =>
-    db.pool.query(
-      `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
-         attempt, max_attempts, run_at, target, retry, created_at, updated_at, fair_tag, fair_tag_attempt)
-       SELECT UNHEX(LPAD(HEX(x.n), 32, '0')), UNHEX(LPAD(HEX(x.n MOD ?), 32, '0')), NULL, CONCAT('plan:', x.n),
-              'trigger', NOW(3), ?, 'default', 'pending', 0, 3,
-              NOW(3) + INTERVAL ? SECOND, '{}', '{}', NOW(3), NOW(3),
-              CASE WHEN ? THEN (x.n DIV ?) * 1000000 + (x.n MOD ?) END, CASE WHEN ? THEN 0 END
-         FROM (SELECT ? + a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d AS n
-                 FROM plan_digits a, plan_digits b, plan_digits c, plan_digits e, plan_digits f) x
-        WHERE x.n < ?`,
-      [TENANTS, due ? 2 : 0, due ? -60 : 3600, tagged, TENANTS, TENANTS, tagged, base, base + count],
-    );
+  // Ids and tenant ids are n and n mod TENANTS in 16 bytes, tags interleave the tenants as a fair
+  // tagging would (insertTaggedBacklog), one statement per 100,000 rows.
+  const insert = (from: number, count: number, due: boolean, tagged = due) =>
+    insertTaggedBacklog(db.pool, { from, count, tenants: TENANTS, due, tagged });
   for (let base = 0; base < READY; base += 100_000) await insert(base, 100_000, true);
   for (let base = READY; base < 2 * READY; base += 100_000) await insert(base, 100_000, true, false);
   await insert(2 * READY, 100_000, false);
