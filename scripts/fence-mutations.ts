@@ -560,6 +560,31 @@ const MUTATIONS: Mutation[] = [
     edits: [sql('jobs/claim-defer.sql', ', fair_tag = NULL')],
     tests: FAIR,
   },
+  // The tagger's walk of each tenant's oldest untagged job (D27).
+  {
+    id: 'fair-heads-select.untagged',
+    condition: '`u.claim_tag IS NULL` (the tenant’s oldest untagged job, not its oldest pending one)',
+    edits: [sql('jobs/fair-heads-select.sql', ' AND u.claim_tag IS NULL')],
+    tests: FAIR,
+  },
+  {
+    id: 'fair-heads-select.due',
+    condition: '`j.run_at <= NOW(3) + INTERVAL ? MICROSECOND` (only a due head is tagged)',
+    edits: [
+      sql(
+        'jobs/fair-heads-select.sql',
+        ' AND j.run_at <= NOW(3) + INTERVAL ? MICROSECOND',
+        ' AND ? IS NOT NULL',
+      ),
+    ],
+    tests: FAIR,
+  },
+  {
+    id: 'fair-clock-update.heads_after',
+    condition: '`heads_after = ?` (the next walk starts where this one stopped)',
+    edits: [sql('jobs/fair-clock-update.sql', 'heads_after = ?', 'heads_after = IF(? IS NULL, NULL, NULL)')],
+    tests: FAIR,
+  },
   // Pairs: a read and the write that repeats its condition, removed together.
   {
     id: 'release-expired.lease-both',

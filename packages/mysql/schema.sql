@@ -2,6 +2,7 @@ CREATE TABLE `fair_clocks` (
   `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `vt` bigint(20) unsigned NOT NULL DEFAULT 0,
   `max_tag` bigint(20) unsigned NOT NULL DEFAULT 0,
+  `heads_after` binary(16) DEFAULT NULL,
   PRIMARY KEY (`lane`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
@@ -64,7 +65,8 @@ CREATE TABLE `jobs` (
   KEY `jobs_deadline` (`deadline_at`),
   KEY `jobs_by_tenant_finished` (`tenant_id`,`finished_state`,`scheduled_for`),
   KEY `jobs_fair` (`claim_lane`,`priority`,`claim_tag`,`run_at`),
-  KEY `jobs_flow_running` (`tenant_id`,`flow_running`)
+  KEY `jobs_flow_running` (`tenant_id`,`flow_running`),
+  KEY `jobs_fair_heads` (`claim_lane`,`claim_tag`,`tenant_id`,`run_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `job_attempts` (
@@ -228,6 +230,9 @@ CREATE TABLE `workflow_nodes` (
   `walk_pending` tinyint(3) unsigned DEFAULT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
   `inputs` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'none',
+  `flow_key` varchar(100) DEFAULT NULL,
+  `flow_parallelism` int(10) unsigned DEFAULT NULL,
+  `flow_rate` decimal(12,3) DEFAULT NULL,
   PRIMARY KEY (`workflow_id`,`node_id`),
   KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
   KEY `workflow_nodes_unwalked` (`walk_pending`)

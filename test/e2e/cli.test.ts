@@ -74,6 +74,39 @@ describe('golden outputs', () => {
     await expectGolden('tenant-get.yaml', got.stdout);
   });
 
+  it('tenant --weight on create and update; out of range named, exit 2, nothing changed', async () => {
+    const admin = cliEnv(stack, { DSCHED_ADMIN_TOKEN: ADMIN_TOKEN });
+    const made = await cli(['tenant', 'create', '--name', 'heavy', '--weight', '2.5', '-o', 'json'], admin);
+    expect(made.code, made.stderr).toBe(0);
+    const { id, weight } = JSON.parse(made.stdout) as { id: string; weight: number };
+    expect(weight).toBe(2.5);
+    const stored = async () => {
+      const [[row]] = await stack.db.pool.query<RowDataPacket[]>(
+        'SELECT weight FROM tenants WHERE id = UNHEX(REPLACE(?, "-", ""))',
+        [id],
+      );
+      return Number(row!.weight);
+    };
+    const updated = await cli(['tenant', 'update', id, '--weight', '0.5'], admin);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toMatch(/^weight\s+0\.5$/m);
+    expect(await stored()).toBe(0.5);
+    const tenants = async () => {
+      const [[row]] = await stack.db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM tenants');
+      return Number(row!.n);
+    };
+    const before = await tenants();
+    for (const bad of ['0', '1000.5', '0.0001', 'heavy', '-1']) {
+      const up = await cli(['tenant', 'update', id, '--weight', bad], admin);
+      expect([up.code, up.stdout], bad).toEqual([2, '']);
+      expect(up.stderr).toContain(`--weight: expected a weight from 0.001 to 1000, got "${bad}"`);
+      const create = await cli(['tenant', 'create', '--name', 'bad', '--weight', bad], admin);
+      expect(create.code, bad).toBe(2);
+    }
+    expect(await stored()).toBe(0.5);
+    expect(await tenants()).toBe(before);
+  });
+
   it('task create, get, list and next, table and json', async () => {
     const created = await cli(['task', 'create', ...tokyoTask, '--time', 'iso'], env);
     expect(created.code, created.stderr).toBe(0);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { metric } from './executor-kit.ts';
 
 // Flow control end to end: tasks created on task-api with a flowControl key, materialised by the
-// scheduler, called by three executor processes; the limits are counted at the loopback target.
+// scheduler, and a workflow's nodes carrying one, called by three executor processes; the limits
+// are counted at the loopback target.
 
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 let db: TestDatabase;
@@ -98,4 +99,29 @@ it('never lets a key with ratePerSecond 10 make more than 10 calls in any 1 s wi
   const times = target.calls.filter((c) => c.group === 'rate').map((c) => c.receivedAt);
   const worst = Math.max(...times.map((s) => times.filter((x) => x >= s && x < s + 1000).length));
   expect(worst).toBeLessThanOrEqual(10);
+}, 90_000);
+
+it('never has more than 2 calls of a workflow’s 12 parallel nodes with parallelism 2 in flight, over three executors', async () => {
+  const t = await tenant('nodes');
+  const flowControl = { key: 'node-endpoint', parallelism: 2 };
+  const res = await fetch(`${fleet.service('task-api').url}/v1/workflows`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'fan-out',
+      nodes: Array.from({ length: 12 }, (_, i) => ({
+        id: `n${i}`,
+        target: { url: `${target.url}/wf/${i}` },
+        flowControl,
+      })),
+    }),
+  });
+  expect(res.status).toBe(201);
+  await target.until(() => target.calls.filter((c) => c.group === 'wf').length >= 12, 60_000, '12 calls');
+  expect(target.peakInFlight('wf')).toBe(2);
+  const [jobs] = await db.pool.query<RowDataPacket[]>(
+    'SELECT COUNT(*) AS n FROM jobs WHERE tenant_id = ? AND flow_key = ? AND flow_parallelism = 2',
+    [idToBin(t.id), 'node-endpoint'],
+  );
+  expect(Number(jobs[0]!.n)).toBe(12);
 }, 90_000);

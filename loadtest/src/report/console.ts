@@ -12,7 +12,12 @@ export function table(rows: [string, string][]): string {
 
 export function verdictLine(r: RunResult): string {
   const m = r.metrics;
-  return `verdict: ${r.verdict} ${r.scenario}: delivered ${m.delivered}/${m.expected}, lost ${m.lost}, duplicate effects ${m.duplicates}; ${r.headline}`;
+  // A scenario that offers jobs without tasks (noisy-neighbour) has no occurrence accounting.
+  const accounting =
+    m.expected === undefined
+      ? ''
+      : `delivered ${m.delivered}/${m.expected}, lost ${m.lost}, duplicate effects ${m.duplicates}; `;
+  return `verdict: ${r.verdict} ${r.scenario}: ${accounting}${r.headline}`;
 }
 
 export function jsonLine(r: RunResult): string {

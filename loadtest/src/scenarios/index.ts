@@ -3,6 +3,7 @@ import { cancelStorm } from './cancel-storm.ts';
 import { executorKillScenario, smoke } from './executor-kill.ts';
 import { hostileTargets } from './hostile-targets.ts';
 import { mariadbRestart } from './mariadb-restart.ts';
+import { noisyNeighbour } from './noisy-neighbour.ts';
 import { peak } from './peak.ts';
 import { peakVsBullmq } from './peak-vs-bullmq.ts';
 import { clockSkew, schedulerKill, schedulerNoLeases } from './scheduler-faults.ts';
@@ -17,6 +18,7 @@ export const SCENARIOS: Scenario[] = [
   peak,
   steady,
   peakVsBullmq,
+  noisyNeighbour,
   executorKillScenario,
   mariadbRestart,
   schedulerKill,
@@ -38,5 +40,6 @@ export const SCENARIOS: Scenario[] = [
 
 /** The fault scenarios: lost = 0 and duplicate effects = 0 in each (the soak, half an hour, runs on its own). */
 export const FAULT_SCENARIOS = SCENARIOS.filter(
-  (s) => !['peak', 'steady', 'peak-vs-bullmq', 'smoke', 'soak', 'workflow'].includes(s.name),
+  (s) =>
+    !['peak', 'steady', 'peak-vs-bullmq', 'noisy-neighbour', 'smoke', 'soak', 'workflow'].includes(s.name),
 );

@@ -53,6 +53,17 @@ export function parseCount(text: string, field: string): number {
   return n;
 }
 
+/** A tenant's fair-share weight, as the admin API takes it (docs/fair-share.md). */
+export const MIN_WEIGHT = 0.001;
+export const MAX_WEIGHT = 1000;
+
+export function parseWeight(text: string, field: string): number {
+  const w = Number(text);
+  if (text.trim() === '' || !Number.isFinite(w) || w < MIN_WEIGHT || w > MAX_WEIGHT)
+    throw new UsageError(`expected a weight from ${MIN_WEIGHT} to ${MAX_WEIGHT}, got "${text}"`, field);
+  return w;
+}
+
 /** The text of a file, or of stdin for `-`. */
 export async function readSource(path: string, io: Io, field: string): Promise<string> {
   if (path === '-') return io.readStdin();

@@ -120,6 +120,7 @@ export function tenantDetail(
     ['max concurrency', cell(tenant.maxConcurrency)],
     ['max tasks', cell(tenant.maxTasks)],
     ['rate limit /s', cell(tenant.rateLimitPerSecond)],
+    ['weight', cell(tenant.weight)],
     ['created', formatTime(tenant.createdAt, out)],
   ];
   if (tenant.apiKey) pairs.push(['api key', `${tenant.apiKey}  (shown once)`]);

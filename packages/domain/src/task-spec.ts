@@ -252,7 +252,11 @@ export const createTaskSchema = z
       ctx.addIssue({ code: 'custom', path: ['callbacks'], message: 'not supported on a workflow task' });
     }
     if (task.workflow !== undefined && task.flowControl !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['flowControl'], message: 'not supported on a workflow task' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flowControl'],
+        message: 'not supported on a workflow task: give it on its nodes',
+      });
     }
     if (task.pauseAfterFailures !== undefined && task.schedule.type === 'once') {
       ctx.addIssue({ code: 'custom', path: ['pauseAfterFailures'], message: PAUSE_ON_ONCE_ISSUE });

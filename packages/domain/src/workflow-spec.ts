@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { DschedError } from './errors.ts';
 import { newId } from './ids.ts';
-import { laneFor, type Priority, type RetryPolicy, type Target } from './model.ts';
+import { type FlowControl, laneFor, type Priority, type RetryPolicy, type Target } from './model.ts';
 import {
+  flowControlSchema,
   metadataSchema,
   prioritySchema,
   registerTaskWorkflowSchema,
   retrySchema,
   targetSchema,
   taskNameSchema,
+  toFlowControl,
   toTarget,
 } from './task-spec.ts';
 import { checkWorkflowGraph } from './workflow-graph.ts';
@@ -33,7 +35,7 @@ export const NODE_ID = /^[A-Za-z0-9._~:-]{1,100}$/;
 export const nodeIdSchema = z.string().regex(NODE_ID, 'at most 100 of A-Z a-z 0-9 . _ ~ : -');
 
 // Strict: a misspelt field (say `depends_on`) would otherwise be dropped and quietly turn a node into
-// a root; `flowControl` (API.md) is refused by name until nodes support it.
+// a root.
 export const workflowNodeSchema = z.strictObject({
   id: nodeIdSchema,
   target: targetSchema,
@@ -48,6 +50,9 @@ export const workflowNodeSchema = z.strictObject({
       '`parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when ' +
         'its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)',
     ),
+  // As a task's: the node's job carries the key, and its calls share the key's limits with every
+  // other call of the tenant naming it, across tasks, nodes and runs (docs/flow-control.md).
+  flowControl: flowControlSchema.optional(),
 });
 
 export const FAILURE_POLICIES = ['continue', 'fail_fast'] as const;
@@ -76,6 +81,7 @@ export interface WorkflowNodeSpec {
   trigger: TriggerRule;
   inputs: NodeInputs;
   parents: string[];
+  flowControl: FlowControl | null;
 }
 
 export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): WorkflowNodeSpec {
@@ -91,6 +97,7 @@ export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): W
     trigger: n.trigger,
     inputs: n.inputs,
     parents: n.dependsOn,
+    flowControl: toFlowControl(n.flowControl),
   };
 }
 

@@ -1,12 +1,18 @@
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { insertTaggedBacklog } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSql } from '../src/sql.ts';
 import { explainJobsStatement } from './plans.ts';
 
+const SQL_DIR = new URL('../src/jobs/', import.meta.url).href;
+
 // The claim's plans at scale: 1,000,000 ready jobs across 10,000 tenants in one lane (tagged, as
-// the fair claim sees them), 100,000 more not yet due and untagged at a higher priority. At this
-// size the optimizer has real statistics to pick another plan with; the claims must stay covering
-// range scans read in ORDER BY order (no filesort), or a locking read would lock every candidate.
+// the fair claim sees them), 1,000,000 more due and not yet tagged across the same tenants (the
+// tagger's backlog), 100,000 more not yet due and untagged at a higher priority. At this size the
+// optimizer has real statistics to pick another plan with; the claims must stay covering range
+// scans read in ORDER BY order (no filesort), or a locking read would lock every candidate, and
+// the tagger's reads must not walk the backlog.
 
 let db: TestDatabase;
 const READY = 1_000_000;
@@ -15,25 +21,19 @@ const TENANTS = 10_000;
 beforeAll(async () => {
   db = await createTestDatabase(import.meta.url);
   await db.pool.query('DELETE FROM jobs');
-  await db.pool.query('CREATE TABLE IF NOT EXISTS plan_digits (d INT PRIMARY KEY)');
-  await db.pool.query('INSERT IGNORE INTO plan_digits VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)');
-  // n from the digits' cross join, one statement per 100,000 rows: ids and tenant ids are n and
-  // n mod TENANTS in 16 bytes, tags interleave the tenants as a fair tagging would.
-  const insert = (base: number, count: number, due: boolean) =>
-    db.pool.query(
-      `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
-         attempt, max_attempts, run_at, target, retry, created_at, updated_at, fair_tag, fair_tag_attempt)
-       SELECT UNHEX(LPAD(HEX(x.n), 32, '0')), UNHEX(LPAD(HEX(x.n MOD ?), 32, '0')), NULL, CONCAT('plan:', x.n),
-              'trigger', NOW(3), ?, 'default', 'pending', 0, 3,
-              NOW(3) + INTERVAL ? SECOND, '{}', '{}', NOW(3), NOW(3),
-              CASE WHEN ? THEN (x.n DIV ?) * 1000000 + (x.n MOD ?) END, CASE WHEN ? THEN 0 END
-         FROM (SELECT ? + a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d AS n
-                 FROM plan_digits a, plan_digits b, plan_digits c, plan_digits e, plan_digits f) x
-        WHERE x.n < ?`,
-      [TENANTS, due ? 2 : 0, due ? -60 : 3600, due, TENANTS, TENANTS, due, base, base + count],
-    );
+  // Ids and tenant ids are n and n mod TENANTS in 16 bytes, tags interleave the tenants as a fair
+  // tagging would (insertTaggedBacklog), one statement per 100,000 rows.
+  const insert = (from: number, count: number, due: boolean, tagged = due) =>
+    insertTaggedBacklog(db.pool, { from, count, tenants: TENANTS, due, tagged });
   for (let base = 0; base < READY; base += 100_000) await insert(base, 100_000, true);
-  await insert(READY, 100_000, false);
+  for (let base = READY; base < 2 * READY; base += 100_000) await insert(base, 100_000, true, false);
+  await insert(2 * READY, 100_000, false);
+  await db.pool.query(
+    `INSERT INTO tenants (id, name, signing_secret, created_at, updated_at)
+     SELECT UNHEX(LPAD(HEX(x.n), 32, '0')), CONCAT('plan-', x.n), 'x', NOW(3), NOW(3)
+       FROM (SELECT a.d + 10 * b.d + 100 * c.d + 1000 * e.d AS n
+               FROM plan_digits a, plan_digits b, plan_digits c, plan_digits e) x`,
+  );
   await db.pool.query('ANALYZE TABLE jobs');
 }, 600_000);
 afterAll(async () => {
@@ -49,6 +49,11 @@ describe(`the claims at ${READY.toLocaleString('en')} ready rows across ${TENANT
     );
     expect(Number(r[0]!.n)).toBe(READY);
     expect(Number(r[0]!.tenants)).toBe(TENANTS);
+    const [u] = await db.pool.query<RowDataPacket[]>(
+      'SELECT COUNT(DISTINCT tenant_id) AS tenants, COUNT(*) AS n FROM jobs WHERE claim_tag IS NULL AND run_at < NOW(3)',
+    );
+    expect(Number(u[0]!.n)).toBe(READY);
+    expect(Number(u[0]!.tenants)).toBe(TENANTS);
   });
 
   it('the fair claim is a covering range scan of jobs_fair, no filesort', async () => {
@@ -66,6 +71,36 @@ describe(`the claims at ${READY.toLocaleString('en')} ready rows across ${TENANT
     const { table, json } = await plan('fair-untagged-select.sql', ['default', 0, 1000]);
     expect(table).toMatchObject({ key: 'jobs_fair', access_type: 'range' });
     expect(json).not.toMatch(/filesort/i);
+  });
+
+  it('the tagger’s read of each tenant’s oldest untagged job walks tenants by key, one index dive each, no filesort', async () => {
+    const { tables, json } = await plan('fair-heads-select.sql', ['default', Buffer.alloc(0), 500, 0]);
+    expect(tables.get('t')).toMatchObject({ key: 'PRIMARY', access_type: 'range', using_index: true });
+    expect(tables.get('u')).toMatchObject({
+      key: 'jobs_fair_heads',
+      access_type: 'ref',
+      used_key_parts: ['claim_lane', 'claim_tag', 'tenant_id'],
+      using_index: true,
+    });
+    expect(tables.get('j')).toMatchObject({ key: 'PRIMARY', access_type: 'eq_ref' });
+    expect(json).not.toMatch(/filesort/i);
+    // Run: the index entries it reads are a few per tenant walked, not the backlog's.
+    const conn = await db.pool.getConnection();
+    try {
+      await conn.query('FLUSH STATUS');
+      const [heads] = await conn.query<RowDataPacket[]>(loadSql(SQL_DIR, 'fair-heads-select.sql'), [
+        'default',
+        Buffer.alloc(0),
+        500,
+        0,
+      ]);
+      const [status] = await conn.query<RowDataPacket[]>("SHOW SESSION STATUS LIKE 'Handler_read%'");
+      const reads = status.reduce((n, s) => n + Number(s.Value), 0);
+      expect(heads.filter((h) => h.id !== null)).toHaveLength(500);
+      expect(reads).toBeLessThanOrEqual(5 * 500);
+    } finally {
+      conn.release();
+    }
   });
 
   it('the due-order claim (critical lane, fairness off) is still a covering range scan of jobs_claim, no filesort', async () => {

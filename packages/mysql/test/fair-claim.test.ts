@@ -1,12 +1,13 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
-import type { RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { tagDueJobs } from '../src/jobs/fair-tags.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { loadSql, withRows } from '../src/sql.ts';
 import { updateTenant } from '../src/tenants/tenant-store.ts';
 import { explainJobsStatement } from './plans.ts';
 
@@ -140,6 +141,83 @@ describe('the fair claim order', () => {
     const [one] = await insertDueJobs(db.pool, { tenantId: quiet, target }, 1);
     await tagAll();
     expect((await claim('e', 100)).jobs.map((j) => j.id)).toContain(one);
+  });
+
+  it('tags a quiet tenant’s job in the next pass, however large the untagged flood due before it', async () => {
+    const flood = await tenantWithWeight('flood', 1);
+    const quiet = await tenantWithWeight('quiet', 1);
+    const ahead = await tenantWithWeight('ahead', 1);
+    // The quiet tenant's older job is tagged already (its oldest pending job is not its oldest
+    // untagged one), and another tenant has only jobs not yet due.
+    const [older] = await insertDueJobs(db.pool, { tenantId: quiet, target }, 1);
+    expect(await tagAll()).toBe(1);
+    await insertDueJobs(db.pool, { tenantId: ahead, target, runInS: 3600 }, 10);
+    await insertDueJobs(db.pool, { tenantId: flood, target }, 20_000);
+    await insertDueJobs(db.pool, { tenantId: flood, target, runInS: 3600 }, 1000);
+    // Due after all of the flood's: in due order it would wait 40 passes of 500.
+    await db.pool.query(
+      'UPDATE jobs SET run_at = run_at - INTERVAL 1 MINUTE WHERE tenant_id = ? AND run_at < NOW(3)',
+      [idToBin(flood)],
+    );
+    const [one] = await insertDueJobs(db.pool, { tenantId: quiet, target }, 1);
+    const pass = await tagDueJobs(db.pool, { lane: 'default', limit: 500 });
+    expect(pass.tagged).toBe(501);
+    expect((await claim('e', 10)).jobs.map((j) => j.id)).toEqual(expect.arrayContaining([older, one]));
+    // Jobs not yet due stay untagged: the heads read keeps only due ones.
+    const future = await rows('SELECT COUNT(*) AS n FROM jobs WHERE claim_tag IS NULL AND run_at > NOW(3)');
+    expect(Number(future[0]!.n)).toBe(1010);
+  });
+
+  it('walks the tenants round, pass after pass, when there are more than one pass reads', async () => {
+    const flood = await tenantWithWeight('flood-round', 1);
+    await insertDueJobs(db.pool, { tenantId: flood, target }, 5000);
+    await db.pool.query('UPDATE jobs SET run_at = run_at - INTERVAL 1 MINUTE');
+    const quiet: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = await tenantWithWeight(`round-${i}`, 1);
+      quiet.push(...(await insertDueJobs(db.pool, { tenantId: t, target }, 1)));
+    }
+    // Every tenant of the table (earlier tests' too) is walked once in ceil(tenants / 3) passes.
+    const tenants = Number((await rows('SELECT COUNT(*) AS n FROM tenants'))[0]!.n);
+    for (let p = 0; p < Math.ceil(tenants / 3); p++) {
+      await tagDueJobs(db.pool, { lane: 'default', limit: 100, tenantsPerPass: 3 });
+    }
+    const untagged = await rows('SELECT COUNT(*) AS n FROM jobs WHERE id IN (?) AND claim_tag IS NULL', [
+      quiet.map(idToBin),
+    ]);
+    expect(Number(untagged[0]!.n)).toBe(0);
+    // The flood's due-order passes went on beside: 100 a pass (its head is the first of them).
+    const flooded = await rows(
+      'SELECT COUNT(*) AS n FROM jobs WHERE tenant_id = ? AND claim_tag IS NOT NULL',
+      [idToBin(flood)],
+    );
+    expect(Number(flooded[0]!.n)).toBe(100 * Math.ceil(tenants / 3));
+  });
+
+  it('does not tag a job claimed between the tagger’s read and its update, so its retry is tagged afresh', async () => {
+    const t = await tenantWithWeight('raced', 1);
+    const [id] = await insertDueJobs(db.pool, { tenantId: t, target }, 1);
+    // The tagger read it; a due-order claimer takes it before the tags are written.
+    const [job] = (
+      await claimJobs(db.pool, { lane: 'default', limit: 1, owner: 'e', leaseSeconds: 60, deferMs: 30_000 })
+    ).jobs;
+    expect(job!.id).toBe(id);
+    const update = withRows(
+      loadSql(import.meta.url, '../src/jobs/fair-tags-update.sql'),
+      ['id', 'tag'],
+      [[idToBin(id!), 5]],
+    );
+    const [r] = await db.pool.query<ResultSetHeader>(update.sql, update.params);
+    expect(r.affectedRows).toBe(0);
+    await recordOutcomes(db.pool, [
+      {
+        job: job!,
+        transition: { to: 'retry', lastStatus: 503, lastError: 'HTTP 503', delayMs: 0 },
+        attempt: { status: 503, errorClass: 'http', error: 'HTTP 503', durationMs: 1 },
+      },
+    ]);
+    const back = await rows('SELECT claim_tag FROM jobs WHERE id = ?', [idToBin(id!)]);
+    expect(back[0]!.claim_tag).toBeNull();
   });
 
   it('tags a retried job again when it is due, behind the work its tenant has waiting', async () => {

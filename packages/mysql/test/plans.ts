@@ -4,14 +4,15 @@ import { loadSql } from '../src/sql.ts';
 const SQL_DIR = new URL('../src/jobs/', import.meta.url).href;
 
 /**
- * EXPLAIN FORMAT=JSON of a statement of src/jobs: its JSON text, and the table node of its plan
- * wherever it sits (a filesort wraps it in read_sorted_file).
+ * EXPLAIN FORMAT=JSON of a statement of src/jobs: its JSON text, the table node of its plan
+ * wherever it sits (a filesort wraps it in read_sorted_file), and every table node by alias (for
+ * a statement of several tables: derived tables, subqueries).
  */
 export async function explainJobsStatement(
   pool: Pool,
   file: string,
   params: unknown[],
-): Promise<{ table: Record<string, unknown>; json: string }> {
+): Promise<{ table: Record<string, unknown>; tables: Map<string, Record<string, unknown>>; json: string }> {
   const [p] = await pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${loadSql(SQL_DIR, file)}`, params);
   const json = String(p[0]!.EXPLAIN);
   const find = (node: unknown): Record<string, unknown> | undefined => {
@@ -25,7 +26,16 @@ export async function explainJobsStatement(
     }
     return undefined;
   };
-  const table = find(JSON.parse(json));
+  const tables = new Map<string, Record<string, unknown>>();
+  const collect = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (typeof o.table_name === 'string' && !tables.has(o.table_name)) tables.set(o.table_name, o);
+    for (const v of Object.values(o)) collect(v);
+  };
+  const parsed = JSON.parse(json);
+  collect(parsed);
+  const table = find(parsed);
   if (!table) throw new Error(`no table in the plan of ${file}`);
-  return { table, json };
+  return { table, tables, json };
 }

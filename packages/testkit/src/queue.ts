@@ -66,3 +66,42 @@ export async function clearJobs(pool: Pool): Promise<void> {
   await pool.query('DELETE FROM tenant_fair_clocks');
   await pool.query('UPDATE fair_clocks SET vt = 0, max_tag = 0');
 }
+
+/**
+ * `count` pending jobs numbered from `from`, of tenants `n mod tenants` (ids and tenant ids are n
+ * and n mod tenants in 16 bytes), in one INSERT … SELECT over a digits table: the plan tests' and
+ * benchmarks' large queues. `due`: due a minute ago at priority 2, else due in an hour at priority
+ * 0; `tagged`: with start tags interleaving the tenants as a fair tagging would. At most 100,000.
+ */
+export async function insertTaggedBacklog(
+  pool: Pool,
+  o: { from: number; count: number; tenants: number; due?: boolean; tagged?: boolean },
+): Promise<void> {
+  const due = o.due ?? true;
+  const tagged = o.tagged ?? due;
+  if (o.count > 100_000) throw new Error('insertTaggedBacklog: at most 100,000 rows a call');
+  await pool.query('CREATE TABLE IF NOT EXISTS plan_digits (d INT PRIMARY KEY)');
+  await pool.query('INSERT IGNORE INTO plan_digits VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)');
+  await pool.query(
+    `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
+       attempt, max_attempts, run_at, target, retry, created_at, updated_at, fair_tag, fair_tag_attempt)
+     SELECT UNHEX(LPAD(HEX(x.n), 32, '0')), UNHEX(LPAD(HEX(x.n MOD ?), 32, '0')), NULL, CONCAT('plan:', x.n),
+            'trigger', NOW(3), ?, 'default', 'pending', 0, 3,
+            NOW(3) + INTERVAL ? SECOND, '{}', '{}', NOW(3), NOW(3),
+            CASE WHEN ? THEN (x.n DIV ?) * 1000000 + (x.n MOD ?) END, CASE WHEN ? THEN 0 END
+       FROM (SELECT ? + a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d AS n
+               FROM plan_digits a, plan_digits b, plan_digits c, plan_digits e, plan_digits f) x
+      WHERE x.n < ?`,
+    [
+      o.tenants,
+      due ? 2 : 0,
+      due ? -60 : 3600,
+      tagged,
+      o.tenants,
+      o.tenants,
+      tagged,
+      o.from,
+      o.from + o.count,
+    ],
+  );
+}

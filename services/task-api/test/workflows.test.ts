@@ -114,6 +114,12 @@ describe('POST /v1/workflows', () => {
       nodes: [node('a'), { id: 'b', target: { url: 'ftp://x' } }],
     });
     expect(badTarget.json().error.details[0].field).toBe('nodes.1.target.url');
+    const badFlow = await c.call('POST', '/v1/workflows', {
+      name: 'x',
+      nodes: [node('a'), { ...node('b'), flowControl: { key: 'endpoint' } }],
+    });
+    expect(badFlow.statusCode).toBe(400);
+    expect(badFlow.json().error.details[0].field).toBe('nodes.1.flowControl.parallelism');
     expect(await stored()).toEqual(before);
   });
 

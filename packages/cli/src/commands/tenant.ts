@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../exit-codes.ts';
-import { parseCount } from '../input.ts';
+import { parseCount, parseWeight } from '../input.ts';
 import { fields } from '../output.ts';
 import type { Runtime } from '../runtime.ts';
 import { tenantDetail } from '../views.ts';
@@ -13,6 +13,7 @@ interface QuotaFlags {
   maxConcurrency?: string;
   maxTasks?: string;
   rateLimit?: string;
+  weight?: string;
 }
 
 function quotas(opts: QuotaFlags): Record<string, unknown> {
@@ -23,6 +24,7 @@ function quotas(opts: QuotaFlags): Record<string, unknown> {
     maxConcurrency: n(opts.maxConcurrency, '--max-concurrency'),
     maxTasks: n(opts.maxTasks, '--max-tasks'),
     rateLimitPerSecond: n(opts.rateLimit, '--rate-limit'),
+    weight: opts.weight === undefined ? undefined : parseWeight(opts.weight, '--weight'),
   };
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }
@@ -31,7 +33,8 @@ const quotaOptions = (cmd: Command) =>
   cmd
     .option('--max-concurrency <n|none>', 'runs in flight at once, across all executors')
     .option('--max-tasks <n|none>', 'tasks the tenant may hold')
-    .option('--rate-limit <n|none>', 'API requests per second');
+    .option('--rate-limit <n|none>', 'API requests per second')
+    .option('--weight <w>', 'share of a saturated fleet against other tenants, 0.001–1000 (default 1)');
 
 export function registerTenantCommands(program: Command, act: Act): void {
   const tenant = program.command('tenant').description('tenants (operators: needs the admin token)');
@@ -58,7 +61,7 @@ export function registerTenantCommands(program: Command, act: Act): void {
     );
 
   quotaOptions(
-    tenant.command('update <id>').description('change a tenant’s name or quotas (none clears one)'),
+    tenant.command('update <id>').description('change a tenant’s name, quotas (none clears one) or weight'),
   )
     .option('--name <name>', 'new name')
     .action(

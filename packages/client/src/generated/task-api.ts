@@ -537,6 +537,15 @@ export interface components {
                      * @enum {string}
                      */
                     inputs: "none" | "parents";
+                    /** @description flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail */
+                    flowControl?: {
+                        /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                        key: string;
+                        /** @description calls of the key in flight at once */
+                        parallelism?: number;
+                        /** @description calls of the key started per second */
+                        ratePerSecond?: number;
+                    };
                 }[];
                 /**
                  * @default continue
@@ -1133,6 +1142,15 @@ export interface operations {
                              * @enum {string}
                              */
                             inputs?: "none" | "parents";
+                            /** @description flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail */
+                            flowControl?: {
+                                /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                                key: string;
+                                /** @description calls of the key in flight at once */
+                                parallelism?: number;
+                                /** @description calls of the key started per second */
+                                ratePerSecond?: number;
+                            };
                         }[];
                         /**
                          * @default continue
@@ -1534,6 +1552,15 @@ export interface operations {
                              * @enum {string}
                              */
                             inputs?: "none" | "parents";
+                            /** @description flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail */
+                            flowControl?: {
+                                /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                                key: string;
+                                /** @description calls of the key in flight at once */
+                                parallelism?: number;
+                                /** @description calls of the key started per second */
+                                ratePerSecond?: number;
+                            };
                         }[];
                         /**
                          * @default continue
@@ -2193,6 +2220,15 @@ export interface operations {
                          * @enum {string}
                          */
                         inputs?: "none" | "parents";
+                        /** @description flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail */
+                        flowControl?: {
+                            /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                            key: string;
+                            /** @description calls of the key in flight at once */
+                            parallelism?: number;
+                            /** @description calls of the key started per second */
+                            ratePerSecond?: number;
+                        };
                     }[];
                     /**
                      * @default continue

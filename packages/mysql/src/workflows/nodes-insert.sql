@@ -1,6 +1,6 @@
 -- Stores a batch of a run's nodes in one statement. The document is a JSON array of
 -- [node_id, job_id_hex, state, trigger, parent_count, priority_rank, lane, max_attempts, target, retry,
--- inputs]
+-- inputs, flow_key, flow_parallelism, flow_rate] (the last three null without flowControl)
 -- with target and retry as JSON text (a string element: JSON_TABLE reads scalars alike on MySQL and
 -- MariaDB). A node with no parent starts `pending` (its job is inserted in the same transaction), or
 -- `ready` when the run's maxParallel holds it back; every other node starts `waiting` with all its
@@ -9,9 +9,11 @@
 -- Parameters: workflow_id, document
 -- Returns: affected rows
 INSERT INTO workflow_nodes (workflow_id, node_id, job_id, state, trigger_rule, parent_count, unfinished_parents,
-                            priority, lane, max_attempts, target, retry, inputs)
+                            priority, lane, max_attempts, target, retry, inputs, flow_key, flow_parallelism,
+                            flow_rate)
 SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n.parent_count,
-       n.priority, n.lane, n.max_attempts, n.target, n.retry, n.inputs
+       n.priority, n.lane, n.max_attempts, n.target, n.retry, n.inputs, n.flow_key, n.flow_parallelism,
+       n.flow_rate
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          node_id VARCHAR(100) PATH '$[0]',
          job_id CHAR(32) PATH '$[1]',
@@ -23,4 +25,7 @@ SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n
          max_attempts INT PATH '$[7]',
          target LONGTEXT PATH '$[8]',
          retry LONGTEXT PATH '$[9]',
-         inputs VARCHAR(16) PATH '$[10]')) AS n
+         inputs VARCHAR(16) PATH '$[10]',
+         flow_key VARCHAR(100) PATH '$[11]',
+         flow_parallelism INT PATH '$[12]',
+         flow_rate DECIMAL(12,3) PATH '$[13]')) AS n

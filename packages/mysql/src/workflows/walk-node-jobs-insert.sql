@@ -8,10 +8,11 @@
 -- Parameters: rows (derived: workflow_id, node_id), step_token
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
-                         lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at)
+                         lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
+                         flow_key, flow_parallelism, flow_rate)
 SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,
        c.node_id, NOW(3), c.priority, c.lane, 'pending', c.attempt, c.attempt + c.max_attempts, NOW(3),
-       c.target, c.retry, NOW(3), NOW(3)
+       c.target, c.retry, NOW(3), NOW(3), c.flow_key, c.flow_parallelism, c.flow_rate
   FROM (:rows) v
   JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
   JOIN workflow_nodes c ON c.workflow_id = e.workflow_id AND c.node_id = e.child_id

@@ -97,6 +97,9 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
       JSON.stringify(n.target),
       JSON.stringify(n.retry),
       n.inputs,
+      n.flowControl?.key ?? null,
+      n.flowControl?.parallelism ?? null,
+      n.flowControl?.ratePerSecond ?? null,
     ]);
     if (bytes + row.length > MAX_BATCH_BYTES) await flush();
     batch.push(row);
