@@ -4,6 +4,7 @@ import { idToBin } from '@dsched/mysql/ids';
 import { migrateMysql } from '@dsched/mysql/migrations';
 import { createPool, databaseNow, type Pool } from '@dsched/mysql/pool';
 import { loadSql } from '@dsched/mysql/sql';
+import { isRetryableTxError } from '@dsched/mysql/transaction';
 import { insertTaggedBacklog } from '@dsched/testkit/queue';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { analyze, type Check } from '../harness/analyze.ts';
@@ -313,11 +314,29 @@ async function insertDue(
     }
   }
   for (let i = 0; i < rows.length; i += 2000) {
-    await pool.query(
-      `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
+    await retryingDeadlocks(() =>
+      pool.query(
+        `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
          attempt, max_attempts, run_at, target, retry, created_at, updated_at) VALUES ?`,
-      [rows.slice(i, i + 2000)],
+        [rows.slice(i, i + 2000)],
+      ),
     );
+  }
+}
+
+/**
+ * The harness's own bulk writes meet the executors' claims and taggers on the same rows and
+ * indexes; a deadlock rolls the statement back whole, so it is run again (a run once ended with a
+ * harness error at the flood's start).
+ */
+async function retryingDeadlocks<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= 5 || !isRetryableTxError(err)) throw err;
+      await sleep(50 * (attempt + 1));
+    }
   }
 }
 
@@ -326,8 +345,8 @@ const RETRY = JSON.stringify({ maxAttempts: 3, initialBackoffMs: 100, maxBackoff
 /** What a phase left pending is not the next one's load; the calls in flight end on their own. */
 async function clearQueue(pool: Pool): Promise<void> {
   for (;;) {
-    const [r] = await pool.query<mysql.ResultSetHeader>(
-      "DELETE FROM jobs WHERE state = 'pending' LIMIT 20000",
+    const [r] = await retryingDeadlocks(() =>
+      pool.query<mysql.ResultSetHeader>("DELETE FROM jobs WHERE state = 'pending' LIMIT 20000"),
     );
     if (r.affectedRows < 20_000) break;
   }
