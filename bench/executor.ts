@@ -29,7 +29,7 @@ import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { MYSQL_SERVER_URL } from '@dsched/testkit/mysql';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { insertDueJobs } from '@dsched/testkit/queue';
-import { type RunningService, serviceEntry, startService } from '@dsched/testkit/services';
+import { type RunningService, startService } from '@dsched/testkit/services';
 import { connectionThreadCpuMs, cpuMs, mysqlServerPid, threadCpuMs } from './_cpu.ts';
 import { ensureStack, machine, median } from './_stack.ts';
 
@@ -109,17 +109,7 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
           LOG_LEVEL: 'warn',
           ...EXTRA_ENV,
         },
-        CPU_PROF_DIR
-          ? {
-              command: [
-                process.execPath,
-                '--cpu-prof',
-                '--cpu-prof-dir',
-                CPU_PROF_DIR,
-                serviceEntry('executor'),
-              ],
-            }
-          : {},
+        CPU_PROF_DIR ? { cpuProfDir: CPU_PROF_DIR } : {},
       ),
     ),
   );

@@ -30,7 +30,7 @@ import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { MYSQL_SERVER_URL } from '@dsched/testkit/mysql';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { insertDueJobs } from '@dsched/testkit/queue';
-import { type RunningService, serviceEntry, startService } from '@dsched/testkit/services';
+import { type RunningService, startService } from '@dsched/testkit/services';
 import { ensureStack, machine, median, percentile } from './_stack.ts';
 
 const argv = process.argv.slice(2);
@@ -148,17 +148,7 @@ async function startRunner(): Promise<Runner> {
       startService(
         'executor',
         { ...env, INSTANCE_ID: `bench-wf-${i}`, EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8' },
-        CPU_PROF_DIR
-          ? {
-              command: [
-                process.execPath,
-                '--cpu-prof',
-                '--cpu-prof-dir',
-                CPU_PROF_DIR,
-                serviceEntry('executor'),
-              ],
-            }
-          : {},
+        CPU_PROF_DIR ? { cpuProfDir: CPU_PROF_DIR } : {},
       ),
     ),
     startService('reconciler', { ...env, INSTANCE_ID: 'bench-wf-reconciler' }),

@@ -39,10 +39,24 @@ export function serviceEntry(name: ServiceName): string {
 export async function startService(
   name: ServiceName,
   env: Record<string, string>,
-  options: { waitReady?: boolean; timeoutMs?: number; command?: string[]; port?: number } = {},
+  options: {
+    waitReady?: boolean;
+    timeoutMs?: number;
+    command?: string[];
+    port?: number;
+    /** Write a V8 CPU profile of the service into this directory when it exits (benchmarks). */
+    cpuProfDir?: string;
+  } = {},
 ): Promise<RunningService> {
   const port = options.port ?? (await freePort());
-  const command = options.command ?? [process.execPath, '--import', PARENT_WATCH, serviceEntry(name)];
+  const profile = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [];
+  const command = options.command ?? [
+    process.execPath,
+    ...profile,
+    '--import',
+    PARENT_WATCH,
+    serviceEntry(name),
+  ];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: REPO_ROOT,
     env: {
