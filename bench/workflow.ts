@@ -10,11 +10,14 @@
 //         instant loopback target: from a parent's outcome (its node row's finished_at, written in
 //         the outcome transaction) to its child's call at the target: hop_ms_p50, hop_ms_p99.
 // fanout  --fanout plain once-jobs (100,000) due at once, then a workflow 1 → --fanout → 1 of the
-//         same calls, same executors: fanout_ratio (workflow drain / plain drain), fanin_ms (the
+//         same calls, same executors (the middle layer is at most 99,998 wide: with the root and the
+//         join that is the node cap): fanout_ratio (workflow drain / plain drain), fanin_ms (the
 //         join's call − its last parent's outcome), completion_ms_p50_at_100k (ms per completion
 //         over windows of 1,000, of that run) against completion_ms_p50_at_1k (five 1 → 1,000 → 1
 //         runs), and rss_mb_max (the executors' and the reconciler's largest RSS during the big
-//         run) beside rss_mb_idle (a second after they started, before any work).
+//         run) beside rss_mb_idle (a second after they started, before any work) and
+//         rss_executor_mb_max_plain (the executor's largest during the plain jobs: the same calls
+//         without a graph).
 //
 // --cpu-prof DIR starts each executor with node's --cpu-prof (one .cpuprofile per process at its
 // exit, in DIR; profiling slows it, so its figures are not the run's).
@@ -23,7 +26,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createWorkflowSchema, planWorkflow } from '@dsched/domain';
+import { createWorkflowSchema, MAX_WORKFLOW_NODES, planWorkflow } from '@dsched/domain';
 import { createPool, databaseNow, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
 import { insertWorkflow } from '@dsched/mysql/workflows/workflow-submit';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
@@ -46,7 +49,8 @@ const PARTS = new Set(text('parts', 'submit,hop,fanout').split(','));
 const NODES = arg('nodes', 100_000);
 const ROUNDS = arg('rounds', 3);
 const CHAIN = arg('chain', 2000);
-const FANOUT = arg('fanout', 100_000);
+// 1 → m → 1 is m + 2 nodes: at the node cap the middle layer is 99,998 wide, the plain jobs as many.
+const FANOUT = Math.min(arg('fanout', 100_000), MAX_WORKFLOW_NODES - 2);
 const EXECUTORS = arg('executors', 1);
 const CPU_PROF_DIR = argv.includes('--cpu-prof') ? text('cpu-prof', '') : undefined;
 const metrics: Record<string, number> = {};
@@ -62,6 +66,8 @@ async function submitPart(): Promise<void> {
   };
   await ensureStack(env);
   const pool = createPool(env.DATABASE_URL, { connectionLimit: 4 });
+  // The runs of earlier rounds and invocations go: every round stores into the same empty tables.
+  await emptyRun(pool);
   const tenant = await createTenantWithKey(pool, 'bench-workflow');
   // Ten roots, then each node depends on an earlier node about half its index back and on one of
   // the few just before it: fan-out, fan-in and long chains, every parent earlier (a DAG). The
@@ -80,6 +86,7 @@ async function submitPart(): Promise<void> {
     const t2 = performance.now();
     if (!(await insertWorkflow(pool, plan))) throw new Error('quota');
     const t3 = performance.now();
+    await emptyRun(pool);
     rounds.push({ parse: t1 - t0, check: t2 - t1, store: t3 - t2, total: t3 - t0, edges: plan.edgeCount });
   }
   await pool.end();
@@ -303,8 +310,20 @@ async function fanout(r: Runner, prefix: string, n: number) {
   const windows: number[] = [];
   const size = Math.min(1000, n);
   for (let i = 0; i + size <= n; i += size) windows.push((mids[i + size - 1]! - mids[i]!) / (size - 1));
+  // Where the drain's time goes: the root's call and outcome (its walk makes the n children's
+  // jobs), the wait for the first child's call, the middle layer, the fan-in.
+  let firstCall = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < n; i++) firstCall = Math.min(firstCall, r.arrivals.get(`/${prefix}/m${i}`)!);
+  const rootDone = done.get('root')!;
+  const phases = {
+    rootS: (rootDone - wf.committedAt) / 1000,
+    firstChildCallS: (firstCall - rootDone) / 1000,
+    middleS: (lastParent - firstCall) / 1000,
+    joinS: (done.get('join')! - lastParent) / 1000,
+  };
   return {
     state,
+    phases,
     drainS: (done.get('join')! - wf.committedAt) / 1000,
     faninMs: fanin,
     windows,
@@ -334,6 +353,8 @@ async function fanoutPart(r: Runner): Promise<void> {
       Math.min(chunk, FANOUT - i),
     );
   const [[firstDue]] = await r.pool.query<RowDataPacket[]>('SELECT MIN(run_at) AS due FROM jobs');
+  // The same calls without a graph: what the executor's RSS is for this throughput alone.
+  const plainRss = sampleRss(r);
   for (;;) {
     const [[row]] = await r.pool.query<RowDataPacket[]>(
       "SELECT COUNT(*) AS n, MAX(finished_at) AS last FROM jobs WHERE state = 'succeeded'",
@@ -346,6 +367,7 @@ async function fanoutPart(r: Runner): Promise<void> {
     }
     await new Promise((res) => setTimeout(res, 100));
   }
+  const plainPeak = plainRss.stop();
   await emptyRun(r.pool);
   const idle = r.idleRss;
   const rss = sampleRss(r);
@@ -357,6 +379,10 @@ async function fanoutPart(r: Runner): Promise<void> {
   say(`fanout: 1 → ${FANOUT} → 1 (${big.state}) against ${FANOUT} plain once-jobs, ${EXECUTORS} executor(s)`);
   say(`  plain jobs drained        ${metrics.plain_s} s`);
   say(`  workflow drained          ${big.drainS.toFixed(2)} s   ratio ${ratio.toFixed(2)}`);
+  const p = big.phases;
+  say(
+    `    commit → root's outcome ${p.rootS.toFixed(2)} s, → first child called ${p.firstChildCallS.toFixed(2)} s, → last child's outcome ${p.middleS.toFixed(2)} s, → join's outcome ${p.joinS.toFixed(2)} s`,
+  );
   say(`  fan-in (last parent → join called) ${big.faninMs.toFixed(0)} ms`);
   say(
     `  ms per completion, p50 of windows of 1,000: at 1k ${median(small).toFixed(3)}, at ${FANOUT} ${atBig.toFixed(3)} (last window ${lastWindow.toFixed(3)})`,
@@ -364,12 +390,15 @@ async function fanoutPart(r: Runner): Promise<void> {
   say(
     `  RSS MiB idle → max: ${Object.keys(peak)
       .map((k) => `${k} ${idle[k]!.toFixed(0)} → ${peak[k]!.toFixed(0)}`)
-      .join(', ')}`,
+      .join(', ')}; during the plain jobs: executor ${plainPeak.executor?.toFixed(0)}`,
   );
   Object.assign(metrics, {
     fanout_nodes: FANOUT,
     fanout_ratio: Number(ratio.toFixed(2)),
     workflow_s: Number(big.drainS.toFixed(2)),
+    workflow_root_s: Number(p.rootS.toFixed(2)),
+    workflow_first_child_s: Number(p.firstChildCallS.toFixed(2)),
+    workflow_middle_s: Number(p.middleS.toFixed(2)),
     fanin_ms: Math.round(big.faninMs),
     completion_ms_p50_at_1k: Number(median(small).toFixed(3)),
     completion_ms_p50_at_100k: Number(atBig.toFixed(3)),
@@ -378,6 +407,7 @@ async function fanoutPart(r: Runner): Promise<void> {
     rss_mb_max: Math.round(Math.max(...Object.values(peak))),
     rss_executor_mb_idle: Math.round(idle.executor ?? 0),
     rss_executor_mb_max: Math.round(peak.executor ?? 0),
+    rss_executor_mb_max_plain: Math.round(plainPeak.executor ?? 0),
     rss_reconciler_mb_idle: Math.round(idle.reconciler ?? 0),
     rss_reconciler_mb_max: Math.round(peak.reconciler ?? 0),
   });
