@@ -189,6 +189,8 @@ async function workflowRun(run: Run): Promise<RunResult> {
   run.mark(`submitted in ${submitS.toFixed(1)} s: ${n} nodes, ${wf.edgeCount} edges`);
 
   // kill -9 an executor while it holds node jobs: those ids, read just before the kill, must run again.
+  // It is killed once the target has had a call of one of them (a claim just taken has called none
+  // yet, and would show no re-run).
   const victim = run.fleet.of('executor')[0]!;
   let killAt = Number.POSITIVE_INFINITY;
   const held = new Set<string>();
@@ -199,8 +201,10 @@ async function workflowRun(run: Run): Promise<RunResult> {
           "SELECT id FROM jobs WHERE claimed_by = ? AND state = 'running' AND workflow_id IS NOT NULL",
           [victim.id],
         );
-        for (const r of rows) held.add(binToId(r.id as Buffer));
-        return rows.length > 0;
+        const ids = rows.map((r) => binToId(r.id as Buffer));
+        held.clear();
+        for (const id of ids) held.add(id);
+        return ids.length > 0 && (await run.sink.seen(ids)).length > 0;
       },
       { timeoutMs: 10_000, intervalMs: 20 },
     );

@@ -50,6 +50,10 @@ export class SinkProcess {
   records(): Promise<SinkRecords> {
     return this.#call('GET', '/_sink/records');
   }
+  /** Which of these Idempotency-Keys the sink has had a call of. */
+  async seen(keys: string[]): Promise<string[]> {
+    return (await this.#call<{ seen: string[] }>('POST', '/_sink/seen', { keys })).seen;
+  }
   reset(): Promise<unknown> {
     return this.#call('POST', '/_sink/reset');
   }

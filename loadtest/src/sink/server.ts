@@ -96,6 +96,14 @@ export class Sink {
     return this.#rec;
   }
 
+  /** Which of `keys` have had a call arrive (answered or not). */
+  seen(keys: string[]): string[] {
+    const wanted = new Set(keys);
+    const out = new Set<string>();
+    for (const key of this.#rec.key) if (wanted.has(key)) out.add(key);
+    return [...out];
+  }
+
   stats(): SinkStats {
     const cpu = process.cpuUsage(this.#cpuAtReset);
     const maxByTenant: Record<number, number> = {};
@@ -328,6 +336,10 @@ function control(sink: Sink, req: IncomingMessage, res: ServerResponse): void {
           return send(200, sink.stats());
         case 'GET /_sink/records':
           return send(200, sink.records());
+        case 'POST /_sink/seen': {
+          const { keys } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { keys: string[] };
+          return send(200, { seen: sink.seen(keys) });
+        }
         case 'POST /_sink/config':
           sink.configure(JSON.parse(Buffer.concat(chunks).toString('utf8')) as SinkConfig);
           return send(200, { ok: true });
