@@ -40,6 +40,7 @@ const SCHEDULER = [...MYSQL, 'services/scheduler/test', 'services/task-api/test/
 const SLOTS = [...MYSQL, 'test/e2e/executor-tenant-limit.test.ts'];
 const WORKFLOWS = [
   'packages/mysql/test/workflow-walk.test.ts',
+  'packages/mysql/test/workflow-wide-parents.test.ts',
   'packages/mysql/test/workflows.test.ts',
   'packages/mysql/test/workflow-sweep.test.ts',
   'services/reconciler/test',
@@ -703,6 +704,51 @@ const MUTATIONS: Mutation[] = [
     tests: WORKFLOWS,
     redundant:
       "walk-runs-done.sql and runs-lock.sql locked these runs under `state = 'running'` in the same transaction (the pair is removed together below)",
+  },
+  // D33: a wide parent told in slices, and a retry's recount of a parent not done telling.
+  {
+    id: 'walk-slice.count-bounds',
+    condition: '`e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)` (the slice)',
+    edits: [
+      sql(
+        'workflows/walk-count.sql',
+        '\n                AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)',
+      ),
+    ],
+    tests: ['packages/mysql/test/workflow-wide-parents.test.ts'],
+  },
+  {
+    id: 'walk-slice.mark-cursor',
+    condition: '`walk_after <=> ?` (the cursor the slice started from)',
+    edits: [sql('workflows/walk-slice-mark.sql', ' AND walk_after <=> ?', ' AND (walk_after <=> ? OR 1)')],
+    tests: ['packages/mysql/test/workflow-wide-parents.test.ts'],
+    redundant:
+      'the parent row is locked by this transaction before its slice is chosen (walk-finish-nodes.sql, or walk-pending-select.sql FOR UPDATE), so no other walker moves the cursor in between',
+  },
+  {
+    id: 'walk-defer.state',
+    condition: '`walk_pending IS NULL AND state IN (…finished…)`',
+    edits: [
+      sql(
+        'workflows/walk-defer.sql',
+        " AND walk_pending IS NULL\n   AND state IN ('succeeded', 'dead', 'cancelled', 'skipped', 'upstream_failed')",
+      ),
+    ],
+    tests: ['packages/mysql/test/workflow-wide-parents.test.ts', 'packages/mysql/test/workflow-walk.test.ts'],
+    redundant:
+      'the rows are the frontier walk-finish-nodes.sql finished (and locked) in this same transaction, read back by walk-finished-check.sql: finished, and off the walk queue',
+  },
+  {
+    id: 'retry-recount.untold',
+    condition:
+      '`p.walk_pending <=> 1 AND (…e.child_id > p.walk_after)` (a parent not done telling counts as unfinished)',
+    edits: [
+      sql(
+        'workflows/retry-recount.sql',
+        '\n               OR (p.walk_pending <=> 1 AND (p.walk_after IS NULL OR e.child_id > p.walk_after))',
+      ),
+    ],
+    tests: ['packages/mysql/test/workflow-wide-parents.test.ts'],
   },
   {
     id: 'runs-cancel-unstarted-nodes.state',

@@ -233,6 +233,8 @@ CREATE TABLE `workflow_nodes` (
   `flow_key` varchar(100) DEFAULT NULL,
   `flow_parallelism` int(10) unsigned DEFAULT NULL,
   `flow_rate` decimal(12,3) DEFAULT NULL,
+  `child_count` int(10) unsigned NOT NULL DEFAULT 0,
+  `walk_after` varchar(100) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
   PRIMARY KEY (`workflow_id`,`node_id`),
   KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
   KEY `workflow_nodes_unwalked` (`walk_pending`)

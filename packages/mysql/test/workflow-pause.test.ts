@@ -1,4 +1,4 @@
-import { type ClaimedJob, createWorkflowSchema, planWorkflow, type WorkflowPlan } from '@dsched/domain';
+import type { ClaimedJob, WorkflowPlan } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +6,8 @@ import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { setWorkflowPaused } from '../src/workflows/workflow-control.ts';
-import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 import { countRunningWorkflows, sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
+import { type NodeReq, submitWorkflow } from './workflow-fixtures.ts';
 
 // Pause holds the jobs a run already made, on real MariaDB: a paused run's pending node jobs are
 // never claimed (whether made before the pause, sent back by a retry during it, or made pending
@@ -22,22 +22,7 @@ afterAll(async () => {
   await db.close();
 });
 
-async function submit(
-  tenantId: string,
-  nodes: { id: string; dependsOn?: string[] }[],
-): Promise<WorkflowPlan> {
-  const req = createWorkflowSchema.parse({
-    name: 'wf',
-    nodes: nodes.map((n) => ({
-      ...n,
-      target: { url: 'http://127.0.0.1:9/' },
-      retry: { maxAttempts: 3, initialBackoffMs: 0, maxBackoffMs: 0 },
-    })),
-  });
-  const plan = planWorkflow(req, tenantId, Date.now());
-  expect(await insertWorkflow(db.pool, plan)).toBe(true);
-  return plan;
-}
+const submit = (tenantId: string, nodes: NodeReq[]) => submitWorkflow(db.pool, tenantId, nodes, {}, 3);
 
 const claim = async (): Promise<ClaimedJob[]> =>
   (await claimJobs(db.pool, { lane: 'default', limit: 100, owner: 'exec-p', leaseSeconds: 60 })).jobs;

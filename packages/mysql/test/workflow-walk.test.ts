@@ -10,13 +10,20 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcomes.ts';
 import { redriveJobs } from '../src/jobs/redrive.ts';
 import { withTransaction } from '../src/transaction.ts';
 import { cancelWorkflow, retryWorkflowNode, setWorkflowPaused } from '../src/workflows/workflow-control.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 import { advanceWorkflows } from '../src/workflows/workflow-walk.ts';
+import {
+  claimNodeJobs,
+  drainNodeJobs,
+  type NodeReq,
+  nodeStates as nodeStatesOf,
+  runState as runStateOf,
+  submitWorkflow,
+} from './workflow-fixtures.ts';
 
 // The walk on real MariaDB: submission stores a run and its roots' jobs in one transaction; each
 // outcome batch finishes its nodes, counts their children off and makes the ready ones jobs.
@@ -30,70 +37,13 @@ afterAll(async () => {
   await db.close();
 });
 
-type NodeReq = { id: string; dependsOn?: string[]; trigger?: 'all_success' | 'all_done' | 'one_failed' };
-
-async function submit(
-  tenantId: string,
-  nodes: NodeReq[],
-  extra: Record<string, unknown> = {},
-): Promise<WorkflowPlan> {
-  const req = createWorkflowSchema.parse({
-    name: 'wf',
-    nodes: nodes.map((n) => ({
-      ...n,
-      target: { url: 'http://127.0.0.1:9/' },
-      retry: { maxAttempts: 2, initialBackoffMs: 0, maxBackoffMs: 0 },
-    })),
-    ...extra,
-  });
-  const plan = planWorkflow(req, tenantId, Date.now());
-  expect(await insertWorkflow(db.pool, plan)).toBe(true);
-  return plan;
-}
-
-async function nodeStates(wf: WorkflowPlan): Promise<Record<string, string>> {
-  const [rows] = await db.pool.query<RowDataPacket[]>(
-    'SELECT node_id, state FROM workflow_nodes WHERE workflow_id = ?',
-    [idToBin(wf.id)],
-  );
-  return Object.fromEntries(rows.map((r) => [r.node_id, r.state]));
-}
-
-async function runState(wf: WorkflowPlan): Promise<string> {
-  const [rows] = await db.pool.query<RowDataPacket[]>('SELECT state FROM workflows WHERE id = ?', [
-    idToBin(wf.id),
-  ]);
-  return rows[0]!.state;
-}
-
-const claim = async (limit = 500): Promise<ClaimedJob[]> =>
-  (await claimJobs(db.pool, { lane: 'default', limit, owner: 'exec-t', leaseSeconds: 60 })).jobs;
-
-/** Claims and finishes node jobs as `decide` says until none are left; returns the claim order. */
-async function drain(decide: (job: ClaimedJob) => JobTransition['to'], batch = 500): Promise<ClaimedJob[]> {
-  const seen: ClaimedJob[] = [];
-  for (;;) {
-    const jobs = await claim(batch);
-    if (jobs.length === 0) return seen;
-    seen.push(...jobs);
-    const lost = await recordOutcomes(
-      db.pool,
-      jobs.map((job) => {
-        const to = decide(job);
-        const transition: JobTransition =
-          to === 'retry'
-            ? { to, lastStatus: 503, lastError: 'HTTP 503', delayMs: 0 }
-            : ({ to, lastStatus: to === 'succeeded' ? 200 : 400, lastError: null } as JobTransition);
-        return {
-          job,
-          transition,
-          attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
-        };
-      }),
-    );
-    expect(lost).toEqual([]);
-  }
-}
+const submit = (tenantId: string, nodes: NodeReq[], extra: Record<string, unknown> = {}) =>
+  submitWorkflow(db.pool, tenantId, nodes, extra);
+const nodeStates = (wf: WorkflowPlan) => nodeStatesOf(db.pool, wf);
+const runState = (wf: WorkflowPlan) => runStateOf(db.pool, wf);
+const claim = (limit = 500) => claimNodeJobs(db.pool, limit);
+const drain = (decide: (job: ClaimedJob) => JobTransition['to'], batch = 500) =>
+  drainNodeJobs(db.pool, decide, batch);
 
 describe('submission', () => {
   it('stores the run, its nodes and edges, and makes jobs of its roots only', async () => {
@@ -170,7 +120,7 @@ describe('the walk', () => {
     try {
       for (let i = 0; i < 10; i++) {
         await conn.beginTransaction();
-        const runs = await continueWalk(conn, { maxSteps: 4, stepLimit: 1000 });
+        const runs = await continueWalk(conn, { maxSteps: 4, stepLimit: 1000, maxEdges: 2000 });
         await finishDoneRuns(conn, [...runs.values()]);
         await conn.commit();
       }

@@ -1,7 +1,7 @@
 -- Stores a batch of a run's nodes in one statement. The document is a JSON array of
 -- [node_id, job_id_hex, state, trigger, parent_count, priority_rank, lane, max_attempts, target, retry,
--- inputs, flow_key, flow_parallelism, flow_rate] (the last three null without flowControl)
--- with target and retry as JSON text (a string element: JSON_TABLE reads scalars alike on MySQL and
+-- inputs, flow_key, flow_parallelism, flow_rate, child_count] (the flow columns null without
+-- flowControl) with target and retry as JSON text (a string element: JSON_TABLE reads scalars alike on MySQL and
 -- MariaDB). A node with no parent starts `pending` (its job is inserted in the same transaction), or
 -- `ready` when the run's maxParallel holds it back; every other node starts `waiting` with all its
 -- parents unfinished.
@@ -10,10 +10,10 @@
 -- Returns: affected rows
 INSERT INTO workflow_nodes (workflow_id, node_id, job_id, state, trigger_rule, parent_count, unfinished_parents,
                             priority, lane, max_attempts, target, retry, inputs, flow_key, flow_parallelism,
-                            flow_rate)
+                            flow_rate, child_count)
 SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n.parent_count,
        n.priority, n.lane, n.max_attempts, n.target, n.retry, n.inputs, n.flow_key, n.flow_parallelism,
-       n.flow_rate
+       n.flow_rate, n.child_count
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          node_id VARCHAR(100) PATH '$[0]',
          job_id CHAR(32) PATH '$[1]',
@@ -28,4 +28,5 @@ SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n
          inputs VARCHAR(16) PATH '$[10]',
          flow_key VARCHAR(100) PATH '$[11]',
          flow_parallelism INT PATH '$[12]',
-         flow_rate DECIMAL(12,3) PATH '$[13]')) AS n
+         flow_rate DECIMAL(12,3) PATH '$[13]',
+         child_count INT PATH '$[14]')) AS n

@@ -6,5 +6,6 @@
 UPDATE workflow_nodes n
   JOIN (:rows) v ON n.node_id = v.node_id
    SET n.unfinished_parents = v.unfinished, n.failed_parents = v.failed, n.skipped_parents = v.skipped,
-       n.state = IF(v.unfinished = 0, 'ready', 'waiting'), n.finished_at = NULL, n.walk_pending = NULL
+       n.state = IF(v.unfinished = 0, 'ready', 'waiting'), n.finished_at = NULL, n.walk_pending = NULL,
+       n.walk_after = NULL
  WHERE n.workflow_id = ? AND n.step_token = ? AND n.state <> 'succeeded'

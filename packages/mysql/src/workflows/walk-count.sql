@@ -6,12 +6,16 @@
 -- (each assignment reads only its own column: a multi-table UPDATE has no assignment order).
 -- The edges are read by the parent's key (FORCE INDEX (PRIMARY)): from a fresh run's statistics
 -- the optimizer takes workflow_edges_by_child by the run alone, a scan of the run's edges per batch.
--- Parameters: rows (derived: workflow_id, node_id, failed, skipped), step_token
+-- after_id and upto_id bound the children told: ('', NULL) all of them; a wide parent's slice
+-- (workflow-walk.ts) is (walk_after, its last child], and alone in the derived table, whose one
+-- row the optimizer reads as constants: a range of the edges' primary key, the slice only.
+-- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id, failed, skipped), step_token
 -- Returns: affected rows
 UPDATE workflow_nodes c
   JOIN (SELECT e.workflow_id, e.child_id, COUNT(*) AS n, SUM(v.failed) AS failed, SUM(v.skipped) AS skipped
           FROM (:rows) v
           JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+                AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)
          GROUP BY e.workflow_id, e.child_id) d
     ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
    SET c.unfinished_parents = IF(c.unfinished_parents > d.n, c.unfinished_parents - d.n, 0),

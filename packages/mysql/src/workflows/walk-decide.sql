@@ -11,11 +11,13 @@
 -- read the edges by the run alone (workflow_edges_by_child) or start from the workflows table, a
 -- scan of the run, or of every run, per batch (docs/performance.md). No assignment reads a column
 -- another assigns.
--- Parameters: rows (derived: workflow_id, node_id), step_token
+-- after_id and upto_id bound the children as in walk-count.sql (a wide parent's slice).
+-- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
 -- Returns: affected rows
 UPDATE (SELECT DISTINCT e.workflow_id, e.child_id
           FROM (:rows) v
-          JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id) d
+          JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+                AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)) d
        STRAIGHT_JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
        STRAIGHT_JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id
    SET c.state = CASE

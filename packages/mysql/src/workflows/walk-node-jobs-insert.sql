@@ -5,7 +5,11 @@
 -- (node-jobs-revive.sql is appended), so a node's job is made once per (workflow, node). Columns as node-jobs-insert-run.sql.
 -- The join order (STRAIGHT_JOIN) and the edges' index are fixed: from a fresh run's statistics
 -- the optimizer starts from workflows and reads the run's edges by the run alone.
--- Parameters: rows (derived: workflow_id, node_id), step_token
+-- after_id and upto_id bound the children as in walk-count.sql (a wide parent's slice). The edges
+-- are read in a derived table of their own, as in walk-decide.sql, where a slice's constant bounds
+-- make a range of the primary key; joined straight to the children, the optimizer took the (run,
+-- parent) prefix and filtered every child of the parent, per slice.
+-- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
@@ -13,8 +17,10 @@ INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id
 SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,
        c.node_id, NOW(3), c.priority, c.lane, 'pending', c.attempt, c.attempt + c.max_attempts, NOW(3),
        c.target, c.retry, NOW(3), NOW(3), c.flow_key, c.flow_parallelism, c.flow_rate
-  FROM (:rows) v
-  JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
-  JOIN workflow_nodes c ON c.workflow_id = e.workflow_id AND c.node_id = e.child_id
+  FROM (SELECT DISTINCT e.workflow_id, e.child_id
+          FROM (:rows) v
+          JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+                AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)) d
+  JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
   JOIN workflows w ON w.id = c.workflow_id
  WHERE c.step_token = ? AND c.state = 'pending'

@@ -1,10 +1,11 @@
 -- The walk's next frontier: finished nodes whose children were not told yet (decided without a job
 -- by walk-decide.sql, or left by a walk that reached its bound). Locked, skipping rows another
 -- walker holds, so two walkers never tell the same children twice; a range of
--- workflow_nodes_unwalked, which holds entries only while a node waits here.
+-- workflow_nodes_unwalked, which holds entries only while a node waits here (a wide parent told in
+-- slices: until its last slice).
 -- Parameters: limit
--- Returns: rows of (workflow_id, node_id, state)
-SELECT workflow_id, node_id, state
+-- Returns: rows of (workflow_id, node_id, state, child_count, walk_after)
+SELECT workflow_id, node_id, state, child_count, walk_after
   FROM workflow_nodes
  WHERE walk_pending = 1
  ORDER BY workflow_id, node_id

@@ -128,7 +128,7 @@ export async function retryWorkflowNode(
     }
     for (let i = 0; i < reset.length; i += RETRY_CHUNK) {
       const chunk = reset.slice(i, i + RETRY_CHUNK);
-      const [counts] = await conn.query<RowDataPacket[]>(RETRY_RECOUNT, [token, token, token, wf, chunk]);
+      const [counts] = await conn.query<RowDataPacket[]>(RETRY_RECOUNT, [token, wf, chunk]);
       const byNode = new Map(counts.map((c) => [String(c.child_id), c]));
       const values = withRows(
         RETRY_RESET,

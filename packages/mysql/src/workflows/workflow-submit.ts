@@ -68,6 +68,9 @@ export async function storeWorkflow(
 }
 
 async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): Promise<void> {
+  // Each node's children: the walk tells a node with more than its budget in slices (walk_after).
+  const children = new Map<string, number>();
+  for (const n of wf.nodes) for (const p of n.parents) children.set(p, (children.get(p) ?? 0) + 1);
   // With maxParallel, only that many roots get a job now; the rest wait as `ready` (dispatch held).
   let roots = 0;
   let batch: string[] = [];
@@ -100,6 +103,7 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
       n.flowControl?.key ?? null,
       n.flowControl?.parallelism ?? null,
       n.flowControl?.ratePerSecond ?? null,
+      children.get(n.id) ?? 0,
     ]);
     if (bytes + row.length > MAX_BATCH_BYTES) await flush();
     batch.push(row);

@@ -26,7 +26,7 @@ export async function countRunningWorkflows(pool: Pool): Promise<{ running: numb
   return counts;
 }
 
-export const SWEEP_WALK_BOUNDS: WalkBounds = { maxSteps: 16, stepLimit: 1000 };
+export const SWEEP_WALK_BOUNDS: WalkBounds = { maxSteps: 16, stepLimit: 1000, maxEdges: 10_000 };
 
 export interface SweepResult {
   /** Where the next pass resumes (null: from the first running run). */

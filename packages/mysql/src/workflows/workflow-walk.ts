@@ -19,6 +19,9 @@ const NODE_JOBS_INSERT = `${loadSql(import.meta.url, './walk-node-jobs-insert.sq
 )}`;
 const PENDING_SELECT = loadSql(import.meta.url, './walk-pending-select.sql');
 const PENDING_CLEAR = loadSql(import.meta.url, './walk-pending-clear.sql');
+const DEFER = loadSql(import.meta.url, './walk-defer.sql');
+const SLICE_END = loadSql(import.meta.url, './walk-slice-end.sql');
+const SLICE_MARK = loadSql(import.meta.url, './walk-slice-mark.sql');
 
 /** A node job that reached a final state in the transaction at hand. */
 export interface FinishedNodeJob {
@@ -34,6 +37,10 @@ interface FrontierNode {
   workflowId: Buffer;
   nodeId: string;
   state: string;
+  /** Its children in all. */
+  childCount: number;
+  /** A wide parent told in slices: the last child told so far (null: none yet). */
+  walkAfter: string | null;
 }
 
 export interface WalkBounds {
@@ -45,9 +52,15 @@ export interface WalkBounds {
   maxSteps: number;
   /** Frontier nodes one propagation step takes. */
   stepLimit: number;
+  /**
+   * Children told in this transaction, in all: parents past it wait on the walk queue for the next
+   * walker, and a parent with more children than this is told in slices of it, one per transaction
+   * (walk_after), so no transaction makes more than about this many jobs (D33).
+   */
+  maxEdges: number;
 }
 
-export const OUTCOME_WALK_BOUNDS: WalkBounds = { maxSteps: 4, stepLimit: 1000 };
+export const OUTCOME_WALK_BOUNDS: WalkBounds = { maxSteps: 4, stepLimit: 1000, maxEdges: 2000 };
 
 /** The writes of an outcome batch that finished a node's job (applied: their fence held). */
 export function finishedNodeJobs(applied: readonly OutcomeWrite[]): FinishedNodeJob[] {
@@ -87,25 +100,25 @@ export async function advanceWorkflows(
     sorted.map((f) => [idToBin(f.workflowId), f.nodeId, idToBin(f.jobId), f.state, f.attempt]),
   );
   const [res] = await conn.query<ResultSetHeader>(finish.sql, [...finish.params, token]);
-  let frontier: FrontierNode[];
-  if (res.affectedRows === sorted.length) {
-    frontier = sorted.map((f) => ({ workflowId: idToBin(f.workflowId), nodeId: f.nodeId, state: f.state }));
-  } else if (res.affectedRows === 0) {
-    frontier = [];
-  } else {
+  let frontier: FrontierNode[] = [];
+  if (res.affectedRows > 0) {
+    // The nodes finished here (a node cancelled or reset meanwhile is not), with their child counts.
     const [rows] = await conn.query<RowDataPacket[]>(FINISHED_CHECK, [
       sorted.map((f) => [idToBin(f.workflowId), f.nodeId]),
       token,
     ]);
-    frontier = rows.map((r) => ({ workflowId: r.workflow_id, nodeId: r.node_id, state: r.state }));
+    frontier = rows.map(frontierNode);
   }
   const runs = new Map<string, Buffer>();
   for (const f of frontier) runs.set(f.workflowId.toString('hex'), f.workflowId);
   // fail_fast: a dead node stops its run before its children are told (they are cancelled with it).
   const dead = frontier.filter((f) => f.state === 'dead').map((f) => f.workflowId);
   if (dead.length > 0) await stopRuns(conn, dead, 'failed', { onlyFailFast: true });
-  await tellChildren(conn, frontier);
-  for (const run of (await continueWalk(conn, bounds)).values()) runs.set(run.toString('hex'), run);
+  const budget = { edges: bounds.maxEdges, full: bounds.maxEdges };
+  const step = await tellChildren(conn, frontier, budget);
+  // What did not fit waits on the walk queue, as a walk left at its bound does.
+  if (step.deferred.length > 0) await conn.query(DEFER, [step.deferred.map((f) => [f.workflowId, f.nodeId])]);
+  for (const run of (await continueWalk(conn, bounds, budget)).values()) runs.set(run.toString('hex'), run);
   if (runs.size === 0) return;
   // Runs with a maxParallel hold their ready nodes back; the places these outcomes freed go now.
   await dispatchHeld(conn, [...runs.values()], { onlyCapped: true });
@@ -114,36 +127,116 @@ export async function advanceWorkflows(
 
 /**
  * Takes up to `bounds.maxSteps` frontiers of finished nodes whose children were not told yet
- * (walk_pending) and tells them. Bounded: at most maxSteps × stepLimit nodes per call, whatever the
- * graph's depth. Returns the runs it touched.
+ * (walk_pending) and tells them, within the transaction's edge budget. Bounded: at most maxSteps ×
+ * stepLimit nodes and about maxEdges children per call, whatever the graph's depth and width.
+ * Returns the runs it touched.
  */
-export async function continueWalk(conn: PoolConnection, bounds: WalkBounds): Promise<Map<string, Buffer>> {
+export async function continueWalk(
+  conn: PoolConnection,
+  bounds: WalkBounds,
+  budget: WalkBudget = { edges: bounds.maxEdges, full: bounds.maxEdges },
+): Promise<Map<string, Buffer>> {
   const runs = new Map<string, Buffer>();
   for (let step = 0; step < bounds.maxSteps; step++) {
     const [rows] = await conn.query<RowDataPacket[]>(PENDING_SELECT, [bounds.stepLimit]);
     if (rows.length === 0) break;
-    await conn.query(PENDING_CLEAR, [rows.map((r) => [r.workflow_id, r.node_id])]);
-    const frontier = rows.map((r) => ({
-      workflowId: r.workflow_id as Buffer,
-      nodeId: r.node_id,
-      state: r.state,
-    }));
-    for (const f of frontier) runs.set(f.workflowId.toString('hex'), f.workflowId);
-    await tellChildren(conn, frontier);
+    const frontier = rows.map(frontierNode);
+    const taken = await tellChildren(conn, frontier, budget, {
+      // Taken whole: off the queue (a slice moves its own node's place on it, walk-slice-mark.sql).
+      beforeTelling: (whole) => conn.query(PENDING_CLEAR, [whole.map((f) => [f.workflowId, f.nodeId])]),
+    });
+    for (const f of [...taken.whole, ...(taken.slice ? [taken.slice] : [])])
+      runs.set(f.workflowId.toString('hex'), f.workflowId);
+    // The rest stay queued (still locked by this transaction until it ends).
+    if (taken.deferred.length > 0) break;
   }
   return runs;
 }
 
-/** One step: the frontier's children count it off, are decided, and those that may run get jobs. */
-async function tellChildren(conn: PoolConnection, frontier: FrontierNode[]): Promise<void> {
-  if (frontier.length === 0) return;
+/** Children a transaction may still tell; `full` is its whole budget. */
+interface WalkBudget {
+  edges: number;
+  full: number;
+}
+
+interface Step {
+  /** Nodes whose children were all told. */
+  whole: FrontierNode[];
+  /** A wide parent of which one slice was told. */
+  slice?: FrontierNode;
+  /** Nodes not told (no room left in the budget). */
+  deferred: FrontierNode[];
+}
+
+/**
+ * One step: the nodes of the frontier that fit the budget are told whole; then, if the step took
+ * nothing else and half the budget is left, one wide parent (more children than fit, or one told in
+ * slices already) is told one slice; the rest are deferred.
+ */
+async function tellChildren(
+  conn: PoolConnection,
+  frontier: FrontierNode[],
+  budget: WalkBudget,
+  hooks: { beforeTelling?: (whole: FrontierNode[]) => Promise<unknown> } = {},
+): Promise<Step> {
+  const step: Step = { whole: [], deferred: [] };
+  for (const f of frontier) {
+    if (step.slice === undefined && f.walkAfter === null && f.childCount <= budget.edges) {
+      step.whole.push(f);
+      budget.edges -= f.childCount;
+    } else if (step.slice === undefined && step.whole.length === 0 && budget.edges * 2 >= budget.full) {
+      step.slice = f;
+    } else step.deferred.push(f);
+  }
+  if (step.whole.length > 0) {
+    await hooks.beforeTelling?.(step.whole);
+    await tell(
+      conn,
+      step.whole.map((f) => ({ node: f, afterId: '', uptoId: null })),
+    );
+  }
+  if (step.slice) await tellSlice(conn, step.slice, budget);
+  return step;
+}
+
+/** One slice of a wide parent's children, up to the budget left; its cursor moves past it. */
+async function tellSlice(conn: PoolConnection, node: FrontierNode, budget: WalkBudget): Promise<void> {
+  const afterId = node.walkAfter ?? '';
+  const limit = Math.max(1, budget.edges);
+  const [end] = await conn.query<RowDataPacket[]>(SLICE_END, [
+    node.workflowId,
+    node.nodeId,
+    afterId,
+    limit - 1,
+  ]);
+  const uptoId: string | null = end[0]?.child_id ?? null;
+  await tell(conn, [{ node, afterId, uptoId }]);
+  budget.edges -= limit;
+  const [marked] = await conn.query<ResultSetHeader>(SLICE_MARK, [
+    uptoId,
+    uptoId,
+    node.workflowId,
+    node.nodeId,
+    node.walkAfter,
+  ]);
+  if (marked.affectedRows !== 1)
+    throw new Error(`walk: the slice cursor of node ${node.nodeId} moved under its lock`);
+}
+
+/** The parents' children in the given bounds count them off, are decided, and those that may run get jobs. */
+async function tell(
+  conn: PoolConnection,
+  parents: { node: FrontierNode; afterId: string; uptoId: string | null }[],
+): Promise<void> {
   const token = stepToken();
   const count = withRows(
     COUNT,
-    ['workflow_id', 'node_id', 'failed', 'skipped'],
-    frontier.map((f) => [
+    ['workflow_id', 'node_id', 'after_id', 'upto_id', 'failed', 'skipped'],
+    parents.map(({ node: f, afterId, uptoId }) => [
       f.workflowId,
       f.nodeId,
+      afterId,
+      uptoId,
       f.state === 'succeeded' || f.state === 'skipped' ? 0 : 1,
       f.state === 'skipped' ? 1 : 0,
     ]),
@@ -151,10 +244,21 @@ async function tellChildren(conn: PoolConnection, frontier: FrontierNode[]): Pro
   const [counted] = await conn.query<ResultSetHeader>(count.sql, [...count.params, token]);
   // Leaves (most of a wide run's last level) have no children to decide.
   if (counted.affectedRows === 0) return;
-  const parents = frontier.map((f) => [f.workflowId, f.nodeId]);
-  const decide = withRows(DECIDE, ['workflow_id', 'node_id'], parents);
+  const rows = parents.map(({ node: f, afterId, uptoId }) => [f.workflowId, f.nodeId, afterId, uptoId]);
+  const columns = ['workflow_id', 'node_id', 'after_id', 'upto_id'];
+  const decide = withRows(DECIDE, columns, rows);
   const [decided] = await conn.query<ResultSetHeader>(decide.sql, [...decide.params, token]);
   if (decided.affectedRows === 0) return;
-  const insert = withRows(NODE_JOBS_INSERT, ['workflow_id', 'node_id'], parents);
+  const insert = withRows(NODE_JOBS_INSERT, columns, rows);
   await conn.query(insert.sql, [...insert.params, token]);
+}
+
+function frontierNode(r: RowDataPacket): FrontierNode {
+  return {
+    workflowId: r.workflow_id as Buffer,
+    nodeId: r.node_id,
+    state: r.state,
+    childCount: Number(r.child_count),
+    walkAfter: r.walk_after ?? null,
+  };
 }
