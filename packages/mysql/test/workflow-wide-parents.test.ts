@@ -7,7 +7,12 @@ import { idToBin } from '../src/ids.ts';
 import { withTransaction } from '../src/transaction.ts';
 import { retryWorkflowNode } from '../src/workflows/workflow-control.ts';
 import { finishDoneRuns } from '../src/workflows/workflow-runs.ts';
-import { continueWalk, OUTCOME_WALK_BOUNDS } from '../src/workflows/workflow-walk.ts';
+import {
+  continueWalk,
+  type FrontierNode,
+  OUTCOME_WALK_BOUNDS,
+  takeStep,
+} from '../src/workflows/workflow-walk.ts';
 import {
   claimNodeJobs,
   drainNodeJobs,
@@ -153,5 +158,40 @@ describe('a wide parent', () => {
     expect(order.filter((id) => id === 'zlast')).toHaveLength(1);
     expect(order.indexOf('q')).toBeLessThan(order.indexOf('zlast'));
     expect(await runState(db.pool, wf)).toBe('succeeded');
+  });
+});
+
+describe('one step of the budget (takeStep)', () => {
+  const node = (nodeId: string, childCount: number, walkAfter: string | null = null): FrontierNode => ({
+    workflowId: Buffer.alloc(16),
+    nodeId,
+    state: 'succeeded',
+    childCount,
+    walkAfter,
+  });
+  const names = (nodes: FrontierNode[]) => nodes.map((n) => n.nodeId);
+
+  it('takes whole the nodes that fit, and defers a wide one met after them', () => {
+    const budget = { edges: 2000, full: 2000 };
+    const step = takeStep([node('a', 10), node('wide', 5000), node('b', 5), node('big', 1990)], budget);
+    expect([names(step.whole), step.slice?.nodeId, names(step.deferred)]).toEqual([
+      ['a', 'b'],
+      undefined,
+      ['wide', 'big'],
+    ]);
+    expect(budget.edges).toBe(1985);
+  });
+
+  it('slices a wide node that comes first, or one already sliced, and nothing after it', () => {
+    const fresh = takeStep([node('wide', 5000), node('leaf', 0)], { edges: 2000, full: 2000 });
+    expect([names(fresh.whole), fresh.slice?.nodeId, names(fresh.deferred)]).toEqual([[], 'wide', ['leaf']]);
+    // A node told in slices is never taken whole again, however few children it has left.
+    const resumed = takeStep([node('wide', 10, 'm00009')], { edges: 2000, full: 2000 });
+    expect(resumed.slice?.nodeId).toBe('wide');
+  });
+
+  it('slices only with half the budget or more left', () => {
+    expect(takeStep([node('wide', 5000)], { edges: 1000, full: 2000 }).slice?.nodeId).toBe('wide');
+    expect(names(takeStep([node('wide', 5000)], { edges: 999, full: 2000 }).deferred)).toEqual(['wide']);
   });
 });

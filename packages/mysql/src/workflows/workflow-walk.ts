@@ -33,7 +33,7 @@ export interface FinishedNodeJob {
 }
 
 /** A finished node whose children are to be told, as the SQL gets it. */
-interface FrontierNode {
+export interface FrontierNode {
   workflowId: Buffer;
   nodeId: string;
   state: string;
@@ -115,9 +115,10 @@ export async function advanceWorkflows(
   const dead = frontier.filter((f) => f.state === 'dead').map((f) => f.workflowId);
   if (dead.length > 0) await stopRuns(conn, dead, 'failed', { onlyFailFast: true });
   const budget = { edges: bounds.maxEdges, full: bounds.maxEdges };
-  const step = await tellChildren(conn, frontier, budget);
+  const step = takeStep(frontier, budget);
   // What did not fit waits on the walk queue, as a walk left at its bound does.
   if (step.deferred.length > 0) await conn.query(DEFER, [step.deferred.map((f) => [f.workflowId, f.nodeId])]);
+  await tellStep(conn, step, budget);
   for (const run of (await continueWalk(conn, bounds, budget)).values()) runs.set(run.toString('hex'), run);
   if (runs.size === 0) return;
   // Runs with a maxParallel hold their ready nodes back; the places these outcomes freed go now.
@@ -137,29 +138,29 @@ export async function continueWalk(
   budget: WalkBudget = { edges: bounds.maxEdges, full: bounds.maxEdges },
 ): Promise<Map<string, Buffer>> {
   const runs = new Map<string, Buffer>();
-  for (let step = 0; step < bounds.maxSteps; step++) {
+  for (let i = 0; i < bounds.maxSteps; i++) {
     const [rows] = await conn.query<RowDataPacket[]>(PENDING_SELECT, [bounds.stepLimit]);
     if (rows.length === 0) break;
-    const frontier = rows.map(frontierNode);
-    const taken = await tellChildren(conn, frontier, budget, {
-      // Taken whole: off the queue (a slice moves its own node's place on it, walk-slice-mark.sql).
-      beforeTelling: (whole) => conn.query(PENDING_CLEAR, [whole.map((f) => [f.workflowId, f.nodeId])]),
-    });
-    for (const f of [...taken.whole, ...(taken.slice ? [taken.slice] : [])])
+    const step = takeStep(rows.map(frontierNode), budget);
+    // Nodes taken whole leave the queue; a slice moves its node's cursor (walk-slice-mark.sql); the
+    // rest stay queued (locked by this transaction until it ends).
+    if (step.whole.length > 0)
+      await conn.query(PENDING_CLEAR, [step.whole.map((f) => [f.workflowId, f.nodeId])]);
+    await tellStep(conn, step, budget);
+    for (const f of [...step.whole, ...(step.slice ? [step.slice] : [])])
       runs.set(f.workflowId.toString('hex'), f.workflowId);
-    // The rest stay queued (still locked by this transaction until it ends).
-    if (taken.deferred.length > 0) break;
+    if (step.deferred.length > 0) break;
   }
   return runs;
 }
 
 /** Children a transaction may still tell; `full` is its whole budget. */
-interface WalkBudget {
+export interface WalkBudget {
   edges: number;
   full: number;
 }
 
-interface Step {
+export interface Step {
   /** Nodes whose children were all told. */
   whole: FrontierNode[];
   /** A wide parent of which one slice was told. */
@@ -169,16 +170,11 @@ interface Step {
 }
 
 /**
- * One step: the nodes of the frontier that fit the budget are told whole; then, if the step took
- * nothing else and half the budget is left, one wide parent (more children than fit, or one told in
- * slices already) is told one slice; the rest are deferred.
+ * One step's share of a frontier: the nodes that fit the budget are told whole (charged to it);
+ * then, if the step took nothing else and half the budget is left, one wide parent (more children
+ * than fit, or one told in slices already) is told a slice; the rest are deferred.
  */
-async function tellChildren(
-  conn: PoolConnection,
-  frontier: FrontierNode[],
-  budget: WalkBudget,
-  hooks: { beforeTelling?: (whole: FrontierNode[]) => Promise<unknown> } = {},
-): Promise<Step> {
+export function takeStep(frontier: readonly FrontierNode[], budget: WalkBudget): Step {
   const step: Step = { whole: [], deferred: [] };
   for (const f of frontier) {
     if (step.slice === undefined && f.walkAfter === null && f.childCount <= budget.edges) {
@@ -188,15 +184,13 @@ async function tellChildren(
       step.slice = f;
     } else step.deferred.push(f);
   }
-  if (step.whole.length > 0) {
-    await hooks.beforeTelling?.(step.whole);
-    await tell(
-      conn,
-      step.whole.map((f) => ({ node: f, afterId: '', uptoId: null })),
-    );
-  }
-  if (step.slice) await tellSlice(conn, step.slice, budget);
   return step;
+}
+
+async function tellStep(conn: PoolConnection, step: Step, budget: WalkBudget): Promise<void> {
+  const whole = step.whole.map((node) => ({ node, afterId: '', uptoId: null }));
+  if (whole.length > 0) await tell(conn, whole);
+  if (step.slice) await tellSlice(conn, step.slice, budget);
 }
 
 /** One slice of a wide parent's children, up to the budget left; its cursor moves past it. */
