@@ -1,7 +1,9 @@
 -- Takes a frontier read by walk-pending-select.sql off the walk queue (its rows are locked by it);
 -- the same transaction tells their children.
+-- FORCE INDEX (PRIMARY): by the nodes' keys, without weighing the other indexes for the list of
+-- pairs (walk-finished-check.sql).
 -- Parameters: rows ((workflow_id, node_id) list)
 -- Returns: affected rows
-UPDATE workflow_nodes
+UPDATE workflow_nodes FORCE INDEX (PRIMARY)
    SET walk_pending = NULL
  WHERE (workflow_id, node_id) IN (?) AND walk_pending = 1
