@@ -7,6 +7,7 @@ import { idToBin } from '../src/ids.ts';
 import { withTransaction } from '../src/transaction.ts';
 import { retryWorkflowNode } from '../src/workflows/workflow-control.ts';
 import { finishDoneRuns } from '../src/workflows/workflow-runs.ts';
+import { countWalkQueue } from '../src/workflows/workflow-sweep.ts';
 import {
   continueWalk,
   type FrontierNode,
@@ -107,12 +108,14 @@ describe('a wide parent', () => {
       () => 'succeeded',
     );
     expect(await cursor(wf, 'root')).toEqual({ walkPending: 1, walkAfter: mids[BUDGET - 1] });
+    expect(await countWalkQueue(db.pool)).toBe(1);
     let counts = await children(wf);
     expect(mids.filter((m) => counts.get(m)!.unfinished === 1)).toEqual(mids.slice(0, BUDGET));
 
     // Later transactions take a slice each: 2,000, then the last 1,000.
     expect(await walkUntilTold(wf, 'root')).toBe(2);
     expect(await cursor(wf, 'root')).toEqual({ walkPending: null, walkAfter: null });
+    expect(await countWalkQueue(db.pool)).toBe(0);
     counts = await children(wf);
     for (const m of mids) expect(counts.get(m), m).toEqual({ unfinished: 1, job: false });
 

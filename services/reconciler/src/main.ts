@@ -1,7 +1,7 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
 import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
-import { mysqlClaimStore, mysqlRunningWorkflowCounter, mysqlWorkflowSweeper } from './adapters/mysql.ts';
+import { mysqlClaimStore, mysqlWorkflowGauges, mysqlWorkflowSweeper } from './adapters/mysql.ts';
 import { loadReconcilerConfig, type ReconcilerConfig } from './config.ts';
 import { GoneExecutorSweep, Reconciler, refreshGauges } from './core/reconcile.ts';
 import { WorkflowSweep } from './core/workflow-sweep.ts';
@@ -27,7 +27,7 @@ async function main(config: ReconcilerConfig): Promise<void> {
       const reconciler = new Reconciler({ store, metrics, batchSize });
       const workflows = new WorkflowSweep({
         sweep: mysqlWorkflowSweeper(pool),
-        countRunning: mysqlRunningWorkflowCounter(pool),
+        gauges: mysqlWorkflowGauges(pool),
         metrics,
         batchSize: config.RECONCILER_WORKFLOW_BATCH_SIZE,
       });

@@ -12,6 +12,7 @@ export class ReconcilerMetrics {
   readonly workflowsRepaired: Counter<'repair'>;
   readonly scheduledRunsStarted: Counter;
   readonly runs: Gauge<'state'>;
+  readonly walkQueue: Gauge;
 
   constructor(registry: Registry) {
     this.released = new Counter({
@@ -43,6 +44,11 @@ export class ReconcilerMetrics {
       name: 'dsched_workflow_runs',
       help: 'Workflow runs still running, by state: running, or paused (dispatch held)',
       labelNames: ['state'],
+      registers: [registry],
+    });
+    this.walkQueue = new Gauge({
+      name: 'dsched_workflow_walk_queue',
+      help: 'Finished workflow nodes whose children are not all told yet: past a walk’s budget or bound, or wide parents between slices',
       registers: [registry],
     });
     this.scheduledRunsStarted = new Counter({

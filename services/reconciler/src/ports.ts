@@ -28,7 +28,8 @@ export interface WorkflowSweepPass {
 }
 
 /** Running runs, paused and not. */
-export type RunningWorkflowCounter = () => Promise<{ running: number; paused: number }>;
+/** The workflow gauges: runs still running (dispatching or paused), and nodes on the walk queue. */
+export type WorkflowGaugeReader = () => Promise<{ running: number; paused: number; walkQueue: number }>;
 
 /** One pass over a page of running workflows, after a cursor (null: from the first). */
 export type WorkflowSweeper = (after: string | null, limit: number) => Promise<WorkflowSweepPass>;

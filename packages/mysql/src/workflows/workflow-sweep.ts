@@ -17,6 +17,7 @@ const SWEEP_RUNNING = loadSql(import.meta.url, './sweep-running.sql');
 const SWEEP_PAST_DEADLINE = loadSql(import.meta.url, './sweep-past-deadline.sql');
 const STRANDED = loadSql(import.meta.url, './sweep-stranded-nodes.sql');
 const RUNS_COUNT = loadSql(import.meta.url, './workflow-runs-count.sql');
+const WALK_QUEUE_COUNT = loadSql(import.meta.url, './walk-queue-count.sql');
 
 /** Running runs, paused and not (the runs-by-state gauge). */
 export async function countRunningWorkflows(pool: Pool): Promise<{ running: number; paused: number }> {
@@ -24,6 +25,12 @@ export async function countRunningWorkflows(pool: Pool): Promise<{ running: numb
   const counts = { running: 0, paused: 0 };
   for (const r of rows) counts[Number(r.paused) === 1 ? 'paused' : 'running'] += Number(r.n);
   return counts;
+}
+
+/** Finished nodes whose children are not all told yet (the walk queue's gauge). */
+export async function countWalkQueue(pool: Pool): Promise<number> {
+  const [rows] = await pool.query<RowDataPacket[]>(WALK_QUEUE_COUNT);
+  return Number(rows[0]?.n ?? 0);
 }
 
 export const SWEEP_WALK_BOUNDS: WalkBounds = { maxSteps: 16, stepLimit: 1000, maxEdges: 10_000 };

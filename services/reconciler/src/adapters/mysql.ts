@@ -6,8 +6,12 @@ import {
   runningClaimOwners,
 } from '@dsched/mysql/jobs/reconcile';
 import type { Pool } from '@dsched/mysql/pool';
-import { countRunningWorkflows, sweepWorkflows } from '@dsched/mysql/workflows/workflow-sweep';
-import type { ClaimStore, RunningWorkflowCounter, WorkflowSweeper } from '../ports.ts';
+import {
+  countRunningWorkflows,
+  countWalkQueue,
+  sweepWorkflows,
+} from '@dsched/mysql/workflows/workflow-sweep';
+import type { ClaimStore, WorkflowGaugeReader, WorkflowSweeper } from '../ports.ts';
 
 export function mysqlClaimStore(pool: Pool): ClaimStore {
   return {
@@ -19,8 +23,8 @@ export function mysqlClaimStore(pool: Pool): ClaimStore {
   };
 }
 
-export function mysqlRunningWorkflowCounter(pool: Pool): RunningWorkflowCounter {
-  return () => countRunningWorkflows(pool);
+export function mysqlWorkflowGauges(pool: Pool): WorkflowGaugeReader {
+  return async () => ({ ...(await countRunningWorkflows(pool)), walkQueue: await countWalkQueue(pool) });
 }
 
 export function mysqlWorkflowSweeper(pool: Pool): WorkflowSweeper {

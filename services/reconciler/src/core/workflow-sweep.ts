@@ -1,5 +1,5 @@
 import type { ReconcilerMetrics } from '../metrics.ts';
-import type { RunningWorkflowCounter, WorkflowSweeper } from '../ports.ts';
+import type { WorkflowGaugeReader, WorkflowSweeper } from '../ports.ts';
 
 /**
  * Walks the running workflows a page per pass, so that none stays running forever: outcomes no
@@ -12,18 +12,18 @@ export class WorkflowSweep {
   readonly #sweep: WorkflowSweeper;
   readonly #metrics: ReconcilerMetrics;
   readonly #batchSize: number;
-  readonly #countRunning: RunningWorkflowCounter | undefined;
+  readonly #gauges: WorkflowGaugeReader | undefined;
   #after: string | null = null;
 
   constructor(deps: {
     sweep: WorkflowSweeper;
     metrics: ReconcilerMetrics;
     batchSize: number;
-    /** Feeds the runs-by-state gauge, once per cycle over the running runs. */
-    countRunning?: RunningWorkflowCounter;
+    /** Feeds the runs-by-state and walk queue gauges, once per cycle over the running runs. */
+    gauges?: WorkflowGaugeReader;
   }) {
     this.#sweep = deps.sweep;
-    this.#countRunning = deps.countRunning;
+    this.#gauges = deps.gauges;
     this.#metrics = deps.metrics;
     this.#batchSize = deps.batchSize;
   }
@@ -36,10 +36,11 @@ export class WorkflowSweep {
     this.#metrics.workflowsRepaired.inc({ repair: 'deadline' }, pass.pastDeadline);
     this.#metrics.workflowsRepaired.inc({ repair: 'held' }, pass.held);
     this.#metrics.scheduledRunsStarted.inc(pass.started);
-    if (pass.nextAfter === null && this.#countRunning) {
-      const counts = await this.#countRunning();
+    if (pass.nextAfter === null && this.#gauges) {
+      const counts = await this.#gauges();
       this.#metrics.runs.set({ state: 'running' }, counts.running);
       this.#metrics.runs.set({ state: 'paused' }, counts.paused);
+      this.#metrics.walkQueue.set(counts.walkQueue);
     }
     return pass.full;
   }
