@@ -1,10 +1,10 @@
 -- Stores a batch of a run's nodes in one statement. The document is a JSON array of
 -- [node_id, job_id_hex, state, trigger, parent_count, priority_rank, lane, max_attempts, target, retry,
 -- inputs, flow_key, flow_parallelism, flow_rate, child_count] (the flow columns null without
--- flowControl) with target and retry as JSON text (a string element: JSON_TABLE reads scalars alike on MySQL and
--- MariaDB). A node with no parent starts `pending` (its job is inserted in the same transaction), or
--- `ready` when the run's maxParallel holds it back; every other node starts `waiting` with all its
--- parents unfinished.
+-- flowControl) with target and retry as JSON text (a string element: JSON_TABLE reads scalars alike
+-- on MySQL and MariaDB). A node with no parent starts `pending` (its job is inserted in the same
+-- transaction), or `ready` when the run's maxParallel holds it back; every other node starts
+-- `waiting` with all its parents unfinished.
 -- JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
 -- Parameters: workflow_id, document
 -- Returns: affected rows
