@@ -5,7 +5,7 @@ import { withTransaction } from '../transaction.ts';
 import { holdPausedRunJobs } from './workflow-hold.ts';
 import { dispatchHeld, finishDoneRuns, stopRuns } from './workflow-runs.ts';
 import { startScheduledRuns } from './workflow-scheduled.ts';
-import { advanceWorkflows, continueWalk, type WalkBounds } from './workflow-walk.ts';
+import { advanceWorkflows, continueWalk, fullBudget, type WalkBounds } from './workflow-walk.ts';
 
 // The reconciler's guarantee that no run stays running forever (docs/workflows.md): each pass
 // takes a page of running runs and, from their durable node states only, applies the outcomes of
@@ -66,6 +66,8 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
   await withTransaction(pool, async (conn) => {
     repaired = 0;
     held = await holdPausedRunJobs(conn, ids);
+    // One budget of children for the whole transaction: the repairs' walk and the queue's.
+    const budget = fullBudget(SWEEP_WALK_BOUNDS);
     if (ids.length > 0) {
       const [stranded] = await conn.query<RowDataPacket[]>(STRANDED, [ids, limit]);
       await advanceWorkflows(
@@ -78,10 +80,11 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
           attempt: Number(s.attempt),
         })),
         SWEEP_WALK_BOUNDS,
+        budget,
       );
       repaired = stranded.length;
     }
-    const walked = await continueWalk(conn, SWEEP_WALK_BOUNDS);
+    const walked = await continueWalk(conn, SWEEP_WALK_BOUNDS, budget);
     walkFull = walked.size > 0;
     const touched = [...ids, ...walked.values()];
     await dispatchHeld(conn, touched, { onlyCapped: true });

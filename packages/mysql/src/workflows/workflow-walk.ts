@@ -88,6 +88,7 @@ export async function advanceWorkflows(
   conn: PoolConnection,
   finished: readonly FinishedNodeJob[],
   bounds: WalkBounds = OUTCOME_WALK_BOUNDS,
+  budget: WalkBudget = fullBudget(bounds),
 ): Promise<void> {
   if (finished.length === 0) return;
   const token = stepToken();
@@ -114,7 +115,6 @@ export async function advanceWorkflows(
   // fail_fast: a dead node stops its run before its children are told (they are cancelled with it).
   const dead = frontier.filter((f) => f.state === 'dead').map((f) => f.workflowId);
   if (dead.length > 0) await stopRuns(conn, dead, 'failed', { onlyFailFast: true });
-  const budget = { edges: bounds.maxEdges, full: bounds.maxEdges };
   const step = takeStep(frontier, budget);
   // What did not fit waits on the walk queue, as a walk left at its bound does.
   if (step.deferred.length > 0) await conn.query(DEFER, [step.deferred.map((f) => [f.workflowId, f.nodeId])]);
@@ -135,7 +135,7 @@ export async function advanceWorkflows(
 export async function continueWalk(
   conn: PoolConnection,
   bounds: WalkBounds,
-  budget: WalkBudget = { edges: bounds.maxEdges, full: bounds.maxEdges },
+  budget: WalkBudget = fullBudget(bounds),
 ): Promise<Map<string, Buffer>> {
   const runs = new Map<string, Buffer>();
   for (let i = 0; i < bounds.maxSteps; i++) {
@@ -158,6 +158,11 @@ export async function continueWalk(
 export interface WalkBudget {
   edges: number;
   full: number;
+}
+
+/** A transaction's budget, none of it spent: one per transaction, shared by every walk in it. */
+export function fullBudget(bounds: WalkBounds): WalkBudget {
+  return { edges: bounds.maxEdges, full: bounds.maxEdges };
 }
 
 export interface Step {
