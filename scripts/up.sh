@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
 # Brings the whole platform up locally: Node 24 and dependencies, MariaDB and Cassandra
 # (scripts/stack), migrations, the six services, a demo target and a demo tenant. Prints the API
-# URLs and the demo tenant's key. Idempotent: running it again restarts the services.
+# URLs and the demo tenant's key, and puts the `dsched` command on the login shell's PATH
+# (scripts/lib/launcher.sh). Idempotent: running it again restarts the services.
 #   scripts/up.sh          start (or restart) everything
 #   scripts/up.sh down     stop the services and the demo target (scripts/stack down stops the stores)
+# Ports and places, for a second platform beside the first (the README's test runs one): TASK_API_PORT,
+# JOB_API_PORT, DEMO_TARGET_PORT, SCHEDULER_/EXECUTOR_/RECONCILER_/ARCHIVER_METRICS_PORT,
+# DSCHED_RUN_DIR (pid files, logs, the demo tenant; default .stack/run), DATABASE_URL,
+# CASSANDRA_KEYSPACE, DSCHED_BIN_DIR (where the dsched link goes).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/lib/node.sh"
-RUN="$ROOT/.stack/run"
+. "$ROOT/scripts/lib/launcher.sh"
+RUN="${DSCHED_RUN_DIR:-$ROOT/.stack/run}"
 mkdir -p "$RUN"
 
 SERVICES="task-api scheduler executor reconciler archiver job-api"
 TASK_API_PORT="${TASK_API_PORT:-8080}"
 JOB_API_PORT="${JOB_API_PORT:-8081}"
 DEMO_TARGET_PORT="${DEMO_TARGET_PORT:-8090}"
+SCHEDULER_METRICS_PORT="${SCHEDULER_METRICS_PORT:-9101}"
+EXECUTOR_METRICS_PORT="${EXECUTOR_METRICS_PORT:-9102}"
+RECONCILER_METRICS_PORT="${RECONCILER_METRICS_PORT:-9103}"
+ARCHIVER_METRICS_PORT="${ARCHIVER_METRICS_PORT:-9104}"
 
 stop_all() {
   local name pid
@@ -31,6 +41,7 @@ stop_all() {
 if [ "${1:-}" = down ]; then stop_all; echo "services stopped (the stores keep running: scripts/stack down)"; exit 0; fi
 
 dsched_bootstrap "$ROOT"
+dsched_install_launcher "$ROOT"
 "$ROOT/scripts/stack" up
 stop_all
 
@@ -54,7 +65,8 @@ export CONSOLE_TASK_API_URL="${CONSOLE_TASK_API_URL:-http://127.0.0.1:$TASK_API_
 
 port_of() {
   case "$1" in
-    scheduler) echo 9101 ;; executor) echo 9102 ;; reconciler) echo 9103 ;; archiver) echo 9104 ;;
+    scheduler) echo "$SCHEDULER_METRICS_PORT" ;; executor) echo "$EXECUTOR_METRICS_PORT" ;;
+    reconciler) echo "$RECONCILER_METRICS_PORT" ;; archiver) echo "$ARCHIVER_METRICS_PORT" ;;
     task-api) echo "$TASK_API_PORT" ;; job-api) echo "$JOB_API_PORT" ;;
   esac
 }
@@ -99,19 +111,29 @@ DEMO_TARGET_PORT="$DEMO_TARGET_PORT" DEMO_SIGNING_SECRET="$SECRET" setsid nohup 
   </dev/null >"$RUN/demo-target.log" 2>&1 &
 echo $! >"$RUN/demo-target.pid"
 
+# Paths as the user can type them from the checkout's root.
+SHOWN_RUN="${RUN#"$ROOT"/}"
+# The CLI's defaults are the ports above; other ports need the variables (or a context) to follow.
+CLI_URLS=""
+if [ "$TASK_API_PORT" != 8080 ] || [ "$JOB_API_PORT" != 8081 ]; then
+  CLI_URLS="
+  export DSCHED_TASK_API=http://127.0.0.1:$TASK_API_PORT DSCHED_JOB_API=http://127.0.0.1:$JOB_API_PORT"
+fi
+
 cat <<EOT
 
 dsched is up.
   task-api     http://127.0.0.1:$TASK_API_PORT   (OpenAPI: /openapi.json)
   job-api      http://127.0.0.1:$JOB_API_PORT
   console      http://127.0.0.1:$JOB_API_PORT/ui/   (sign in with the key below)
-  demo target  http://127.0.0.1:$DEMO_TARGET_PORT  (calls it receives: tail -f .stack/run/demo-target.log)
-  metrics      scheduler :9101  executor :9102  reconciler :9103  archiver :9104
-  logs         .stack/run/<service>.log
+  demo target  http://127.0.0.1:$DEMO_TARGET_PORT  (calls it receives: tail -f $SHOWN_RUN/demo-target.log)
+  metrics      scheduler :$SCHEDULER_METRICS_PORT  executor :$EXECUTOR_METRICS_PORT  reconciler :$RECONCILER_METRICS_PORT  archiver :$ARCHIVER_METRICS_PORT
+  logs         $SHOWN_RUN/<service>.log
+  CLI          dsched (in a new shell; \`dsched --help\`)
 
-  export DSCHED_KEY=$API_KEY
+  export DSCHED_KEY=$API_KEY$CLI_URLS
   admin token (DSCHED_ADMIN_TOKEN): $ADMIN_TOKEN
-  signing secrets are sealed with DSCHED_SECRETS_KEY, kept in .stack/run/secrets-key
+  signing secrets are sealed with DSCHED_SECRETS_KEY, kept in $SHOWN_RUN/secrets-key
 
 Stop: scripts/up.sh down (services), scripts/stack down (MariaDB and Cassandra).
 EOT

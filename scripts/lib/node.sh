@@ -43,6 +43,14 @@ dsched_ensure_deps() {
   fi
 }
 
+# The Node this checkout runs on, for scripts/dsched (the launcher), which may run in a shell whose
+# HOME or PATH does not lead to it.
+dsched_record_node() {
+  local node
+  node="$(command -v node)" || return 1
+  [ "$(cat "$1/node_modules/.dsched-node" 2>/dev/null)" = "$node" ] || echo "$node" >"$1/node_modules/.dsched-node"
+}
+
 dsched_bootstrap() {
-  dsched_ensure_node && dsched_ensure_pnpm && dsched_ensure_deps "$1"
+  dsched_ensure_node && dsched_ensure_pnpm && dsched_ensure_deps "$1" && dsched_record_node "$1"
 }

@@ -4,7 +4,7 @@ import { describeError, EXIT, exitCodeOf } from './exit-codes.ts';
 import { buildProgram } from './program.ts';
 import type { Io } from './runtime.ts';
 
-// The `dsched` command: `pnpm dsched ...` from the repo root, or the `dsched` bin. Runs on
+// The `dsched` command: scripts/dsched (the launcher scripts/up.sh puts on PATH) runs it. Runs on
 // Node 24 as TypeScript (type stripping), no build step.
 
 const controller = new AbortController();

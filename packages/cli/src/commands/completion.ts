@@ -6,7 +6,7 @@ import type { Act } from './act.ts';
 
 // dsched completion bash|zsh: a completion script made from the command tree itself, so every
 // command and flag (and every operationId of `dsched api`) completes without a hand-kept list.
-//   bash: source <(pnpm -s dsched completion bash)     zsh: source <(pnpm -s dsched completion zsh)
+//   bash: source <(dsched completion bash)     zsh: source <(dsched completion zsh)
 
 /** "task create" -> the words that may follow it: subcommands and flags. */
 export function completionTable(program: Command): Map<string, string[]> {
