@@ -1,15 +1,28 @@
 import { binToId } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import type { Analysis, Check } from '../harness/analyze.ts';
+import { type Analysis, type Check, examplesCollector } from '../harness/analyze.ts';
 import type { ServiceName } from '../harness/fleet.ts';
 import { machineState } from '../harness/machine.ts';
 import { RssSampler } from '../harness/observe.ts';
 import type { Run, RunResult } from '../harness/run.ts';
 import { buildSeries } from '../harness/series.ts';
 import { pollUntil, sleep } from '../harness/wait.ts';
+import type { Chart } from '../report/plot.ts';
 import type { SinkRecords } from '../sink/protocol.ts';
 import { sinkUrl } from '../sink/protocol.ts';
 import type { Scenario } from './types.ts';
+import {
+  type ApiNode,
+  CHAIN,
+  callsByNode,
+  type Graph,
+  type HeldVerdict,
+  judgeHeld,
+  judgeNodes,
+  type NodeCalls,
+  type NodeVerdict,
+  workflowGraph,
+} from './workflow-judge.ts';
 
 // One workflow of N nodes (100,000 by default) through the real fleet: multi-parent edges, a
 // fan-out, fan-ins, a chain, variable call durations, one node that fails twice and succeeds on
@@ -27,101 +40,6 @@ import type { Scenario } from './types.ts';
 //                   applied once under one key, first called after the re-run's answer
 //                   (held_children_double, held_children_early: 0; held_children_extra_calls counts
 //                   a child's own redeliveries, same key, when its lease ran out on a loaded machine)
-
-/** Calls of a node, from the sink's records. */
-interface NodeCalls {
-  keys: Set<string>;
-  calls: number;
-  effects: number;
-  attempts: number[];
-  firstArrival: number;
-  lastOkAnswer: number;
-  /** Calls after the kill. */
-  callsAfterKill: number;
-}
-
-interface Graph {
-  nodes: { id: string; dependsOn: string[]; profile: string }[];
-  flaky: string;
-}
-
-const CHAIN = 20;
-
-/**
- * root → a fan-out of A nodes; B nodes with two `a` parents each (some also after the `b` before
- * them); C fan-ins of about B / C `b` parents each; a chain of 20 off the root; `join` after every
- * fan-in and the chain's end. Every parent comes earlier in the list, so it is a DAG; its depth is
- * the chain's, whatever N.
- */
-export function workflowGraph(n: number): Graph {
-  const a = Math.max(2, Math.floor(n / 100));
-  const c = Math.max(1, Math.floor(n / 100));
-  const b = n - 2 - CHAIN - a - c;
-  if (b < 10) throw new Error(`--nodes ${n}: at least ${CHAIN + 16} nodes`);
-  const nodes: Graph['nodes'] = [{ id: 'root', dependsOn: [], profile: 'fast' }];
-  for (let i = 0; i < CHAIN; i++)
-    nodes.push({ id: `chain${i}`, dependsOn: [i === 0 ? 'root' : `chain${i - 1}`], profile: 'work' });
-  for (let i = 0; i < a; i++) nodes.push({ id: `a${i}`, dependsOn: ['root'], profile: 'fast' });
-  const flaky = `b${Math.floor(b / 2)}`;
-  for (let i = 0; i < b; i++) {
-    const p1 = i % a;
-    let p2 = (i * 7 + 3) % a;
-    if (p2 === p1) p2 = (p1 + 1) % a;
-    const parents = [`a${p1}`, `a${p2}`];
-    if (i % 5 === 4) parents.push(`b${i - 1}`);
-    const id = `b${i}`;
-    const profile = id === flaky ? 'flaky' : i % 997 === 0 ? 'slow' : i % 10 === 0 ? 'work' : 'fast';
-    nodes.push({ id, dependsOn: parents, profile });
-  }
-  for (let j = 0; j < c; j++) {
-    const parents: string[] = [];
-    for (let i = j; i < b; i += c) parents.push(`b${i}`);
-    nodes.push({ id: `c${j}`, dependsOn: parents, profile: 'fast' });
-  }
-  nodes.push({
-    id: 'join',
-    dependsOn: [...Array.from({ length: c }, (_, j) => `c${j}`), `chain${CHAIN - 1}`],
-    profile: 'fast',
-  });
-  return { nodes, flaky };
-}
-
-function callsByNode(r: SinkRecords, killAt: number): Map<string, NodeCalls> {
-  const by = new Map<string, NodeCalls>();
-  for (let i = 0; i < r.key.length; i++) {
-    const node = r.tail[i] ?? '';
-    let c = by.get(node);
-    if (!c) {
-      c = {
-        keys: new Set(),
-        calls: 0,
-        effects: 0,
-        attempts: [],
-        firstArrival: Number.POSITIVE_INFINITY,
-        lastOkAnswer: 0,
-        callsAfterKill: 0,
-      };
-      by.set(node, c);
-    }
-    const arrival = r.arrival[i] as number;
-    const status = r.status[i] ?? 0;
-    c.keys.add(r.key[i] ?? '');
-    c.calls++;
-    c.effects += r.effect[i] ?? 0;
-    c.attempts.push(r.attempt[i] ?? 0);
-    c.firstArrival = Math.min(c.firstArrival, arrival);
-    if (status >= 200 && status < 300) c.lastOkAnswer = Math.max(c.lastOkAnswer, r.answeredAt[i] as number);
-    if (arrival > killAt) c.callsAfterKill++;
-  }
-  return by;
-}
-
-interface ApiNode {
-  id: string;
-  state: string;
-  attempt: number;
-  jobId?: string;
-}
 
 async function allNodes(run: Run, id: string): Promise<Map<string, ApiNode>> {
   const out = new Map<string, ApiNode>();
@@ -142,9 +60,15 @@ async function allNodes(run: Run, id: string): Promise<Map<string, ApiNode>> {
 
 const SERVICES_RUN: ServiceName[] = ['task-api', 'job-api', 'executor', 'reconciler', 'archiver'];
 
-async function workflowRun(run: Run): Promise<RunResult> {
-  const n = run.knob('nodes', 100_000);
-  const killReconciler = run.knob('kill-reconciler', 1) > 0;
+/** The run's document as GET /v1/workflows/{id} answers it. */
+interface RunDoc {
+  state: string;
+  nodes: Record<string, number>;
+  finishedAt?: string;
+}
+
+/** The fleet (two executors, two reconcilers), the sink's profiles, short leases. */
+async function startFleet(run: Run): Promise<RssSampler> {
   await run.start({
     tenants: 1,
     profiles: {
@@ -159,8 +83,19 @@ async function workflowRun(run: Run): Promise<RunResult> {
   });
   const rss = new RssSampler(() => run.fleet.instances, 1000);
   run.cleanups.push(async () => rss.stop());
-  const graph = workflowGraph(n);
-  const tenant = run.tenants[0]!;
+  return rss;
+}
+
+/** POST /v1/workflows, once: a submission is not idempotent, a retry after a timeout could store a second run. */
+async function submitGraph(
+  run: Run,
+  graph: Graph,
+): Promise<{
+  wf: { id: string; edgeCount: number; createdAt: string };
+  submittedAt: number;
+  submitS: number;
+}> {
+  const n = graph.nodes.length;
   const body = {
     name: `loadtest-${n}`,
     nodes: graph.nodes.map((node) => ({
@@ -170,27 +105,29 @@ async function workflowRun(run: Run): Promise<RunResult> {
       ...(node.dependsOn.length > 0 ? { dependsOn: node.dependsOn } : {}),
     })),
   };
-  // Idle RSS: the fleet up, nothing submitted yet.
-  await run.sink.reset();
-  await sleep(3000);
-  const idleUntil = Date.now();
-
   run.mark(`submitting a workflow of ${n} nodes`);
   const submittedAt = Date.now();
   const res = await run.taskApi.call<{ id: string; edgeCount: number; createdAt: string }>(
     'POST',
     '/v1/workflows',
-    // Once: a submission is not idempotent, a retry after a timeout could store a second run.
-    { token: tenant.apiKey, body, tries: 1, timeoutMs: 600_000 },
+    { token: run.tenants[0]!.apiKey, body, tries: 1, timeoutMs: 600_000 },
   );
   if (res.status !== 201) throw new Error(`submit: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
-  const wf = res.body;
   const submitS = (Date.now() - submittedAt) / 1000;
-  run.mark(`submitted in ${submitS.toFixed(1)} s: ${n} nodes, ${wf.edgeCount} edges`);
+  run.mark(`submitted in ${submitS.toFixed(1)} s: ${n} nodes, ${res.body.edgeCount} edges`);
+  return { wf: res.body, submittedAt, submitS };
+}
 
-  // kill -9 an executor while it holds node jobs: those ids, read just before the kill, must run again.
-  // It is killed once the target has had a call of one of them (a claim just taken has called none
-  // yet, and would show no re-run).
+/**
+ * kill -9 an executor while it holds node jobs: those ids, read just before the kill, must run
+ * again. It is killed once the target has had a call of one of them (a claim just taken has called
+ * none yet, and would show no re-run). Then, with `killReconciler`, a reconciler at ~60%.
+ */
+async function killMidRun(
+  run: Run,
+  n: number,
+  killReconciler: boolean,
+): Promise<{ killAt: number; held: Set<string> }> {
   const victim = run.fleet.of('executor')[0]!;
   let killAt = Number.POSITIVE_INFINITY;
   const held = new Set<string>();
@@ -217,169 +154,105 @@ async function workflowRun(run: Run): Promise<RunResult> {
     run.mark(`kill -9 ${rec.id}, ~60% of the nodes done`);
     await run.fleet.kill(rec, { restartAfterMs: 3000 });
   }
+  return { killAt, held };
+}
 
-  // The run ends: succeeded, failed or cancelled; still running at the bound is a stuck run.
-  const timeoutMs = run.knob('timeout-s', Math.round(120 + n * 0.02)) * 1000;
-  let doc: { state: string; nodes: Record<string, number>; finishedAt?: string } | undefined;
+/** Waits until the run ends (succeeded, failed or cancelled); still running at the bound is a stuck run. */
+async function awaitRunEnd(run: Run, id: string, timeoutMs: number): Promise<RunDoc | undefined> {
+  let doc: RunDoc | undefined;
   await pollUntil(
     async () => {
-      const r = await run.taskApi.call<typeof doc & object>('GET', `/v1/workflows/${wf.id}`, {
-        token: tenant.apiKey,
+      const r = await run.taskApi.call<RunDoc>('GET', `/v1/workflows/${id}`, {
+        token: run.tenants[0]!.apiKey,
       });
       doc = r.body;
       return r.status === 200 && doc.state !== 'running';
     },
     { timeoutMs, intervalMs: 500 },
   );
-  const endedAt = Date.now();
   run.mark(`run ${doc?.state ?? 'unknown'} (${JSON.stringify(doc?.nodes ?? {})})`);
-  rss.stop();
-  // Calls a node job might still get (none expected once the run ended) land before the count.
-  await sleep(1000);
-  const records = await run.sink.records();
-  const nodes = await allNodes(run, wf.id);
-  const calls = callsByNode(records, killAt);
+  return doc;
+}
 
+interface Seen {
+  graph: Graph;
+  wf: { id: string; edgeCount: number; createdAt: string };
+  doc: RunDoc | undefined;
+  records: SinkRecords;
+  calls: Map<string, NodeCalls>;
+  nodes: Map<string, ApiNode>;
+  held: Set<string>;
+  nodeVerdict: NodeVerdict;
+  heldVerdict: HeldVerdict;
+  submittedAt: number;
+  submitS: number;
+  endedAt: number;
+}
+
+function workflowMetrics(s: Seen): Record<string, number> {
+  const { graph, calls, doc, nodeVerdict: v, heldVerdict: h } = s;
+  const n = graph.nodes.length;
   const known = new Set(graph.nodes.map((x) => x.id));
-  const examples: Record<string, string[]> = {};
-  const note = (kind: string, text: string) => {
-    const list = examples[kind] ?? [];
-    examples[kind] = list;
-    if (list.length < 5) list.push(text);
-  };
-  let lost = 0;
-  let doubleEffects = 0;
-  let redeliveries = 0;
-  let orderViolations = 0;
-  for (const node of graph.nodes) {
-    const c = calls.get(node.id);
-    const job = nodes.get(node.id)?.jobId;
-    if (!c || c.effects === 0) {
-      lost++;
-      note('lost', `${node.id}: ${c ? `${c.calls} calls, no effect` : 'never called'}`);
-      continue;
-    }
-    const foreign = [...c.keys].filter((k) => k !== job);
-    if (c.effects > 1 || foreign.length > 0) {
-      doubleEffects += Math.max(c.effects - 1, foreign.length > 0 ? 1 : 0);
-      note('double effect', `${node.id}: keys ${[...c.keys].join(', ')} (job ${job}), ${c.effects} effects`);
-    }
-    redeliveries += c.calls - c.effects - (node.id === graph.flaky ? 2 : 0);
-    // A child's first call comes after every parent's last successful answer (the walk, once).
-    for (const p of node.dependsOn) {
-      const pc = calls.get(p);
-      if (pc && c.firstArrival < pc.lastOkAnswer) {
-        orderViolations++;
-        note('child before parent', `${node.id} called before ${p} answered for the last time`);
-      }
-    }
-  }
-  let unknownCalls = 0;
-  for (const [tail, c] of calls)
-    if (!known.has(tail)) {
-      unknownCalls += c.calls;
-      note('unknown', `${c.calls} calls on /${tail}`);
-    }
-
-  // The killed executor's held nodes: called again with their key, their children once.
-  const byJob = new Map<string, string>();
-  for (const [id, x] of nodes) if (x.jobId) byJob.set(x.jobId, id);
-  const children = new Map<string, string[]>();
-  for (const node of graph.nodes)
-    for (const p of node.dependsOn) children.set(p, [...(children.get(p) ?? []), node.id]);
-  let heldRerun = 0;
-  let heldChildren = 0;
-  let heldChildrenExtraCalls = 0;
-  let heldChildrenEarly = 0;
-  let heldChildrenDouble = 0;
-  const heldNodes = new Set([...held].map((k) => byJob.get(k)).filter((x): x is string => x !== undefined));
-  for (const id of heldNodes) {
-    // Called before the kill and again after it (a held job not called yet is just called later).
-    const c = calls.get(id);
-    if (!c || c.callsAfterKill === 0 || c.callsAfterKill === c.calls) continue;
-    heldRerun++;
-    for (const child of children.get(id) ?? []) {
-      if (heldNodes.has(child)) continue;
-      heldChildren++;
-      const cc = calls.get(child);
-      // Ran once: its job made once (one key, one effect), first called after the re-run parent's
-      // last answer. Calls beyond one with that key are the child's own redeliveries (its lease
-      // ran out on a loaded machine: at least once), counted apart.
-      if (cc?.effects !== 1 || cc.keys.size !== 1) {
-        heldChildrenDouble++;
-        note(
-          'held child',
-          `${child} (child of re-run ${id}): ${cc?.effects ?? 0} effects, ${cc?.keys.size ?? 0} keys`,
-        );
-      }
-      if (cc && cc.firstArrival < c.lastOkAnswer) {
-        heldChildrenEarly++;
-        note('held child', `${child} called before its re-run parent ${id} answered`);
-      }
-      heldChildrenExtraCalls += Math.max(0, (cc?.calls ?? 0) - 1 - (child === graph.flaky ? 2 : 0));
-    }
-  }
   const flaky = calls.get(graph.flaky);
-  const flakyAttempts = flaky?.attempts.slice().sort((x, y) => x - y) ?? [];
-
-  const finishedMs = doc?.finishedAt ? Date.parse(doc.finishedAt) : endedAt;
-  const createdMs = Date.parse(wf.createdAt);
-  const completeS = (finishedMs - submittedAt) / 1000;
-  const m: Record<string, number> = {
+  const finishedMs = doc?.finishedAt ? Date.parse(doc.finishedAt) : s.endedAt;
+  const createdMs = Date.parse(s.wf.createdAt);
+  const completeS = (finishedMs - s.submittedAt) / 1000;
+  return {
     // The harness's words (the verdict line): a node is an expected effect.
     expected: n,
     delivered: graph.nodes.filter((x) => (calls.get(x.id)?.effects ?? 0) > 0).length,
-    duplicates: doubleEffects,
+    duplicates: v.doubleEffects,
     nodes: n,
-    edges: wf.edgeCount,
+    edges: s.wf.edgeCount,
     called: [...calls.keys()].filter((k) => known.has(k)).length,
     succeeded: doc?.nodes.succeeded ?? 0,
-    lost,
-    double_effects: doubleEffects,
+    lost: v.lost,
+    double_effects: v.doubleEffects,
     stuck_runs: doc?.state === 'running' ? 1 : 0,
     run_succeeded: doc?.state === 'succeeded' ? 1 : 0,
-    calls: records.key.length,
-    redeliveries,
-    unknown_calls: unknownCalls,
-    order_violations: orderViolations,
+    calls: s.records.key.length,
+    redeliveries: v.redeliveries,
+    unknown_calls: v.unknownCalls,
+    order_violations: v.orderViolations,
     flaky_calls: flaky?.calls ?? 0,
-    flaky_attempt: nodes.get(graph.flaky)?.attempt ?? 0,
-    held_at_kill: held.size,
-    held_rerun: heldRerun,
-    held_children: heldChildren,
-    held_children_double: heldChildrenDouble,
-    held_children_early: heldChildrenEarly,
-    held_children_extra_calls: heldChildrenExtraCalls,
-    submit_s: Number(submitS.toFixed(2)),
+    flaky_attempt: s.nodes.get(graph.flaky)?.attempt ?? 0,
+    held_at_kill: s.held.size,
+    held_rerun: h.heldRerun,
+    held_children: h.heldChildren,
+    held_children_double: h.heldChildrenDouble,
+    held_children_early: h.heldChildrenEarly,
+    held_children_extra_calls: h.heldChildrenExtraCalls,
+    submit_s: Number(s.submitS.toFixed(2)),
     complete_s: Number(completeS.toFixed(1)),
     nodes_per_s: Math.round(n / Math.max(0.001, (finishedMs - createdMs) / 1000)),
-    restarts: run.fleet.events.filter((e) => e.what.includes('restarted')).length,
   };
-  for (const service of SERVICES_RUN) {
-    const names = run.fleet.of(service).map((i) => `${i.name}-${i.index}`);
-    const idle = Math.max(0, ...names.flatMap((x) => rss.series(x, 0, idleUntil)));
-    const max = Math.max(0, ...names.flatMap((x) => rss.series(x, idleUntil)));
-    const key = service.replace('-', '_');
-    m[`rss_${key}_idle_mib`] = Math.round(idle);
-    m[`rss_${key}_max_mib`] = Math.round(max);
-  }
-  const checks: Check[] = [
+}
+
+function workflowChecks(s: Seen, m: Record<string, number>, timeoutMs: number): Check[] {
+  const { doc, nodeVerdict: v, heldVerdict: h } = s;
+  const flaky = s.calls.get(s.graph.flaky);
+  const flakyAttempts = flaky?.attempts.slice().sort((x, y) => x - y) ?? [];
+  return [
     {
       name: 'the run succeeded, every node succeeded',
-      ok: m.run_succeeded === 1 && m.succeeded === n,
+      ok: m.run_succeeded === 1 && m.succeeded === m.nodes,
       detail: `state ${doc?.state}, nodes ${JSON.stringify(doc?.nodes ?? {})}`,
     },
-    { name: 'no node lost (every node applied once at the sink)', ok: lost === 0, detail: `${lost} lost` },
+    {
+      name: 'no node lost (every node applied once at the sink)',
+      ok: v.lost === 0,
+      detail: `${v.lost} lost`,
+    },
     {
       name: "no node's effect applied twice (one key per node, its job's)",
-      ok: doubleEffects === 0 && unknownCalls === 0,
-      detail: `${doubleEffects} double effects, ${unknownCalls} calls on no node`,
+      ok: v.doubleEffects === 0 && v.unknownCalls === 0,
+      detail: `${v.doubleEffects} double effects, ${v.unknownCalls} calls on no node`,
     },
     { name: 'no stuck run', ok: m.stuck_runs === 0, detail: `waited up to ${timeoutMs / 1000} s` },
     {
       name: 'every child called after its parents answered',
-      ok: orderViolations === 0,
-      detail: `${orderViolations} children called early`,
+      ok: v.orderViolations === 0,
+      detail: `${v.orderViolations} children called early`,
     },
     {
       name: 'the flaky node failed twice and succeeded on its third attempt, one key',
@@ -388,26 +261,67 @@ async function workflowRun(run: Run): Promise<RunResult> {
     },
     {
       name: "the killed executor's held nodes ran again with their key, their children once",
-      ok: heldRerun > 0 && heldChildrenDouble === 0 && heldChildrenEarly === 0,
-      detail: `${held.size} held at the kill, ${heldRerun} called before it and again after; ${heldChildren} children: ${heldChildrenDouble} not applied exactly once under one key, ${heldChildrenEarly} called before their parent's re-run answered, ${heldChildrenExtraCalls} redeliveries of their own`,
+      ok: h.heldRerun > 0 && h.heldChildrenDouble === 0 && h.heldChildrenEarly === 0,
+      detail: `${s.held.size} held at the kill, ${h.heldRerun} called before it and again after; ${h.heldChildren} children: ${h.heldChildrenDouble} not applied exactly once under one key, ${h.heldChildrenEarly} called before their parent's re-run answered, ${h.heldChildrenExtraCalls} redeliveries of their own`,
     },
   ];
+}
+
+/** Largest replica's RSS per service, idle (before the submission) and at most (after it). */
+function rssMetrics(run: Run, rss: RssSampler, idleUntil: number, m: Record<string, number>): void {
+  for (const service of SERVICES_RUN) {
+    const names = run.fleet.of(service).map((i) => `${i.name}-${i.index}`);
+    const idle = Math.max(0, ...names.flatMap((x) => rss.series(x, 0, idleUntil)));
+    const max = Math.max(0, ...names.flatMap((x) => rss.series(x, idleUntil)));
+    const key = service.replace('-', '_');
+    m[`rss_${key}_idle_mib`] = Math.round(idle);
+    m[`rss_${key}_max_mib`] = Math.round(max);
+  }
   run.notes.push(
-    `graph: root → ${graph.nodes.filter((x) => x.id.startsWith('a')).length} (fan-out) → ${
-      graph.nodes.filter((x) => x.id.startsWith('b')).length
-    } (two a parents each, every fifth also after the b before it) → ${
-      graph.nodes.filter((x) => x.id.startsWith('c')).length
-    } fan-ins → join, beside a chain of ${CHAIN}; calls instant, 5–50 ms (a tenth of the b nodes and the chain) or 200–800 ms (every 997th b)`,
     `RSS (MiB, largest replica) idle → max: ${SERVICES_RUN.map(
-      (s) => `${s} ${m[`rss_${s.replace('-', '_')}_idle_mib`]} → ${m[`rss_${s.replace('-', '_')}_max_mib`]}`,
+      (x) => `${x} ${m[`rss_${x.replace('-', '_')}_idle_mib`]} → ${m[`rss_${x.replace('-', '_')}_max_mib`]}`,
     ).join(', ')}`,
   );
+}
+
+function graphNote(graph: Graph): string {
+  const count = (prefix: string) => graph.nodes.filter((x) => x.id.startsWith(prefix)).length;
+  return `graph: root → ${count('a')} (fan-out) → ${count('b')} (two a parents each, every fifth also after the b before it) → ${count(
+    'c',
+  )} fan-ins → join, beside a chain of ${CHAIN}; calls instant, 5–50 ms (a tenth of the b nodes and the chain) or 200–800 ms (every 997th b)`;
+}
+
+function rssChart(run: Run, rss: RssSampler, n: number, originMs: number): Chart {
+  return {
+    title: `workflow: RSS per service (largest replica), ${n} nodes`,
+    xLabel: 'seconds since the submission',
+    yLabel: 'RSS, MiB',
+    lines: SERVICES_RUN.map((service, i) => ({
+      name: service,
+      color: ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd'][i]!,
+      points: rss.points.map((p) => [
+        (p.t - originMs) / 1000,
+        Math.max(0, ...run.fleet.of(service).map((inst) => p.byInstance[`${inst.name}-${inst.index}`] ?? 0)),
+      ]),
+    })),
+  };
+}
+
+/** The run's result: the judgement, the effects' series, the fleet's events, the sink's cost, the RSS chart. */
+async function workflowResult(
+  run: Run,
+  seen: Seen,
+  judged: Omit<Analysis, 'series'>,
+  rss: RssSampler,
+): Promise<RunResult> {
+  const { graph, wf, records, submittedAt, submitS } = seen;
+  const { metrics: m, checks } = judged;
+  const n = graph.nodes.length;
   const effectTimes: number[] = [];
   for (let i = 0; i < records.key.length; i++)
     if (records.effect[i]) effectTimes.push(records.answeredAt[i] as number);
   const analysis: Analysis = {
-    metrics: m,
-    checks,
+    ...judged,
     series: buildSeries(
       submittedAt,
       [],
@@ -415,7 +329,6 @@ async function workflowRun(run: Run): Promise<RunResult> {
       { critical: [], other: [] },
       { critical: [], other: [] },
     ),
-    examples,
   };
   for (const e of run.fleet.events) run.timeline.push({ at: e.at, what: e.what });
   run.timeline.sort((x, y) => x.at - y.at);
@@ -423,7 +336,7 @@ async function workflowRun(run: Run): Promise<RunResult> {
   return {
     scenario: run.opts.scenario,
     verdict: 'INCOMPLETE',
-    headline: `${n} nodes, ${wf.edgeCount} edges: ${m.complete_s} s to complete (${m.nodes_per_s} nodes/s), submit ${m.submit_s} s; ${m.held_rerun} held nodes re-run, ${redeliveries} redeliveries absorbed`,
+    headline: `${n} nodes, ${wf.edgeCount} edges: ${m.complete_s} s to complete (${m.nodes_per_s} nodes/s), submit ${m.submit_s} s; ${m.held_rerun} held nodes re-run, ${seen.nodeVerdict.redeliveries} redeliveries absorbed`,
     metrics: m,
     checks,
     analysis,
@@ -439,25 +352,53 @@ async function workflowRun(run: Run): Promise<RunResult> {
       eluMax1s: stats.eluMax1s,
     },
     originMs: submittedAt,
-    charts: {
-      rss: {
-        title: `workflow: RSS per service (largest replica), ${n} nodes`,
-        xLabel: 'seconds since the submission',
-        yLabel: 'RSS, MiB',
-        lines: SERVICES_RUN.map((service, i) => ({
-          name: service,
-          color: ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd'][i]!,
-          points: rss.points.map((p) => [
-            (p.t - submittedAt) / 1000,
-            Math.max(
-              0,
-              ...run.fleet.of(service).map((inst) => p.byInstance[`${inst.name}-${inst.index}`] ?? 0),
-            ),
-          ]),
-        })),
-      },
-    },
+    charts: { rss: rssChart(run, rss, n, submittedAt) },
   };
+}
+
+async function workflowRun(run: Run): Promise<RunResult> {
+  const n = run.knob('nodes', 100_000);
+  const rss = await startFleet(run);
+  const graph = workflowGraph(n);
+  // Idle RSS: the fleet up, nothing submitted yet.
+  await run.sink.reset();
+  await sleep(3000);
+  const idleUntil = Date.now();
+
+  const { wf, submittedAt, submitS } = await submitGraph(run, graph);
+  const { killAt, held } = await killMidRun(run, n, run.knob('kill-reconciler', 1) > 0);
+  const timeoutMs = run.knob('timeout-s', Math.round(120 + n * 0.02)) * 1000;
+  const doc = await awaitRunEnd(run, wf.id, timeoutMs);
+  const endedAt = Date.now();
+  rss.stop();
+  // Calls a node job might still get (none expected once the run ended) land before the count.
+  await sleep(1000);
+  const records = await run.sink.records();
+  const nodes = await allNodes(run, wf.id);
+  const calls = callsByNode(records, killAt);
+
+  const { examples, note } = examplesCollector();
+  const seen: Seen = {
+    graph,
+    wf,
+    doc,
+    records,
+    calls,
+    nodes,
+    held,
+    nodeVerdict: judgeNodes(graph, calls, nodes, note),
+    heldVerdict: judgeHeld(graph, held, calls, nodes, note),
+    submittedAt,
+    submitS,
+    endedAt,
+  };
+  const m = workflowMetrics(seen);
+  m.restarts = run.fleet.events.filter((e) => e.what.includes('restarted')).length;
+  run.notes.push(graphNote(graph));
+  rssMetrics(run, rss, idleUntil, m);
+  const checks = workflowChecks(seen, m, timeoutMs);
+
+  return workflowResult(run, seen, { metrics: m, checks, examples }, rss);
 }
 
 export const workflow: Scenario = {
