@@ -32,7 +32,7 @@ function usage(): never {
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'faults') await runAllFaults(rest);
 if (name === 'fuzz') await runFuzz(rest);
-const scenario = SCENARIOS.find((s) => s.name === name);
+const scenario = SCENARIOS.find((s) => s.name === name || (name !== undefined && s.aliases?.includes(name)));
 if (!scenario) usage();
 const knobs: Record<string, number> = {};
 const env: Record<string, string> = {};

@@ -46,3 +46,9 @@ dsched_ensure_schemathesis() {
 dsched_ensure_chromium() {
   dsched_ensure_apt_package chromium /usr/bin/chromium
 }
+
+# PostgreSQL 15 (Debian's), for the graphile-worker and River peers of `pnpm loadtest peak-vs-peers`
+# (loadtest/src/peer/postgres.ts starts its own server in the run's scratch directory).
+dsched_ensure_postgresql() {
+  dsched_ensure_apt_package postgresql-15 /usr/lib/postgresql/15/bin/postgres
+}

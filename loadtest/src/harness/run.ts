@@ -72,6 +72,8 @@ export interface StartSpec {
   env?: Record<string, string>;
   envFor?: FleetSpec['envFor'];
   ownMariadb?: boolean;
+  /** More options for the own mariadbd (ownMariadb only): db-profile.ts's. */
+  ownMariadbArgs?: string[];
 }
 
 export interface Sample {
@@ -100,8 +102,8 @@ export interface RunResult {
   originMs: number;
   /** Plots of the scenario's own, beside the standard ones (name → chart). */
   charts?: Record<string, Chart>;
-  /** A peer system's run of the same workload, when the scenario has one. */
-  peer?: { name: string; analysis: Analysis; originMs: number };
+  /** Peer systems' runs of the same workload, when the scenario has them. */
+  peers?: { name: string; analysis: Analysis; originMs: number }[];
 }
 
 export class Run {
@@ -166,13 +168,19 @@ export class Run {
     ensureSharedStack();
     let server = SHARED_MYSQL;
     if (spec.ownMariadb) {
-      this.ownMariadb = await OwnMariadb.start(`${this.scratch}mariadb`, `${this.scratch}logs/mariadbd.log`);
+      this.ownMariadb = await OwnMariadb.start(
+        `${this.scratch}mariadb`,
+        `${this.scratch}logs/mariadbd.log`,
+        spec.ownMariadbArgs,
+      );
       server = this.ownMariadb.url;
       this.log(`own mariadbd on 127.0.0.1:${this.ownMariadb.port} (data in ${this.ownMariadb.dir})`);
     }
     const name = storeName(this.opts.scenario, this.opts.storePrefix);
     this.stores = await freshStores(server, name);
-    this.view = new StoresView(this.stores.databaseUrl, this.stores.keyspace);
+    this.view = new StoresView(this.stores.databaseUrl, this.stores.keyspace, {
+      unprofiled: (spec.ownMariadbArgs?.length ?? 0) > 0,
+    });
     this.log(`stores: database and keyspace ${name}, freshly migrated`);
     this.sink = await Sink.start(`${this.scratch}logs/sink.log`);
     this.fleet = new Fleet({

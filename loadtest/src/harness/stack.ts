@@ -75,14 +75,18 @@ export class OwnMariadb {
   #child: Child | undefined;
   #logFile: string;
 
-  private constructor(dir: string, port: number, logFile: string) {
+  private constructor(dir: string, port: number, logFile: string, extraArgs: string[]) {
     this.dir = dir;
     this.port = port;
     this.#logFile = logFile;
+    this.#extraArgs = extraArgs;
   }
 
-  static async start(dir: string, logFile: string): Promise<OwnMariadb> {
-    const db = new OwnMariadb(dir, await freePort(), logFile);
+  readonly #extraArgs: string[];
+
+  /** `extraArgs`: more server options (db-profile.ts's slow log and performance_schema). */
+  static async start(dir: string, logFile: string, extraArgs: string[] = []): Promise<OwnMariadb> {
+    const db = new OwnMariadb(dir, await freePort(), logFile, extraArgs);
     if (!existsSync(`${dir}/data/mysql`)) {
       mkdirSync(dir, { recursive: true });
       execFileSync(
@@ -133,6 +137,7 @@ GRANT ALL PRIVILEGES ON *.* TO 'dsched'@'127.0.0.1' WITH GRANT OPTION;`,
         '--innodb-flush-log-at-trx-commit=1',
         '--innodb-lock-wait-timeout=10',
         '--max-allowed-packet=64M',
+        ...this.#extraArgs,
       ],
       { logFile: this.#logFile },
     );

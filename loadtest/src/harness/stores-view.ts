@@ -21,9 +21,23 @@ export class StoresView {
   readonly keyspace: string;
   #history: CassandraClient | undefined;
 
-  constructor(databaseUrl: string, keyspace: string) {
+  /**
+   * `unprofiled`: the server's statement profile (db-profile.ts) leaves the harness's own reads out:
+   * each connection turns its performance_schema instrumentation and its slow log off.
+   */
+  constructor(databaseUrl: string, keyspace: string, options: { unprofiled?: boolean } = {}) {
     this.pool = createPool(databaseUrl, { connectionLimit: 2 });
     this.keyspace = keyspace;
+    if (options.unprofiled) {
+      this.pool.pool.on('connection', (conn) => {
+        conn.query('SET SESSION sql_log_slow = 0', () => undefined);
+        conn.query(
+          'UPDATE performance_schema.threads SET INSTRUMENTED = ? WHERE PROCESSLIST_ID = CONNECTION_ID()',
+          ['NO'],
+          () => undefined,
+        );
+      });
+    }
   }
 
   /** Jobs by state with scheduled_for up to `until`, and tasks whose next fire is still due by then. */

@@ -1,12 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { freePort } from '@dsched/testkit/ports';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { type Child, spawnChild } from '../harness/processes.ts';
 import { waitFor } from '../harness/wait.ts';
-import type { Priority, RegisteredTask } from '../harness/workload.ts';
+import {
+  burstCalls,
+  burstTasks,
+  dueAfterAdds,
+  type Peer,
+  type PeerRun,
+  startWorkerProcesses,
+} from './types.ts';
 
 // The peer: the same 30,000 calls due at one second, through BullMQ on a Redis of the harness's
 // own (Debian's redis-server, own port, no persistence), to the same sink. Set up the way BullMQ's
@@ -14,31 +20,34 @@ import type { Priority, RegisteredTask } from '../harness/workload.ts';
 // no priority (BullMQ runs those first) and the rest with priority 1, several worker processes
 // with high concurrency, completed jobs removed.
 
-export interface PeerRun {
-  tasks: RegisteredTask[];
-  due: number;
-  addedInS: number;
-}
-
-export class BullmqPeer {
+export class BullmqPeer implements Peer {
+  readonly name = 'BullMQ';
+  readonly key = 'bullmq';
+  readonly setup: string;
   readonly #redis: Child;
   readonly #port: number;
   readonly #workers: Child[] = [];
 
-  private constructor(redis: Child, port: number) {
+  private constructor(redis: Child, port: number, processes: number, concurrency: number) {
     this.#redis = redis;
     this.#port = port;
+    this.setup = `BullMQ 6 on Redis 7 (no persistence): ${processes} worker processes × ${concurrency}, delayed jobs added in bulk, completed jobs removed`;
   }
 
-  static async start(logDir: string): Promise<BullmqPeer> {
+  static async start(options: {
+    processes: number;
+    concurrency: number;
+    sinkUrl: string;
+    logDir: string;
+  }): Promise<BullmqPeer> {
     ensureRedisInstalled();
     const port = await freePort();
     const redis = spawnChild(
       'redis',
       ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { logFile: `${logDir}redis.log` },
+      { logFile: `${options.logDir}redis.log` },
     );
-    const peer = new BullmqPeer(redis, port);
+    const peer = new BullmqPeer(redis, port, options.processes, options.concurrency);
     await waitFor(
       'redis-server',
       async () => {
@@ -53,36 +62,16 @@ export class BullmqPeer {
       },
       { timeoutMs: 20_000 },
     );
-    return peer;
-  }
-
-  async startWorkers(n: number, concurrency: number, sinkUrl: string, logDir: string): Promise<void> {
-    for (let i = 0; i < n; i++) {
-      const child = spawnChild(
-        `bullmq-worker-${i}`,
+    peer.#workers.push(
+      ...(await startWorkerProcesses(
+        'bullmq-worker',
         [process.execPath, new URL('./bullmq-worker.ts', import.meta.url).pathname],
-        {
-          env: {
-            ...(process.env as Record<string, string>),
-            REDIS_PORT: String(this.#port),
-            SINK_URL: sinkUrl,
-            CONCURRENCY: String(concurrency),
-          },
-          logFile: `${logDir}bullmq-worker-${i}.log`,
-          pipeStdout: true,
-          pipeStdin: true,
-        },
-      );
-      const lines = createInterface({ input: child.process.stdout! });
-      await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error('bullmq worker did not start')), 20_000);
-        lines.once('line', () => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-      this.#workers.push(child);
-    }
+        { REDIS_PORT: String(port), SINK_URL: options.sinkUrl, CONCURRENCY: String(options.concurrency) },
+        options.processes,
+        options.logDir,
+      )),
+    );
+    return peer;
   }
 
   /** Adds `n` delayed calls due at one second (chosen after the adds' own duration), 1% critical. */
@@ -91,7 +80,7 @@ export class BullmqPeer {
     const redis = new Redis({ host: '127.0.0.1', port: this.#port, maxRetriesPerRequest: null });
     redis.on('error', () => undefined);
     const queue = new Queue('peak', { connection: redis });
-    const criticalEvery = criticalShare >= 1 ? 1 : Math.round(1 / criticalShare);
+    const calls = burstCalls('bullmq', n, tenants, criticalShare);
     // Time the adds on a warm-up chunk first, so the due second leaves room for all of them.
     const t0 = Date.now();
     const probe = Array.from({ length: 1000 }, (_, i) => ({
@@ -102,45 +91,36 @@ export class BullmqPeer {
     await queue.addBulk(probe);
     const perMs = 1000 / Math.max(1, Date.now() - t0);
     await queue.obliterate({ force: true });
-    const due = Math.ceil((Date.now() + (n / perMs) * 1.5 + 5000) / 1000) * 1000;
+    const due = dueAfterAdds(n, perMs);
     const scheduledFor = new Date(due).toISOString();
-    const tasks: RegisteredTask[] = [];
     const started = Date.now();
     for (let from = 0; from < n; from += 1000) {
-      const chunk = [];
-      for (let i = from; i < Math.min(n, from + 1000); i++) {
-        const critical = i % criticalEvery === 0;
-        const priority: Priority = critical ? 'critical' : 'normal';
-        const taskId = `bullmq-task-${i}`;
-        tasks.push({
-          id: taskId,
-          nextFireAt: due,
-          plan: { tenant: i % tenants, priority, profile: 'fast', schedule: { type: 'once', at: due } },
-        });
-        chunk.push({
+      await queue.addBulk(
+        calls.slice(from, from + 1000).map((c) => ({
           name: 'call',
-          data: { taskId, scheduledFor, tenant: i % tenants },
+          data: { taskId: c.taskId, scheduledFor, tenant: c.tenant },
           opts: {
             delay: due - Date.now(),
-            ...(critical ? {} : { priority: 1 }),
+            ...(c.critical ? {} : { priority: 1 }),
             attempts: 5,
             backoff: { type: 'exponential', delay: 1000 },
             removeOnComplete: true,
             removeOnFail: true,
           },
-        });
-      }
-      await queue.addBulk(chunk);
+        })),
+      );
     }
     const addedInS = (Date.now() - started) / 1000;
     await queue.close();
     redis.disconnect();
-    return { tasks, due, addedInS };
+    return { tasks: burstTasks(calls, due), due, addedInS };
   }
 
-  /** The processes BullMQ's side runs on, for the CPU accounting. */
-  get pids(): { workers: number[]; redis: number[] } {
-    return { workers: this.#workers.map((w) => w.pid), redis: [this.#redis.pid] };
+  cpuKinds(): Record<string, () => number[]> {
+    return {
+      bullmq_worker: () => this.#workers.filter((w) => w.running()).map((w) => w.pid),
+      redis: () => [this.#redis.pid],
+    };
   }
 
   async stop(): Promise<void> {

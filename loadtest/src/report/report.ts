@@ -99,27 +99,44 @@ export function charts(r: RunResult): Record<string, Chart> {
       markers: mk,
     },
   };
-  if (r.peer) {
-    const p = r.peer.analysis.series;
-    const name = r.peer.name;
+  if (r.peers?.length) {
+    // One colour per peer; dsched solid, the peers dashed. Lateness: the critical calls and the rest.
+    const palette = [COLORS.orange, COLORS.grey, COLORS.green, '#8e44ad', '#16a085'];
+    const names = r.peers.map((p) => p.name).join(', ');
     out['vs-peer-lateness'] = {
-      title: `dsched vs ${name}: lateness distribution, same ${r.metrics.expected} calls due at once`,
+      title: `dsched vs ${names}: lateness, same ${r.metrics.expected} calls due at once`,
       xLabel: 'percentile',
       yLabel: 'lateness, ms',
       lines: [
         { name: 'dsched critical', color: COLORS.critical, points: s.latenessCdf.critical },
         { name: 'dsched other', color: COLORS.other, points: s.latenessCdf.other },
-        { name: `${name} critical`, color: COLORS.critical, dashed: true, points: p.latenessCdf.critical },
-        { name: `${name} other`, color: COLORS.other, dashed: true, points: p.latenessCdf.other },
+        ...r.peers.flatMap((p, i) => [
+          {
+            name: `${p.name} critical`,
+            color: palette[i % palette.length]!,
+            dashed: true,
+            points: p.analysis.series.latenessCdf.critical,
+          },
+          {
+            name: `${p.name} other`,
+            color: palette[i % palette.length]!,
+            points: p.analysis.series.latenessCdf.other,
+          },
+        ]),
       ],
     };
     out['vs-peer-throughput'] = {
-      title: `dsched vs ${name}: throughput after the due second`,
+      title: `dsched vs ${names}: throughput after the due second`,
       xLabel: 'seconds since the due second',
       yLabel: 'effects per second',
       lines: [
-        { name: 'dsched', color: COLORS.green, points: s.throughput },
-        { name, color: COLORS.orange, dashed: true, points: p.throughput },
+        { name: 'dsched', color: COLORS.other, points: s.throughput },
+        ...r.peers.map((p, i) => ({
+          name: p.name,
+          color: palette[i % palette.length]!,
+          dashed: true,
+          points: p.analysis.series.throughput,
+        })),
       ],
     };
   }

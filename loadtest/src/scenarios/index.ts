@@ -5,7 +5,7 @@ import { hostileTargets } from './hostile-targets.ts';
 import { mariadbRestart } from './mariadb-restart.ts';
 import { noisyNeighbour } from './noisy-neighbour.ts';
 import { peak } from './peak.ts';
-import { peakVsBullmq } from './peak-vs-bullmq.ts';
+import { peakVsPeers } from './peak-vs-peers.ts';
 import { clockSkew, schedulerKill, schedulerNoLeases } from './scheduler-faults.ts';
 import { soak } from './soak.ts';
 import { steady } from './steady.ts';
@@ -17,7 +17,7 @@ import { workflow } from './workflow.ts';
 export const SCENARIOS: Scenario[] = [
   peak,
   steady,
-  peakVsBullmq,
+  peakVsPeers,
   noisyNeighbour,
   executorKillScenario,
   mariadbRestart,
@@ -41,5 +41,5 @@ export const SCENARIOS: Scenario[] = [
 /** The fault scenarios: lost = 0 and duplicate effects = 0 in each (the soak, half an hour, runs on its own). */
 export const FAULT_SCENARIOS = SCENARIOS.filter(
   (s) =>
-    !['peak', 'steady', 'peak-vs-bullmq', 'noisy-neighbour', 'smoke', 'soak', 'workflow'].includes(s.name),
+    !['peak', 'steady', 'peak-vs-peers', 'noisy-neighbour', 'smoke', 'soak', 'workflow'].includes(s.name),
 );
