@@ -43,10 +43,11 @@ async function createDatabaseIfMissing(url: string): Promise<void> {
 }
 
 if (config.MIGRATE_ONLY !== 'cassandra') {
-  await createDatabaseIfMissing(config.DATABASE_URL);
+  // Through vtgate the keyspaces exist already (created with the cluster, docs/vitess.md).
+  if (config.MYSQL_TOPOLOGY === 'single') await createDatabaseIfMissing(config.DATABASE_URL);
   const pool = createPool(config.DATABASE_URL, { connectionLimit: 1 });
   try {
-    const ran = await migrateMysql(pool, { log });
+    const ran = await migrateMysql(pool, { log, topology: config.MYSQL_TOPOLOGY });
     log(`mysql: ${ran.length} applied`);
   } finally {
     await pool.end();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Pool, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 
 // Forward-only numbered migrations (NNNN_name.sql), each applied once and recorded with its
 // checksum. Two replicas starting at once serialise on a named lock; an applied file that was
@@ -41,11 +41,26 @@ export function splitStatements(sql: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * On Vitess (docs/sharding.md) the migrations go through vtgate, which routes each statement by its
+ * table to the sharded keyspace or the global one. The migrations up to the one that gave the hot
+ * tables their shard key were written for one server, and their data statements (backfills, seed
+ * rows) cannot all be planned by vtgate (joins across keyspaces, rows without their key). A
+ * keyspace is new when it meets them, so they are skipped where their table is empty (nothing to
+ * backfill) and refused where it is not. Every later migration runs whole through vtgate.
+ */
+export const LAST_SINGLE_SERVER_MIGRATION = '0053';
+
+const DATA_STATEMENT = /^\s*(?:INSERT(?:\s+IGNORE)?\s+INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO)\s+`?(\w+)`?/i;
+
+export type MysqlTopology = 'single' | 'vitess';
+
 export async function migrateMysql(
   pool: Pool,
-  options: { dir?: URL; log?: (msg: string) => void } = {},
+  options: { dir?: URL; log?: (msg: string) => void; topology?: MysqlTopology } = {},
 ): Promise<string[]> {
   const log = options.log ?? (() => undefined);
+  const vitess = options.topology === 'vitess';
   const conn = await pool.getConnection();
   try {
     await conn.query(
@@ -56,10 +71,12 @@ export async function migrateMysql(
          applied_at DATETIME(3) NOT NULL
        ) ENGINE=InnoDB`,
     );
+    // vtgate answers a lock function under its own column name (not the alias): read it by position.
     const [[lock]] = await conn.query<RowDataPacket[]>(
       "SELECT GET_LOCK(CONCAT(DATABASE(), '.dsched_migrate'), 120) AS acquired",
     );
-    if (Number(lock?.acquired) !== 1) throw new Error('could not take the migration lock within 120 s');
+    if (Number(Object.values(lock ?? {})[0]) !== 1)
+      throw new Error('could not take the migration lock within 120 s');
     try {
       const [rows] = await conn.query<RowDataPacket[]>('SELECT version, checksum FROM schema_migrations');
       const applied = new Map(rows.map((r) => [String(r.version), String(r.checksum)]));
@@ -72,7 +89,16 @@ export async function migrateMysql(
           continue;
         }
         log(`applying ${m.version}_${m.name}`);
-        for (const statement of splitStatements(m.sql)) await conn.query(statement);
+        for (const statement of splitStatements(m.sql)) {
+          if (
+            vitess &&
+            m.version <= LAST_SINGLE_SERVER_MIGRATION &&
+            (await skipOnVitess(conn, m, statement))
+          ) {
+            continue;
+          }
+          await conn.query(statement);
+        }
         await conn.query(
           'INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, NOW(3))',
           [m.version, m.name, m.checksum],
@@ -86,6 +112,18 @@ export async function migrateMysql(
   } finally {
     conn.release();
   }
+}
+
+/** A single-server migration's data statement on Vitess: skipped on an empty table, refused otherwise. */
+async function skipOnVitess(conn: PoolConnection, m: Migration, statement: string): Promise<boolean> {
+  const table = DATA_STATEMENT.exec(statement)?.[1];
+  if (!table) return false;
+  const [rows] = await conn.query<RowDataPacket[]>(`SELECT 1 FROM \`${table}\` LIMIT 1`);
+  if (rows.length === 0) return true;
+  throw new Error(
+    `migration ${m.version}_${m.name}: its data statement on ${table} was written for one server and ` +
+      `${table} has rows; run the migrations on one server and move the data to Vitess (docs/vitess.md)`,
+  );
 }
 
 /** The schema as SHOW CREATE TABLE prints it, for the committed schema file CI compares. */

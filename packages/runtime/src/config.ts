@@ -98,6 +98,11 @@ export const baseConfigShape = {
 export const mysqlConfigShape = {
   DATABASE_URL: env.mysqlUrl(),
   DATABASE_POOL_SIZE: env.positiveInt(10),
+  /**
+   * `vitess`: DATABASE_URL is a vtgate (database `@primary`: no default keyspace, docs/sharding.md);
+   * the migrations go through it. `single` (default): one MySQL or MariaDB server.
+   */
+  MYSQL_TOPOLOGY: z.enum(['single', 'vitess']).default('single'),
 };
 
 export const cassandraConfigShape = {
