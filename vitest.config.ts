@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 // One runner for the whole workspace, in two projects. `unit`: pure logic (the domain's decisions,
-// config schemas, the executor's outcome mapping), no storage, no processes: `pnpm test:unit`.
-// `storage`: every other test, on the real MariaDB and Cassandra of scripts/stack (brought up by the
-// global setup when they are not running), a database and a keyspace per test file. `pnpm test`
-// runs both.
+// config schemas, the executor's outcome mapping, the docs' links), no storage, no
+// processes: `pnpm test:unit`. `storage`: every other test, on the real MariaDB and Cassandra of
+// scripts/stack (brought up by the global setup when they are not running), a database and a
+// keyspace per test file. `pnpm test` runs both.
 const UNIT = [
   'packages/domain/test/**/*.test.ts',
   'packages/runtime/test/**/*.test.ts',
@@ -12,6 +12,7 @@ const UNIT = [
   'services/executor/test/transitions.test.ts',
   'packages/client/test/webhook.test.ts',
   'packages/client/test/generated.test.ts',
+  'test/docs/*.test.ts',
 ];
 
 export default defineConfig({
