@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -7,7 +8,8 @@ import { taskApiDocument } from '../../../services/task-api/src/openapi.ts';
 // Makes @dsched/client's generated files from the OpenAPI documents task-api and job-api serve
 // at /openapi.json (the same functions build them, no server needed): the documents themselves,
 // their types (openapi-typescript) and a table of operations for `dsched api <operationId>`.
-// `pnpm client:generate` writes them; test/generated.test.ts fails when a commit forgot to.
+// `pnpm client:generate` writes them, then regenerates the Python client from them
+// (clients/python/scripts/generate.sh); test/generated.test.ts fails when a commit forgot to.
 // A new route (the workflows, say) reaches the client and the CLI by running this once.
 
 const PACKAGE = new URL('../', import.meta.url);
@@ -89,4 +91,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await writeFile(new URL(path, PACKAGE), content);
     console.log(`wrote packages/client/${path}`);
   }
+  // The Python client (clients/python) is generated from the documents just written.
+  execFileSync(
+    'bash',
+    [fileURLToPath(new URL('../../../clients/python/scripts/generate.sh', import.meta.url))],
+    {
+      stdio: 'inherit',
+    },
+  );
 }

@@ -1,0 +1,202 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.post_v1_jobs_id_heartbeat_body import PostV1JobsIdHeartbeatBody
+from ...models.post_v1_jobs_id_heartbeat_response_200 import PostV1JobsIdHeartbeatResponse200
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: PostV1JobsIdHeartbeatBody,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/jobs/{id}/heartbeat".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | PostV1JobsIdHeartbeatResponse200 | None:
+    if response.status_code == 200:
+        response_200 = PostV1JobsIdHeartbeatResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | PostV1JobsIdHeartbeatResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostV1JobsIdHeartbeatBody,
+) -> Response[Error | PostV1JobsIdHeartbeatResponse200]:
+    """Heartbeat of an asynchronous (202) job: pushes its heartbeat timeout out, keeps its progress
+
+    Args:
+        id (str):
+        body (PostV1JobsIdHeartbeatBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PostV1JobsIdHeartbeatResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostV1JobsIdHeartbeatBody,
+) -> Error | PostV1JobsIdHeartbeatResponse200 | None:
+    """Heartbeat of an asynchronous (202) job: pushes its heartbeat timeout out, keeps its progress
+
+    Args:
+        id (str):
+        body (PostV1JobsIdHeartbeatBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PostV1JobsIdHeartbeatResponse200
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostV1JobsIdHeartbeatBody,
+) -> Response[Error | PostV1JobsIdHeartbeatResponse200]:
+    """Heartbeat of an asynchronous (202) job: pushes its heartbeat timeout out, keeps its progress
+
+    Args:
+        id (str):
+        body (PostV1JobsIdHeartbeatBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PostV1JobsIdHeartbeatResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PostV1JobsIdHeartbeatBody,
+) -> Error | PostV1JobsIdHeartbeatResponse200 | None:
+    """Heartbeat of an asynchronous (202) job: pushes its heartbeat timeout out, keeps its progress
+
+    Args:
+        id (str):
+        body (PostV1JobsIdHeartbeatBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PostV1JobsIdHeartbeatResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+        )
+    ).parsed

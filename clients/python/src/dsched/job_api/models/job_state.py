@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class JobState(StrEnum):
+    CANCELLED = "cancelled"
+    DEAD = "dead"
+    FAILED = "failed"
+    PENDING = "pending"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+
+    def __str__(self) -> str:
+        return str(self.value)

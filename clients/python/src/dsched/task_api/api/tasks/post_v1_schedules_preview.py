@@ -1,0 +1,196 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.occurrence_preview import OccurrencePreview
+from ...models.post_v1_schedules_preview_body import PostV1SchedulesPreviewBody
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: PostV1SchedulesPreviewBody,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/schedules/preview",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | OccurrencePreview | None:
+    if response.status_code == 200:
+        response_200 = OccurrencePreview.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | OccurrencePreview]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostV1SchedulesPreviewBody,
+) -> Response[Error | OccurrencePreview]:
+    """The next fire times of a schedule not yet saved, DST policy applied
+
+     Each entry has its instant, wall clock and UTC offset; `dst` marks a time shifted out of a spring-
+    forward gap, a wall time that occurs twice, or a `skipped` entry (fires: false) the DST policy
+    leaves out. Skipped entries are listed between the fires and not counted. The schedule is validated
+    as on task create; nothing is stored.
+
+    Args:
+        body (PostV1SchedulesPreviewBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | OccurrencePreview]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: PostV1SchedulesPreviewBody,
+) -> Error | OccurrencePreview | None:
+    """The next fire times of a schedule not yet saved, DST policy applied
+
+     Each entry has its instant, wall clock and UTC offset; `dst` marks a time shifted out of a spring-
+    forward gap, a wall time that occurs twice, or a `skipped` entry (fires: false) the DST policy
+    leaves out. Skipped entries are listed between the fires and not counted. The schedule is validated
+    as on task create; nothing is stored.
+
+    Args:
+        body (PostV1SchedulesPreviewBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | OccurrencePreview
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostV1SchedulesPreviewBody,
+) -> Response[Error | OccurrencePreview]:
+    """The next fire times of a schedule not yet saved, DST policy applied
+
+     Each entry has its instant, wall clock and UTC offset; `dst` marks a time shifted out of a spring-
+    forward gap, a wall time that occurs twice, or a `skipped` entry (fires: false) the DST policy
+    leaves out. Skipped entries are listed between the fires and not counted. The schedule is validated
+    as on task create; nothing is stored.
+
+    Args:
+        body (PostV1SchedulesPreviewBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | OccurrencePreview]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: PostV1SchedulesPreviewBody,
+) -> Error | OccurrencePreview | None:
+    """The next fire times of a schedule not yet saved, DST policy applied
+
+     Each entry has its instant, wall clock and UTC offset; `dst` marks a time shifted out of a spring-
+    forward gap, a wall time that occurs twice, or a `skipped` entry (fires: false) the DST policy
+    leaves out. Skipped entries are listed between the fires and not counted. The schedule is validated
+    as on task create; nothing is stored.
+
+    Args:
+        body (PostV1SchedulesPreviewBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | OccurrencePreview
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

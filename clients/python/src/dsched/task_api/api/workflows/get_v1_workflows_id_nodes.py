@@ -1,0 +1,237 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.get_v1_workflows_id_nodes_response_200 import GetV1WorkflowsIdNodesResponse200
+from ...models.get_v1_workflows_id_nodes_state import GetV1WorkflowsIdNodesState
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    limit: int | Unset = 50,
+    page_token: str | Unset = UNSET,
+    state: GetV1WorkflowsIdNodesState | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["pageToken"] = page_token
+
+    json_state: str | Unset = UNSET
+    if not isinstance(state, Unset):
+        json_state = state.value
+
+    params["state"] = json_state
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/workflows/{id}/nodes".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | GetV1WorkflowsIdNodesResponse200 | None:
+    if response.status_code == 200:
+        response_200 = GetV1WorkflowsIdNodesResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | GetV1WorkflowsIdNodesResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    page_token: str | Unset = UNSET,
+    state: GetV1WorkflowsIdNodesState | Unset = UNSET,
+) -> Response[Error | GetV1WorkflowsIdNodesResponse200]:
+    """A workflow’s nodes in id order, paged, optionally in one state
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        page_token (str | Unset):
+        state (GetV1WorkflowsIdNodesState | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | GetV1WorkflowsIdNodesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        limit=limit,
+        page_token=page_token,
+        state=state,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    page_token: str | Unset = UNSET,
+    state: GetV1WorkflowsIdNodesState | Unset = UNSET,
+) -> Error | GetV1WorkflowsIdNodesResponse200 | None:
+    """A workflow’s nodes in id order, paged, optionally in one state
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        page_token (str | Unset):
+        state (GetV1WorkflowsIdNodesState | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | GetV1WorkflowsIdNodesResponse200
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        limit=limit,
+        page_token=page_token,
+        state=state,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    page_token: str | Unset = UNSET,
+    state: GetV1WorkflowsIdNodesState | Unset = UNSET,
+) -> Response[Error | GetV1WorkflowsIdNodesResponse200]:
+    """A workflow’s nodes in id order, paged, optionally in one state
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        page_token (str | Unset):
+        state (GetV1WorkflowsIdNodesState | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | GetV1WorkflowsIdNodesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        limit=limit,
+        page_token=page_token,
+        state=state,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    page_token: str | Unset = UNSET,
+    state: GetV1WorkflowsIdNodesState | Unset = UNSET,
+) -> Error | GetV1WorkflowsIdNodesResponse200 | None:
+    """A workflow’s nodes in id order, paged, optionally in one state
+
+    Args:
+        id (str):
+        limit (int | Unset):  Default: 50.
+        page_token (str | Unset):
+        state (GetV1WorkflowsIdNodesState | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | GetV1WorkflowsIdNodesResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            limit=limit,
+            page_token=page_token,
+            state=state,
+        )
+    ).parsed

@@ -1,0 +1,193 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.post_v1_workflows_body import PostV1WorkflowsBody
+from ...models.workflow import Workflow
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: PostV1WorkflowsBody,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/workflows",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Workflow | None:
+    if response.status_code == 201:
+        response_201 = Workflow.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Workflow]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostV1WorkflowsBody,
+) -> Response[Error | Workflow]:
+    """Submit a workflow: a DAG of HTTP calls, walked as its nodes finish
+
+     Checked whole before anything is stored: unique node ids, known dependencies, no cycle (the error
+    names the nodes of one), at most 100,000 nodes and 1,000,000 dependencies. Stored in one transaction
+    with the jobs of its root nodes. A running workflow counts as one of the tenant’s maxTasks.
+
+    Args:
+        body (PostV1WorkflowsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Workflow]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: PostV1WorkflowsBody,
+) -> Error | Workflow | None:
+    """Submit a workflow: a DAG of HTTP calls, walked as its nodes finish
+
+     Checked whole before anything is stored: unique node ids, known dependencies, no cycle (the error
+    names the nodes of one), at most 100,000 nodes and 1,000,000 dependencies. Stored in one transaction
+    with the jobs of its root nodes. A running workflow counts as one of the tenant’s maxTasks.
+
+    Args:
+        body (PostV1WorkflowsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Workflow
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PostV1WorkflowsBody,
+) -> Response[Error | Workflow]:
+    """Submit a workflow: a DAG of HTTP calls, walked as its nodes finish
+
+     Checked whole before anything is stored: unique node ids, known dependencies, no cycle (the error
+    names the nodes of one), at most 100,000 nodes and 1,000,000 dependencies. Stored in one transaction
+    with the jobs of its root nodes. A running workflow counts as one of the tenant’s maxTasks.
+
+    Args:
+        body (PostV1WorkflowsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Workflow]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: PostV1WorkflowsBody,
+) -> Error | Workflow | None:
+    """Submit a workflow: a DAG of HTTP calls, walked as its nodes finish
+
+     Checked whole before anything is stored: unique node ids, known dependencies, no cycle (the error
+    names the nodes of one), at most 100,000 nodes and 1,000,000 dependencies. Stored in one transaction
+    with the jobs of its root nodes. A running workflow counts as one of the tenant’s maxTasks.
+
+    Args:
+        body (PostV1WorkflowsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Workflow
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.workflow import Workflow
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    node_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/workflows/{id}/nodes/{node_id}/retry".format(
+            id=quote(str(id), safe=""),
+            node_id=quote(str(node_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Workflow | None:
+    if response.status_code == 200:
+        response_200 = Workflow.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 412:
+        response_412 = Error.from_dict(response.json())
+
+        return response_412
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Workflow]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    node_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | Workflow]:
+    """Re-run a node that did not succeed, and its descendants that did not succeed
+
+     Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt numbers
+    keep rising. A finished workflow is running again — until it moves to history (succeeded runs once
+    finished, failed and cancelled ones after DLQ_RETENTION_S): then 409 with details [{"field": "id",
+    "issue": "archived"}].
+
+    Args:
+        id (str):
+        node_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Workflow]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        node_id=node_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    node_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Error | Workflow | None:
+    """Re-run a node that did not succeed, and its descendants that did not succeed
+
+     Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt numbers
+    keep rising. A finished workflow is running again — until it moves to history (succeeded runs once
+    finished, failed and cancelled ones after DLQ_RETENTION_S): then 409 with details [{"field": "id",
+    "issue": "archived"}].
+
+    Args:
+        id (str):
+        node_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Workflow
+    """
+
+    return sync_detailed(
+        id=id,
+        node_id=node_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    node_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | Workflow]:
+    """Re-run a node that did not succeed, and its descendants that did not succeed
+
+     Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt numbers
+    keep rising. A finished workflow is running again — until it moves to history (succeeded runs once
+    finished, failed and cancelled ones after DLQ_RETENTION_S): then 409 with details [{"field": "id",
+    "issue": "archived"}].
+
+    Args:
+        id (str):
+        node_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Workflow]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        node_id=node_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    node_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Error | Workflow | None:
+    """Re-run a node that did not succeed, and its descendants that did not succeed
+
+     Succeeded nodes never run again. The node’s job keeps its id (and Idempotency-Key); attempt numbers
+    keep rising. A finished workflow is running again — until it moves to history (succeeded runs once
+    finished, failed and cancelled ones after DLQ_RETENTION_S): then 409 with details [{"field": "id",
+    "issue": "archived"}].
+
+    Args:
+        id (str):
+        node_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Workflow
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            node_id=node_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.occurrence_dst import OccurrenceDst
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="Occurrence")
+
+
+@_attrs_define
+class Occurrence:
+    """
+    Attributes:
+        at (str): the instant, RFC 3339 UTC (for a skipped entry: the instant it would have had)
+        local_time (str): the wall clock in the schedule’s zone, e.g. 2026-03-29T03:00:00
+        utc_offset (str): the zone’s UTC offset at that instant, e.g. +02:00
+        fires (bool): false for a skipped entry
+        dst (OccurrenceDst | Unset): set when daylight saving moved, repeated or skipped it
+        note (str | Unset):
+    """
+
+    at: str
+    local_time: str
+    utc_offset: str
+    fires: bool
+    dst: OccurrenceDst | Unset = UNSET
+    note: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        at = self.at
+
+        local_time = self.local_time
+
+        utc_offset = self.utc_offset
+
+        fires = self.fires
+
+        dst: str | Unset = UNSET
+        if not isinstance(self.dst, Unset):
+            dst = self.dst.value
+
+        note = self.note
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "at": at,
+                "localTime": local_time,
+                "utcOffset": utc_offset,
+                "fires": fires,
+            }
+        )
+        if dst is not UNSET:
+            field_dict["dst"] = dst
+        if note is not UNSET:
+            field_dict["note"] = note
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        at = d.pop("at")
+
+        local_time = d.pop("localTime")
+
+        utc_offset = d.pop("utcOffset")
+
+        fires = d.pop("fires")
+
+        _dst = d.pop("dst", UNSET)
+        dst: OccurrenceDst | Unset
+        if isinstance(_dst, Unset):
+            dst = UNSET
+        else:
+            dst = OccurrenceDst(_dst)
+
+        note = d.pop("note", UNSET)
+
+        occurrence = cls(
+            at=at,
+            local_time=local_time,
+            utc_offset=utc_offset,
+            fires=fires,
+            dst=dst,
+            note=note,
+        )
+
+        return occurrence

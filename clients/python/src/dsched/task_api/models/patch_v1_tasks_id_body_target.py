@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.patch_v1_tasks_id_body_target_method import PatchV1TasksIdBodyTargetMethod
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.patch_v1_tasks_id_body_target_headers import PatchV1TasksIdBodyTargetHeaders
+
+
+T = TypeVar("T", bound="PatchV1TasksIdBodyTarget")
+
+
+@_attrs_define
+class PatchV1TasksIdBodyTarget:
+    """
+    Attributes:
+        url (str):
+        method (PatchV1TasksIdBodyTargetMethod | Unset):  Default: PatchV1TasksIdBodyTargetMethod.POST.
+        headers (PatchV1TasksIdBodyTargetHeaders | Unset):
+        body (Any | Unset):
+        timeout_ms (int | Unset):  Default: 30000.
+    """
+
+    url: str
+    method: PatchV1TasksIdBodyTargetMethod | Unset = PatchV1TasksIdBodyTargetMethod.POST
+    headers: PatchV1TasksIdBodyTargetHeaders | Unset = UNSET
+    body: Any | Unset = UNSET
+    timeout_ms: int | Unset = 30000
+
+    def to_dict(self) -> dict[str, Any]:
+        url = self.url
+
+        method: str | Unset = UNSET
+        if not isinstance(self.method, Unset):
+            method = self.method.value
+
+        headers: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.headers, Unset):
+            headers = self.headers.to_dict()
+
+        body = self.body
+
+        timeout_ms = self.timeout_ms
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "url": url,
+            }
+        )
+        if method is not UNSET:
+            field_dict["method"] = method
+        if headers is not UNSET:
+            field_dict["headers"] = headers
+        if body is not UNSET:
+            field_dict["body"] = body
+        if timeout_ms is not UNSET:
+            field_dict["timeoutMs"] = timeout_ms
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.patch_v1_tasks_id_body_target_headers import PatchV1TasksIdBodyTargetHeaders  # noqa: PLC0415
+
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        _method = d.pop("method", UNSET)
+        method: PatchV1TasksIdBodyTargetMethod | Unset
+        if isinstance(_method, Unset):
+            method = UNSET
+        else:
+            method = PatchV1TasksIdBodyTargetMethod(_method)
+
+        _headers = d.pop("headers", UNSET)
+        headers: PatchV1TasksIdBodyTargetHeaders | Unset
+        if isinstance(_headers, Unset):
+            headers = UNSET
+        else:
+            headers = PatchV1TasksIdBodyTargetHeaders.from_dict(_headers)
+
+        body = d.pop("body", UNSET)
+
+        timeout_ms = d.pop("timeoutMs", UNSET)
+
+        patch_v1_tasks_id_body_target = cls(
+            url=url,
+            method=method,
+            headers=headers,
+            body=body,
+            timeout_ms=timeout_ms,
+        )
+
+        return patch_v1_tasks_id_body_target

@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.patch_v1_tasks_id_body_workflow_nodes_item_inputs import PatchV1TasksIdBodyWorkflowNodesItemInputs
+from ..models.patch_v1_tasks_id_body_workflow_nodes_item_priority import PatchV1TasksIdBodyWorkflowNodesItemPriority
+from ..models.patch_v1_tasks_id_body_workflow_nodes_item_trigger import PatchV1TasksIdBodyWorkflowNodesItemTrigger
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.patch_v1_tasks_id_body_workflow_nodes_item_flow_control import (
+        PatchV1TasksIdBodyWorkflowNodesItemFlowControl,
+    )
+    from ..models.patch_v1_tasks_id_body_workflow_nodes_item_retry import PatchV1TasksIdBodyWorkflowNodesItemRetry
+    from ..models.patch_v1_tasks_id_body_workflow_nodes_item_target import PatchV1TasksIdBodyWorkflowNodesItemTarget
+
+
+T = TypeVar("T", bound="PatchV1TasksIdBodyWorkflowNodesItem")
+
+
+@_attrs_define
+class PatchV1TasksIdBodyWorkflowNodesItem:
+    """
+    Attributes:
+        id (str):
+        target (PatchV1TasksIdBodyWorkflowNodesItemTarget):
+        depends_on (list[str] | Unset):
+        retry (PatchV1TasksIdBodyWorkflowNodesItemRetry | Unset):
+        priority (PatchV1TasksIdBodyWorkflowNodesItemPriority | Unset):  Default:
+            PatchV1TasksIdBodyWorkflowNodesItemPriority.NORMAL.
+        trigger (PatchV1TasksIdBodyWorkflowNodesItemTrigger | Unset):  Default:
+            PatchV1TasksIdBodyWorkflowNodesItemTrigger.ALL_SUCCESS.
+        inputs (PatchV1TasksIdBodyWorkflowNodesItemInputs | Unset): `parents`: the node is called with `{"parents":
+            {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl",
+            "parentCount", "body"}` (a paged list) Default: PatchV1TasksIdBodyWorkflowNodesItemInputs.NONE.
+        flow_control (PatchV1TasksIdBodyWorkflowNodesItemFlowControl | Unset): flow control per key (docs/flow-
+            control.md): over-limit calls wait, they do not fail
+    """
+
+    id: str
+    target: PatchV1TasksIdBodyWorkflowNodesItemTarget
+    depends_on: list[str] | Unset = UNSET
+    retry: PatchV1TasksIdBodyWorkflowNodesItemRetry | Unset = UNSET
+    priority: PatchV1TasksIdBodyWorkflowNodesItemPriority | Unset = PatchV1TasksIdBodyWorkflowNodesItemPriority.NORMAL
+    trigger: PatchV1TasksIdBodyWorkflowNodesItemTrigger | Unset = PatchV1TasksIdBodyWorkflowNodesItemTrigger.ALL_SUCCESS
+    inputs: PatchV1TasksIdBodyWorkflowNodesItemInputs | Unset = PatchV1TasksIdBodyWorkflowNodesItemInputs.NONE
+    flow_control: PatchV1TasksIdBodyWorkflowNodesItemFlowControl | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        target = self.target.to_dict()
+
+        depends_on: list[str] | Unset = UNSET
+        if not isinstance(self.depends_on, Unset):
+            depends_on = self.depends_on
+
+        retry: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.retry, Unset):
+            retry = self.retry.to_dict()
+
+        priority: str | Unset = UNSET
+        if not isinstance(self.priority, Unset):
+            priority = self.priority.value
+
+        trigger: str | Unset = UNSET
+        if not isinstance(self.trigger, Unset):
+            trigger = self.trigger.value
+
+        inputs: str | Unset = UNSET
+        if not isinstance(self.inputs, Unset):
+            inputs = self.inputs.value
+
+        flow_control: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flow_control, Unset):
+            flow_control = self.flow_control.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "target": target,
+            }
+        )
+        if depends_on is not UNSET:
+            field_dict["dependsOn"] = depends_on
+        if retry is not UNSET:
+            field_dict["retry"] = retry
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if trigger is not UNSET:
+            field_dict["trigger"] = trigger
+        if inputs is not UNSET:
+            field_dict["inputs"] = inputs
+        if flow_control is not UNSET:
+            field_dict["flowControl"] = flow_control
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.patch_v1_tasks_id_body_workflow_nodes_item_flow_control import (
+            PatchV1TasksIdBodyWorkflowNodesItemFlowControl,  # noqa: PLC0415
+        )
+        from ..models.patch_v1_tasks_id_body_workflow_nodes_item_retry import PatchV1TasksIdBodyWorkflowNodesItemRetry  # noqa: PLC0415
+        from ..models.patch_v1_tasks_id_body_workflow_nodes_item_target import PatchV1TasksIdBodyWorkflowNodesItemTarget  # noqa: PLC0415
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        target = PatchV1TasksIdBodyWorkflowNodesItemTarget.from_dict(d.pop("target"))
+
+        depends_on = cast(list[str], d.pop("dependsOn", UNSET))
+
+        _retry = d.pop("retry", UNSET)
+        retry: PatchV1TasksIdBodyWorkflowNodesItemRetry | Unset
+        if isinstance(_retry, Unset):
+            retry = UNSET
+        else:
+            retry = PatchV1TasksIdBodyWorkflowNodesItemRetry.from_dict(_retry)
+
+        _priority = d.pop("priority", UNSET)
+        priority: PatchV1TasksIdBodyWorkflowNodesItemPriority | Unset
+        if isinstance(_priority, Unset):
+            priority = UNSET
+        else:
+            priority = PatchV1TasksIdBodyWorkflowNodesItemPriority(_priority)
+
+        _trigger = d.pop("trigger", UNSET)
+        trigger: PatchV1TasksIdBodyWorkflowNodesItemTrigger | Unset
+        if isinstance(_trigger, Unset):
+            trigger = UNSET
+        else:
+            trigger = PatchV1TasksIdBodyWorkflowNodesItemTrigger(_trigger)
+
+        _inputs = d.pop("inputs", UNSET)
+        inputs: PatchV1TasksIdBodyWorkflowNodesItemInputs | Unset
+        if isinstance(_inputs, Unset):
+            inputs = UNSET
+        else:
+            inputs = PatchV1TasksIdBodyWorkflowNodesItemInputs(_inputs)
+
+        _flow_control = d.pop("flowControl", UNSET)
+        flow_control: PatchV1TasksIdBodyWorkflowNodesItemFlowControl | Unset
+        if isinstance(_flow_control, Unset):
+            flow_control = UNSET
+        else:
+            flow_control = PatchV1TasksIdBodyWorkflowNodesItemFlowControl.from_dict(_flow_control)
+
+        patch_v1_tasks_id_body_workflow_nodes_item = cls(
+            id=id,
+            target=target,
+            depends_on=depends_on,
+            retry=retry,
+            priority=priority,
+            trigger=trigger,
+            inputs=inputs,
+            flow_control=flow_control,
+        )
+
+        return patch_v1_tasks_id_body_workflow_nodes_item

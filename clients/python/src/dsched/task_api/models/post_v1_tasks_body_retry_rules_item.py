@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.post_v1_tasks_body_retry_rules_item_action import PostV1TasksBodyRetryRulesItemAction
+from ..models.post_v1_tasks_body_retry_rules_item_status_type_1 import PostV1TasksBodyRetryRulesItemStatusType1
+
+T = TypeVar("T", bound="PostV1TasksBodyRetryRulesItem")
+
+
+@_attrs_define
+class PostV1TasksBodyRetryRulesItem:
+    """
+    Attributes:
+        status (int | PostV1TasksBodyRetryRulesItemStatusType1):
+        action (PostV1TasksBodyRetryRulesItemAction):
+    """
+
+    status: int | PostV1TasksBodyRetryRulesItemStatusType1
+    action: PostV1TasksBodyRetryRulesItemAction
+
+    def to_dict(self) -> dict[str, Any]:
+        status: int | str
+        if isinstance(self.status, PostV1TasksBodyRetryRulesItemStatusType1):
+            status = self.status.value
+        else:
+            status = self.status
+
+        action = self.action.value
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "status": status,
+                "action": action,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+
+        def _parse_status(data: object) -> int | PostV1TasksBodyRetryRulesItemStatusType1:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                status_type_1 = PostV1TasksBodyRetryRulesItemStatusType1(data)
+
+                return status_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(int | PostV1TasksBodyRetryRulesItemStatusType1, data)
+
+        status = _parse_status(d.pop("status"))
+
+        action = PostV1TasksBodyRetryRulesItemAction(d.pop("action"))
+
+        post_v1_tasks_body_retry_rules_item = cls(
+            status=status,
+            action=action,
+        )
+
+        return post_v1_tasks_body_retry_rules_item

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.post_v1_tasks_body_schedule_type_1_dst import PostV1TasksBodyScheduleType1Dst
+
+
+T = TypeVar("T", bound="PostV1TasksBodyScheduleType1")
+
+
+@_attrs_define
+class PostV1TasksBodyScheduleType1:
+    """
+    Attributes:
+        type_ (Literal['cron']):
+        expression (str):
+        timezone (str | Unset):  Default: 'UTC'.
+        dst (PostV1TasksBodyScheduleType1Dst | Unset):
+    """
+
+    type_: Literal["cron"]
+    expression: str
+    timezone: str | Unset = "UTC"
+    dst: PostV1TasksBodyScheduleType1Dst | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        expression = self.expression
+
+        timezone = self.timezone
+
+        dst: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.dst, Unset):
+            dst = self.dst.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "type": type_,
+                "expression": expression,
+            }
+        )
+        if timezone is not UNSET:
+            field_dict["timezone"] = timezone
+        if dst is not UNSET:
+            field_dict["dst"] = dst
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_v1_tasks_body_schedule_type_1_dst import PostV1TasksBodyScheduleType1Dst  # noqa: PLC0415
+
+        d = dict(src_dict)
+        type_ = cast(Literal["cron"], d.pop("type"))
+        if type_ != "cron":
+            raise ValueError(f"type must match const 'cron', got '{type_}'")
+
+        expression = d.pop("expression")
+
+        timezone = d.pop("timezone", UNSET)
+
+        _dst = d.pop("dst", UNSET)
+        dst: PostV1TasksBodyScheduleType1Dst | Unset
+        if isinstance(_dst, Unset):
+            dst = UNSET
+        else:
+            dst = PostV1TasksBodyScheduleType1Dst.from_dict(_dst)
+
+        post_v1_tasks_body_schedule_type_1 = cls(
+            type_=type_,
+            expression=expression,
+            timezone=timezone,
+            dst=dst,
+        )
+
+        return post_v1_tasks_body_schedule_type_1

@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.post_v1_tasks_body_workflow_nodes_item_inputs import PostV1TasksBodyWorkflowNodesItemInputs
+from ..models.post_v1_tasks_body_workflow_nodes_item_priority import PostV1TasksBodyWorkflowNodesItemPriority
+from ..models.post_v1_tasks_body_workflow_nodes_item_trigger import PostV1TasksBodyWorkflowNodesItemTrigger
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.post_v1_tasks_body_workflow_nodes_item_flow_control import PostV1TasksBodyWorkflowNodesItemFlowControl
+    from ..models.post_v1_tasks_body_workflow_nodes_item_retry import PostV1TasksBodyWorkflowNodesItemRetry
+    from ..models.post_v1_tasks_body_workflow_nodes_item_target import PostV1TasksBodyWorkflowNodesItemTarget
+
+
+T = TypeVar("T", bound="PostV1TasksBodyWorkflowNodesItem")
+
+
+@_attrs_define
+class PostV1TasksBodyWorkflowNodesItem:
+    """
+    Attributes:
+        id (str):
+        target (PostV1TasksBodyWorkflowNodesItemTarget):
+        depends_on (list[str] | Unset):
+        retry (PostV1TasksBodyWorkflowNodesItemRetry | Unset):
+        priority (PostV1TasksBodyWorkflowNodesItemPriority | Unset):  Default:
+            PostV1TasksBodyWorkflowNodesItemPriority.NORMAL.
+        trigger (PostV1TasksBodyWorkflowNodesItemTrigger | Unset):  Default:
+            PostV1TasksBodyWorkflowNodesItemTrigger.ALL_SUCCESS.
+        inputs (PostV1TasksBodyWorkflowNodesItemInputs | Unset): `parents`: the node is called with `{"parents":
+            {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl",
+            "parentCount", "body"}` (a paged list) Default: PostV1TasksBodyWorkflowNodesItemInputs.NONE.
+        flow_control (PostV1TasksBodyWorkflowNodesItemFlowControl | Unset): flow control per key (docs/flow-control.md):
+            over-limit calls wait, they do not fail
+    """
+
+    id: str
+    target: PostV1TasksBodyWorkflowNodesItemTarget
+    depends_on: list[str] | Unset = UNSET
+    retry: PostV1TasksBodyWorkflowNodesItemRetry | Unset = UNSET
+    priority: PostV1TasksBodyWorkflowNodesItemPriority | Unset = PostV1TasksBodyWorkflowNodesItemPriority.NORMAL
+    trigger: PostV1TasksBodyWorkflowNodesItemTrigger | Unset = PostV1TasksBodyWorkflowNodesItemTrigger.ALL_SUCCESS
+    inputs: PostV1TasksBodyWorkflowNodesItemInputs | Unset = PostV1TasksBodyWorkflowNodesItemInputs.NONE
+    flow_control: PostV1TasksBodyWorkflowNodesItemFlowControl | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        target = self.target.to_dict()
+
+        depends_on: list[str] | Unset = UNSET
+        if not isinstance(self.depends_on, Unset):
+            depends_on = self.depends_on
+
+        retry: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.retry, Unset):
+            retry = self.retry.to_dict()
+
+        priority: str | Unset = UNSET
+        if not isinstance(self.priority, Unset):
+            priority = self.priority.value
+
+        trigger: str | Unset = UNSET
+        if not isinstance(self.trigger, Unset):
+            trigger = self.trigger.value
+
+        inputs: str | Unset = UNSET
+        if not isinstance(self.inputs, Unset):
+            inputs = self.inputs.value
+
+        flow_control: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flow_control, Unset):
+            flow_control = self.flow_control.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "target": target,
+            }
+        )
+        if depends_on is not UNSET:
+            field_dict["dependsOn"] = depends_on
+        if retry is not UNSET:
+            field_dict["retry"] = retry
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if trigger is not UNSET:
+            field_dict["trigger"] = trigger
+        if inputs is not UNSET:
+            field_dict["inputs"] = inputs
+        if flow_control is not UNSET:
+            field_dict["flowControl"] = flow_control
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_v1_tasks_body_workflow_nodes_item_flow_control import (
+            PostV1TasksBodyWorkflowNodesItemFlowControl,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_body_workflow_nodes_item_retry import PostV1TasksBodyWorkflowNodesItemRetry  # noqa: PLC0415
+        from ..models.post_v1_tasks_body_workflow_nodes_item_target import PostV1TasksBodyWorkflowNodesItemTarget  # noqa: PLC0415
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        target = PostV1TasksBodyWorkflowNodesItemTarget.from_dict(d.pop("target"))
+
+        depends_on = cast(list[str], d.pop("dependsOn", UNSET))
+
+        _retry = d.pop("retry", UNSET)
+        retry: PostV1TasksBodyWorkflowNodesItemRetry | Unset
+        if isinstance(_retry, Unset):
+            retry = UNSET
+        else:
+            retry = PostV1TasksBodyWorkflowNodesItemRetry.from_dict(_retry)
+
+        _priority = d.pop("priority", UNSET)
+        priority: PostV1TasksBodyWorkflowNodesItemPriority | Unset
+        if isinstance(_priority, Unset):
+            priority = UNSET
+        else:
+            priority = PostV1TasksBodyWorkflowNodesItemPriority(_priority)
+
+        _trigger = d.pop("trigger", UNSET)
+        trigger: PostV1TasksBodyWorkflowNodesItemTrigger | Unset
+        if isinstance(_trigger, Unset):
+            trigger = UNSET
+        else:
+            trigger = PostV1TasksBodyWorkflowNodesItemTrigger(_trigger)
+
+        _inputs = d.pop("inputs", UNSET)
+        inputs: PostV1TasksBodyWorkflowNodesItemInputs | Unset
+        if isinstance(_inputs, Unset):
+            inputs = UNSET
+        else:
+            inputs = PostV1TasksBodyWorkflowNodesItemInputs(_inputs)
+
+        _flow_control = d.pop("flowControl", UNSET)
+        flow_control: PostV1TasksBodyWorkflowNodesItemFlowControl | Unset
+        if isinstance(_flow_control, Unset):
+            flow_control = UNSET
+        else:
+            flow_control = PostV1TasksBodyWorkflowNodesItemFlowControl.from_dict(_flow_control)
+
+        post_v1_tasks_body_workflow_nodes_item = cls(
+            id=id,
+            target=target,
+            depends_on=depends_on,
+            retry=retry,
+            priority=priority,
+            trigger=trigger,
+            inputs=inputs,
+            flow_control=flow_control,
+        )
+
+        return post_v1_tasks_body_workflow_nodes_item

@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.post_v1_workflows_body_failure_policy import PostV1WorkflowsBodyFailurePolicy
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.post_v1_workflows_body_metadata import PostV1WorkflowsBodyMetadata
+    from ..models.post_v1_workflows_body_nodes_item import PostV1WorkflowsBodyNodesItem
+
+
+T = TypeVar("T", bound="PostV1WorkflowsBody")
+
+
+@_attrs_define
+class PostV1WorkflowsBody:
+    """
+    Attributes:
+        name (str):
+        nodes (list[PostV1WorkflowsBodyNodesItem]):
+        failure_policy (PostV1WorkflowsBodyFailurePolicy | Unset):  Default: PostV1WorkflowsBodyFailurePolicy.CONTINUE.
+        max_parallel (int | Unset):
+        deadline_s (int | Unset):
+        metadata (PostV1WorkflowsBodyMetadata | Unset):
+    """
+
+    name: str
+    nodes: list[PostV1WorkflowsBodyNodesItem]
+    failure_policy: PostV1WorkflowsBodyFailurePolicy | Unset = PostV1WorkflowsBodyFailurePolicy.CONTINUE
+    max_parallel: int | Unset = UNSET
+    deadline_s: int | Unset = UNSET
+    metadata: PostV1WorkflowsBodyMetadata | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        nodes = []
+        for nodes_item_data in self.nodes:
+            nodes_item = nodes_item_data.to_dict()
+            nodes.append(nodes_item)
+
+        failure_policy: str | Unset = UNSET
+        if not isinstance(self.failure_policy, Unset):
+            failure_policy = self.failure_policy.value
+
+        max_parallel = self.max_parallel
+
+        deadline_s = self.deadline_s
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "nodes": nodes,
+            }
+        )
+        if failure_policy is not UNSET:
+            field_dict["failurePolicy"] = failure_policy
+        if max_parallel is not UNSET:
+            field_dict["maxParallel"] = max_parallel
+        if deadline_s is not UNSET:
+            field_dict["deadlineS"] = deadline_s
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_v1_workflows_body_metadata import PostV1WorkflowsBodyMetadata  # noqa: PLC0415
+        from ..models.post_v1_workflows_body_nodes_item import PostV1WorkflowsBodyNodesItem  # noqa: PLC0415
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        nodes = []
+        _nodes = d.pop("nodes")
+        for nodes_item_data in _nodes:
+            nodes_item = PostV1WorkflowsBodyNodesItem.from_dict(nodes_item_data)
+
+            nodes.append(nodes_item)
+
+        _failure_policy = d.pop("failurePolicy", UNSET)
+        failure_policy: PostV1WorkflowsBodyFailurePolicy | Unset
+        if isinstance(_failure_policy, Unset):
+            failure_policy = UNSET
+        else:
+            failure_policy = PostV1WorkflowsBodyFailurePolicy(_failure_policy)
+
+        max_parallel = d.pop("maxParallel", UNSET)
+
+        deadline_s = d.pop("deadlineS", UNSET)
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: PostV1WorkflowsBodyMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = PostV1WorkflowsBodyMetadata.from_dict(_metadata)
+
+        post_v1_workflows_body = cls(
+            name=name,
+            nodes=nodes,
+            failure_policy=failure_policy,
+            max_parallel=max_parallel,
+            deadline_s=deadline_s,
+            metadata=metadata,
+        )
+
+        return post_v1_workflows_body

@@ -1,0 +1,160 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.post_v1_workflows_body_nodes_item_inputs import PostV1WorkflowsBodyNodesItemInputs
+from ..models.post_v1_workflows_body_nodes_item_priority import PostV1WorkflowsBodyNodesItemPriority
+from ..models.post_v1_workflows_body_nodes_item_trigger import PostV1WorkflowsBodyNodesItemTrigger
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.post_v1_workflows_body_nodes_item_flow_control import PostV1WorkflowsBodyNodesItemFlowControl
+    from ..models.post_v1_workflows_body_nodes_item_retry import PostV1WorkflowsBodyNodesItemRetry
+    from ..models.post_v1_workflows_body_nodes_item_target import PostV1WorkflowsBodyNodesItemTarget
+
+
+T = TypeVar("T", bound="PostV1WorkflowsBodyNodesItem")
+
+
+@_attrs_define
+class PostV1WorkflowsBodyNodesItem:
+    """
+    Attributes:
+        id (str):
+        target (PostV1WorkflowsBodyNodesItemTarget):
+        depends_on (list[str] | Unset):
+        retry (PostV1WorkflowsBodyNodesItemRetry | Unset):
+        priority (PostV1WorkflowsBodyNodesItemPriority | Unset):  Default: PostV1WorkflowsBodyNodesItemPriority.NORMAL.
+        trigger (PostV1WorkflowsBodyNodesItemTrigger | Unset):  Default:
+            PostV1WorkflowsBodyNodesItemTrigger.ALL_SUCCESS.
+        inputs (PostV1WorkflowsBodyNodesItemInputs | Unset): `parents`: the node is called with `{"parents": {nodeId:
+            output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount",
+            "body"}` (a paged list) Default: PostV1WorkflowsBodyNodesItemInputs.NONE.
+        flow_control (PostV1WorkflowsBodyNodesItemFlowControl | Unset): flow control per key (docs/flow-control.md):
+            over-limit calls wait, they do not fail
+    """
+
+    id: str
+    target: PostV1WorkflowsBodyNodesItemTarget
+    depends_on: list[str] | Unset = UNSET
+    retry: PostV1WorkflowsBodyNodesItemRetry | Unset = UNSET
+    priority: PostV1WorkflowsBodyNodesItemPriority | Unset = PostV1WorkflowsBodyNodesItemPriority.NORMAL
+    trigger: PostV1WorkflowsBodyNodesItemTrigger | Unset = PostV1WorkflowsBodyNodesItemTrigger.ALL_SUCCESS
+    inputs: PostV1WorkflowsBodyNodesItemInputs | Unset = PostV1WorkflowsBodyNodesItemInputs.NONE
+    flow_control: PostV1WorkflowsBodyNodesItemFlowControl | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        target = self.target.to_dict()
+
+        depends_on: list[str] | Unset = UNSET
+        if not isinstance(self.depends_on, Unset):
+            depends_on = self.depends_on
+
+        retry: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.retry, Unset):
+            retry = self.retry.to_dict()
+
+        priority: str | Unset = UNSET
+        if not isinstance(self.priority, Unset):
+            priority = self.priority.value
+
+        trigger: str | Unset = UNSET
+        if not isinstance(self.trigger, Unset):
+            trigger = self.trigger.value
+
+        inputs: str | Unset = UNSET
+        if not isinstance(self.inputs, Unset):
+            inputs = self.inputs.value
+
+        flow_control: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flow_control, Unset):
+            flow_control = self.flow_control.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "target": target,
+            }
+        )
+        if depends_on is not UNSET:
+            field_dict["dependsOn"] = depends_on
+        if retry is not UNSET:
+            field_dict["retry"] = retry
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if trigger is not UNSET:
+            field_dict["trigger"] = trigger
+        if inputs is not UNSET:
+            field_dict["inputs"] = inputs
+        if flow_control is not UNSET:
+            field_dict["flowControl"] = flow_control
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_v1_workflows_body_nodes_item_flow_control import PostV1WorkflowsBodyNodesItemFlowControl  # noqa: PLC0415
+        from ..models.post_v1_workflows_body_nodes_item_retry import PostV1WorkflowsBodyNodesItemRetry  # noqa: PLC0415
+        from ..models.post_v1_workflows_body_nodes_item_target import PostV1WorkflowsBodyNodesItemTarget  # noqa: PLC0415
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        target = PostV1WorkflowsBodyNodesItemTarget.from_dict(d.pop("target"))
+
+        depends_on = cast(list[str], d.pop("dependsOn", UNSET))
+
+        _retry = d.pop("retry", UNSET)
+        retry: PostV1WorkflowsBodyNodesItemRetry | Unset
+        if isinstance(_retry, Unset):
+            retry = UNSET
+        else:
+            retry = PostV1WorkflowsBodyNodesItemRetry.from_dict(_retry)
+
+        _priority = d.pop("priority", UNSET)
+        priority: PostV1WorkflowsBodyNodesItemPriority | Unset
+        if isinstance(_priority, Unset):
+            priority = UNSET
+        else:
+            priority = PostV1WorkflowsBodyNodesItemPriority(_priority)
+
+        _trigger = d.pop("trigger", UNSET)
+        trigger: PostV1WorkflowsBodyNodesItemTrigger | Unset
+        if isinstance(_trigger, Unset):
+            trigger = UNSET
+        else:
+            trigger = PostV1WorkflowsBodyNodesItemTrigger(_trigger)
+
+        _inputs = d.pop("inputs", UNSET)
+        inputs: PostV1WorkflowsBodyNodesItemInputs | Unset
+        if isinstance(_inputs, Unset):
+            inputs = UNSET
+        else:
+            inputs = PostV1WorkflowsBodyNodesItemInputs(_inputs)
+
+        _flow_control = d.pop("flowControl", UNSET)
+        flow_control: PostV1WorkflowsBodyNodesItemFlowControl | Unset
+        if isinstance(_flow_control, Unset):
+            flow_control = UNSET
+        else:
+            flow_control = PostV1WorkflowsBodyNodesItemFlowControl.from_dict(_flow_control)
+
+        post_v1_workflows_body_nodes_item = cls(
+            id=id,
+            target=target,
+            depends_on=depends_on,
+            retry=retry,
+            priority=priority,
+            trigger=trigger,
+            inputs=inputs,
+            flow_control=flow_control,
+        )
+
+        return post_v1_workflows_body_nodes_item

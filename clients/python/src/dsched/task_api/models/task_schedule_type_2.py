@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="TaskScheduleType2")
+
+
+@_attrs_define
+class TaskScheduleType2:
+    """
+    Attributes:
+        type_ (Literal['interval']):
+        every (str): elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to 366d
+        offset (str | Unset): phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every
+        start_at (datetime.datetime | Unset): the first fire time (before the offset); the Unix epoch when absent
+    """
+
+    type_: Literal["interval"]
+    every: str
+    offset: str | Unset = UNSET
+    start_at: datetime.datetime | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        every = self.every
+
+        offset = self.offset
+
+        start_at: str | Unset = UNSET
+        if not isinstance(self.start_at, Unset):
+            start_at = self.start_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "type": type_,
+                "every": every,
+            }
+        )
+        if offset is not UNSET:
+            field_dict["offset"] = offset
+        if start_at is not UNSET:
+            field_dict["startAt"] = start_at
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        type_ = cast(Literal["interval"], d.pop("type"))
+        if type_ != "interval":
+            raise ValueError(f"type must match const 'interval', got '{type_}'")
+
+        every = d.pop("every")
+
+        offset = d.pop("offset", UNSET)
+
+        _start_at = d.pop("startAt", UNSET)
+        start_at: datetime.datetime | Unset
+        if isinstance(_start_at, Unset):
+            start_at = UNSET
+        else:
+            start_at = datetime.datetime.fromisoformat(_start_at)
+
+        task_schedule_type_2 = cls(
+            type_=type_,
+            every=every,
+            offset=offset,
+            start_at=start_at,
+        )
+
+        return task_schedule_type_2

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.task_workflow_failure_policy import TaskWorkflowFailurePolicy
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.task_workflow_metadata import TaskWorkflowMetadata
+    from ..models.task_workflow_nodes_item import TaskWorkflowNodesItem
+
+
+T = TypeVar("T", bound="TaskWorkflow")
+
+
+@_attrs_define
+class TaskWorkflow:
+    """a workflow task: each occurrence starts one run of this body (docs/workflows.md)
+
+    Attributes:
+        name (str):
+        nodes (list[TaskWorkflowNodesItem]):
+        failure_policy (TaskWorkflowFailurePolicy):  Default: TaskWorkflowFailurePolicy.CONTINUE.
+        max_parallel (int | Unset):
+        deadline_s (int | Unset):
+        metadata (TaskWorkflowMetadata | Unset):
+    """
+
+    name: str
+    nodes: list[TaskWorkflowNodesItem]
+    failure_policy: TaskWorkflowFailurePolicy = TaskWorkflowFailurePolicy.CONTINUE
+    max_parallel: int | Unset = UNSET
+    deadline_s: int | Unset = UNSET
+    metadata: TaskWorkflowMetadata | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        nodes = []
+        for nodes_item_data in self.nodes:
+            nodes_item = nodes_item_data.to_dict()
+            nodes.append(nodes_item)
+
+        failure_policy = self.failure_policy.value
+
+        max_parallel = self.max_parallel
+
+        deadline_s = self.deadline_s
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "nodes": nodes,
+                "failurePolicy": failure_policy,
+            }
+        )
+        if max_parallel is not UNSET:
+            field_dict["maxParallel"] = max_parallel
+        if deadline_s is not UNSET:
+            field_dict["deadlineS"] = deadline_s
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.task_workflow_metadata import TaskWorkflowMetadata  # noqa: PLC0415
+        from ..models.task_workflow_nodes_item import TaskWorkflowNodesItem  # noqa: PLC0415
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        nodes = []
+        _nodes = d.pop("nodes")
+        for nodes_item_data in _nodes:
+            nodes_item = TaskWorkflowNodesItem.from_dict(nodes_item_data)
+
+            nodes.append(nodes_item)
+
+        failure_policy = TaskWorkflowFailurePolicy(d.pop("failurePolicy"))
+
+        max_parallel = d.pop("maxParallel", UNSET)
+
+        deadline_s = d.pop("deadlineS", UNSET)
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: TaskWorkflowMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = TaskWorkflowMetadata.from_dict(_metadata)
+
+        task_workflow = cls(
+            name=name,
+            nodes=nodes,
+            failure_policy=failure_policy,
+            max_parallel=max_parallel,
+            deadline_s=deadline_s,
+            metadata=metadata,
+        )
+
+        return task_workflow

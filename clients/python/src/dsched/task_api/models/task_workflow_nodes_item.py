@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.task_workflow_nodes_item_inputs import TaskWorkflowNodesItemInputs
+from ..models.task_workflow_nodes_item_priority import TaskWorkflowNodesItemPriority
+from ..models.task_workflow_nodes_item_trigger import TaskWorkflowNodesItemTrigger
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.task_workflow_nodes_item_flow_control import TaskWorkflowNodesItemFlowControl
+    from ..models.task_workflow_nodes_item_retry import TaskWorkflowNodesItemRetry
+    from ..models.task_workflow_nodes_item_target import TaskWorkflowNodesItemTarget
+
+
+T = TypeVar("T", bound="TaskWorkflowNodesItem")
+
+
+@_attrs_define
+class TaskWorkflowNodesItem:
+    """
+    Attributes:
+        id (str):
+        target (TaskWorkflowNodesItemTarget):
+        depends_on (list[str]):
+        retry (TaskWorkflowNodesItemRetry):
+        priority (TaskWorkflowNodesItemPriority):  Default: TaskWorkflowNodesItemPriority.NORMAL.
+        trigger (TaskWorkflowNodesItemTrigger):  Default: TaskWorkflowNodesItemTrigger.ALL_SUCCESS.
+        inputs (TaskWorkflowNodesItemInputs): `parents`: the node is called with `{"parents": {nodeId: output}, "body":
+            <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged
+            list) Default: TaskWorkflowNodesItemInputs.NONE.
+        flow_control (TaskWorkflowNodesItemFlowControl | Unset): flow control per key (docs/flow-control.md): over-limit
+            calls wait, they do not fail
+    """
+
+    id: str
+    target: TaskWorkflowNodesItemTarget
+    depends_on: list[str]
+    retry: TaskWorkflowNodesItemRetry
+    priority: TaskWorkflowNodesItemPriority = TaskWorkflowNodesItemPriority.NORMAL
+    trigger: TaskWorkflowNodesItemTrigger = TaskWorkflowNodesItemTrigger.ALL_SUCCESS
+    inputs: TaskWorkflowNodesItemInputs = TaskWorkflowNodesItemInputs.NONE
+    flow_control: TaskWorkflowNodesItemFlowControl | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        target = self.target.to_dict()
+
+        depends_on = self.depends_on
+
+        retry = self.retry.to_dict()
+
+        priority = self.priority.value
+
+        trigger = self.trigger.value
+
+        inputs = self.inputs.value
+
+        flow_control: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flow_control, Unset):
+            flow_control = self.flow_control.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "target": target,
+                "dependsOn": depends_on,
+                "retry": retry,
+                "priority": priority,
+                "trigger": trigger,
+                "inputs": inputs,
+            }
+        )
+        if flow_control is not UNSET:
+            field_dict["flowControl"] = flow_control
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.task_workflow_nodes_item_flow_control import TaskWorkflowNodesItemFlowControl  # noqa: PLC0415
+        from ..models.task_workflow_nodes_item_retry import TaskWorkflowNodesItemRetry  # noqa: PLC0415
+        from ..models.task_workflow_nodes_item_target import TaskWorkflowNodesItemTarget  # noqa: PLC0415
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        target = TaskWorkflowNodesItemTarget.from_dict(d.pop("target"))
+
+        depends_on = cast(list[str], d.pop("dependsOn"))
+
+        retry = TaskWorkflowNodesItemRetry.from_dict(d.pop("retry"))
+
+        priority = TaskWorkflowNodesItemPriority(d.pop("priority"))
+
+        trigger = TaskWorkflowNodesItemTrigger(d.pop("trigger"))
+
+        inputs = TaskWorkflowNodesItemInputs(d.pop("inputs"))
+
+        _flow_control = d.pop("flowControl", UNSET)
+        flow_control: TaskWorkflowNodesItemFlowControl | Unset
+        if isinstance(_flow_control, Unset):
+            flow_control = UNSET
+        else:
+            flow_control = TaskWorkflowNodesItemFlowControl.from_dict(_flow_control)
+
+        task_workflow_nodes_item = cls(
+            id=id,
+            target=target,
+            depends_on=depends_on,
+            retry=retry,
+            priority=priority,
+            trigger=trigger,
+            inputs=inputs,
+            flow_control=flow_control,
+        )
+
+        return task_workflow_nodes_item

@@ -1,0 +1,169 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.workflow_failure_policy import WorkflowFailurePolicy
+from ..models.workflow_state import WorkflowState
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.workflow_metadata import WorkflowMetadata
+    from ..models.workflow_nodes import WorkflowNodes
+
+
+T = TypeVar("T", bound="Workflow")
+
+
+@_attrs_define
+class Workflow:
+    """
+    Attributes:
+        id (str):
+        name (str):
+        state (WorkflowState):
+        paused (bool): dispatch is held: nodes that become ready wait
+        failure_policy (WorkflowFailurePolicy):
+        node_count (int):
+        edge_count (int):
+        nodes (WorkflowNodes): nodes by state
+        created_at (str):
+        updated_at (str):
+        max_parallel (int | Unset):
+        deadline_at (str | Unset):
+        metadata (WorkflowMetadata | Unset):
+        finished_at (str | Unset):
+    """
+
+    id: str
+    name: str
+    state: WorkflowState
+    paused: bool
+    failure_policy: WorkflowFailurePolicy
+    node_count: int
+    edge_count: int
+    nodes: WorkflowNodes
+    created_at: str
+    updated_at: str
+    max_parallel: int | Unset = UNSET
+    deadline_at: str | Unset = UNSET
+    metadata: WorkflowMetadata | Unset = UNSET
+    finished_at: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        name = self.name
+
+        state = self.state.value
+
+        paused = self.paused
+
+        failure_policy = self.failure_policy.value
+
+        node_count = self.node_count
+
+        edge_count = self.edge_count
+
+        nodes = self.nodes.to_dict()
+
+        created_at = self.created_at
+
+        updated_at = self.updated_at
+
+        max_parallel = self.max_parallel
+
+        deadline_at = self.deadline_at
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        finished_at = self.finished_at
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "state": state,
+                "paused": paused,
+                "failurePolicy": failure_policy,
+                "nodeCount": node_count,
+                "edgeCount": edge_count,
+                "nodes": nodes,
+                "createdAt": created_at,
+                "updatedAt": updated_at,
+            }
+        )
+        if max_parallel is not UNSET:
+            field_dict["maxParallel"] = max_parallel
+        if deadline_at is not UNSET:
+            field_dict["deadlineAt"] = deadline_at
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+        if finished_at is not UNSET:
+            field_dict["finishedAt"] = finished_at
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.workflow_metadata import WorkflowMetadata  # noqa: PLC0415
+        from ..models.workflow_nodes import WorkflowNodes  # noqa: PLC0415
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        state = WorkflowState(d.pop("state"))
+
+        paused = d.pop("paused")
+
+        failure_policy = WorkflowFailurePolicy(d.pop("failurePolicy"))
+
+        node_count = d.pop("nodeCount")
+
+        edge_count = d.pop("edgeCount")
+
+        nodes = WorkflowNodes.from_dict(d.pop("nodes"))
+
+        created_at = d.pop("createdAt")
+
+        updated_at = d.pop("updatedAt")
+
+        max_parallel = d.pop("maxParallel", UNSET)
+
+        deadline_at = d.pop("deadlineAt", UNSET)
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: WorkflowMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = WorkflowMetadata.from_dict(_metadata)
+
+        finished_at = d.pop("finishedAt", UNSET)
+
+        workflow = cls(
+            id=id,
+            name=name,
+            state=state,
+            paused=paused,
+            failure_policy=failure_policy,
+            node_count=node_count,
+            edge_count=edge_count,
+            nodes=nodes,
+            created_at=created_at,
+            updated_at=updated_at,
+            max_parallel=max_parallel,
+            deadline_at=deadline_at,
+            metadata=metadata,
+            finished_at=finished_at,
+        )
+
+        return workflow
