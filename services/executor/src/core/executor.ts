@@ -24,6 +24,8 @@ export interface LaneSettings {
   lane: Lane;
   concurrency: number;
   pollMs: number;
+  /** Claims held beyond the slots, waiting for one (LaneOptions.ahead); 0 by default. */
+  ahead?: number;
 }
 
 export interface ExecutorSettings {
@@ -62,14 +64,14 @@ export function buildExecutor(deps: ExecutorDeps, settings: ExecutorSettings): E
   });
   const lanes: LaneWorker[] = [];
   const claimLoops: Loop[] = [];
-  for (const { lane, concurrency, pollMs } of settings.lanes) {
+  for (const { lane, concurrency, pollMs, ahead = 0 } of settings.lanes) {
     if (concurrency <= 0) continue;
     // Critical jobs are claimed the moment a slot frees; the other lanes wait for a quarter of a
     // batch of free slots (or the poll), so a busy lane claims in batches rather than one by one.
     const refillAt =
       lane === 'critical' ? 1 : Math.max(1, Math.floor(Math.min(concurrency, settings.maxClaimBatch) / 4));
     const worker = new LaneWorker(
-      { lane, concurrency, maxBatch: settings.maxClaimBatch, refillAt },
+      { lane, concurrency, maxBatch: settings.maxClaimBatch, refillAt, ahead },
       { ...deps, outcomes, park: settings.park },
     );
     const loop = new Loop({

@@ -1,7 +1,8 @@
-import type { Lane } from '@dsched/domain';
+import type { CallResult, Lane } from '@dsched/domain';
 import type { ExecutorMetrics, LaneMetrics } from '../metrics.ts';
 import type { ClaimedJob, ClaimRef, JobClaimer, TargetCaller } from '../ports.ts';
 import { CallAbortHook } from './call-abort.ts';
+import { CallSlots } from './call-slots.ts';
 import type { OutcomeBatcher } from './outcome-batcher.ts';
 import { type AbortReason, type ParkTimes, settle } from './transitions.ts';
 
@@ -26,6 +27,12 @@ export interface LaneOptions {
   maxBatch: number;
   /** Free slots at which a finished call wakes the claim loop early (1: at once). */
   refillAt: number;
+  /**
+   * Claims the lane may hold beyond its slots (default 0): they wait in claim order for a slot
+   * (call-slots.ts), so a slot that frees starts the next call at once, not after a claim's round
+   * trip. Their leases run and are renewed like those of the calls in flight.
+   */
+  ahead?: number;
 }
 
 interface InFlight {
@@ -34,6 +41,8 @@ interface InFlight {
   abortedBy?: AbortReason;
   /** The call has not returned yet (after it, only the outcome write is pending). */
   calling: boolean;
+  /** It holds one of the lane's call slots (from before its call until the call returns). */
+  slot: boolean;
   done: Promise<void>;
 }
 
@@ -46,6 +55,7 @@ export class LaneWorker {
   readonly #deps: LaneWorkerDeps;
   readonly #metrics: LaneMetrics;
   readonly #inFlight = new Map<string, InFlight>();
+  readonly #slots: CallSlots;
   #onRefill: () => void = () => undefined;
 
   constructor(opts: LaneOptions, deps: LaneWorkerDeps) {
@@ -53,6 +63,7 @@ export class LaneWorker {
     this.#opts = opts;
     this.#deps = deps;
     this.#metrics = deps.metrics.forLane(opts.lane);
+    this.#slots = new CallSlots(opts.concurrency);
   }
 
   /** Called when enough slots are free that claiming now is worth it. */
@@ -64,8 +75,9 @@ export class LaneWorker {
     return this.#inFlight.size;
   }
 
+  /** Claims the lane can take now: its slots and its claim ahead, less the claims it holds. */
   get free(): number {
-    return this.#opts.concurrency - this.#inFlight.size;
+    return this.#opts.concurrency + (this.#opts.ahead ?? 0) - this.#inFlight.size;
   }
 
   /** Claims into the free slots; true when the claim came back full (so it should run again now). */
@@ -119,10 +131,17 @@ export class LaneWorker {
 
   #start(job: ClaimedJob): void {
     const key = claimKey(job);
-    const entry: InFlight = { job, abort: new CallAbortHook(), calling: true, done: Promise.resolve() };
+    const entry: InFlight = {
+      job,
+      abort: new CallAbortHook(),
+      calling: true,
+      slot: false,
+      done: Promise.resolve(),
+    };
     this.#inFlight.set(key, entry);
     this.#metrics.inFlight.set(this.#inFlight.size);
     entry.done = this.#execute(entry).finally(() => {
+      if (entry.slot) this.#slots.release();
       this.#inFlight.delete(key);
       this.#metrics.inFlight.set(this.#inFlight.size);
       if (this.free >= this.#opts.refillAt) this.#onRefill();
@@ -136,6 +155,9 @@ export class LaneWorker {
     // is made, the slot taken and the lease running, so the call goes out on the instant. A cancel
     // or a lost claim meanwhile aborts the wait, and the call, which then never leaves.
     if (job.dueInMs > 0) await entry.abort.sleep(job.dueInMs);
+    // A claim taken ahead waits for a slot; aborted meanwhile, it goes on without one, and its call
+    // (the hook already fired) ends at once as aborted.
+    entry.slot = await this.#slots.take(entry.abort);
     const lateS = Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000);
     this.#metrics.scheduleLag[job.priority].observe(lateS);
     metrics.jobStarted(job.tenantId, job.tenantWeight ?? 1, lateS);
@@ -143,8 +165,17 @@ export class LaneWorker {
     // attempt's lag is the ready-to-dispatch latency of the walk.
     if (job.workflowId && job.attempt === 1) metrics.nodeDispatchLatency.observe(lateS);
     const startedAt = this.#deps.monotonicMs();
-    const result = await this.#deps.call(job, entry.abort);
+    // Aborted before it started (while held to its due instant, or waiting for a slot): no call.
+    const result: CallResult = entry.abort.reason
+      ? { kind: 'error', errorClass: 'aborted', message: String(entry.abort.reason) }
+      : await this.#deps.call(job, entry.abort);
     entry.calling = false;
+    // The call is over: its slot goes to the next claim waiting for one (the claim itself stays
+    // held, and counted against the lane's claims, until its outcome is written).
+    if (entry.slot) {
+      entry.slot = false;
+      this.#slots.release();
+    }
     const durationMs = this.#deps.monotonicMs() - startedAt;
     this.#metrics.attemptDuration.observe(durationMs / 1000);
     if (result.kind === 'error' && result.errorClass === 'refused') metrics.targetsRefused.inc();
