@@ -23,7 +23,7 @@ function job(n: number): ClaimedJob {
     lane: 'default',
     attempt: 1,
     maxAttempts: 3,
-    target: { url: 'http://127.0.0.1:9/' },
+    target: { url: 'http://127.0.0.1:9/', method: 'POST', headers: {}, timeoutMs: 1000 },
     retry: { maxAttempts: 3, initialBackoffMs: 1000, maxBackoffMs: 60_000, rules: [] },
     signingSecret: 's',
     tenantSlot: null,
@@ -31,7 +31,7 @@ function job(n: number): ClaimedJob {
     dueInMs: 0,
     owner: 'exec-ahead',
     followUps: null,
-  } as ClaimedJob;
+  };
 }
 
 function lane(ahead: number) {
