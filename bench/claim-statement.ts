@@ -1,7 +1,7 @@
 // pnpm bench claim-statement [--statements N] [--rounds R]
 //
 // Does a prepared statement (mysql2 `execute`, binary protocol) beat `query` (text protocol, the
-// values escaped into the SQL) for the claim's locking read (packages/mysql/src/jobs/claim-select.sql),
+// values escaped into the SQL) for the claim's locking read (packages/mysql/src/jobs/claim/claim-select.sql),
 // the one hot statement of fixed shape? The others take id lists of varying length, which `execute`
 // cannot expand.
 //
@@ -26,7 +26,7 @@ const option = (name: string, fallback: number) => {
 };
 const STATEMENTS = option('statements', 2000);
 const ROUNDS = option('rounds', 5);
-const CLAIM_SELECT = loadSql(import.meta.url, '../packages/mysql/src/jobs/claim-select.sql');
+const CLAIM_SELECT = loadSql(import.meta.url, '../packages/mysql/src/jobs/claim/claim-select.sql');
 const PARAMS = ['default', 0, 100];
 
 type Mode = 'query' | 'execute';

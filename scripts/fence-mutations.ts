@@ -70,37 +70,37 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'outcome-apply.attempt',
     condition: 'JOIN … `j.attempt = v.attempt`',
-    edits: [sql('jobs/outcome-apply.sql', ' AND j.attempt = v.attempt')],
+    edits: [sql('jobs/outcome/outcome-apply.sql', ' AND j.attempt = v.attempt')],
     tests: EXECUTOR,
   },
   {
     id: 'outcome-apply.state',
     condition: "`j.state = 'running'`",
-    edits: [sql('jobs/outcome-apply.sql', "WHERE j.state = 'running'", 'WHERE 1')],
+    edits: [sql('jobs/outcome/outcome-apply.sql', "WHERE j.state = 'running'", 'WHERE 1')],
     tests: [...EXECUTOR, ...JOB_API],
   },
   {
     id: 'outcome-finish.attempt',
     condition: '`(id, attempt) IN (?)`',
-    edits: [always('jobs/outcome-finish.sql', '(id, attempt) IN (?)')],
+    edits: [always('jobs/outcome/outcome-finish.sql', '(id, attempt) IN (?)')],
     tests: EXECUTOR,
   },
   {
     id: 'outcome-finish.state',
     condition: "`state = 'running'`",
-    edits: [sql('jobs/outcome-finish.sql', " AND state = 'running'")],
+    edits: [sql('jobs/outcome/outcome-finish.sql', " AND state = 'running'")],
     tests: [...EXECUTOR, ...JOB_API],
   },
   {
     id: 'outcome-lock.state',
     condition: "`state = 'running'`",
-    edits: [sql('jobs/outcome-lock.sql', " AND state = 'running'")],
+    edits: [sql('jobs/outcome/outcome-lock.sql', " AND state = 'running'")],
     tests: [...EXECUTOR, ...JOB_API],
   },
   {
     id: 'outcome-attempts-parked.attempt',
     condition: 'LEFT JOIN … `j.attempt = v.attempt`',
-    edits: [sql('jobs/outcome-attempts-parked.sql', ' AND j.attempt = v.attempt')],
+    edits: [sql('jobs/outcome/outcome-attempts-parked.sql', ' AND j.attempt = v.attempt')],
     tests: [...EXECUTOR, ...JOB_API],
     redundant:
       'a claim is lost only through a reconciler release, which closes its attempt row first (abandoned-attempts-insert.sql); the late write then meets a closed row, and ON DUPLICATE KEY keeps the first close',
@@ -109,13 +109,13 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'lease-renew.attempt',
     condition: '`(id, attempt) IN (?)`',
-    edits: [always('jobs/claim-lease-renew.sql', '(id, attempt) IN (?)')],
+    edits: [always('jobs/claim/claim-lease-renew.sql', '(id, attempt) IN (?)')],
     tests: EXECUTOR,
   },
   {
     id: 'lease-renew.state',
     condition: "`state = 'running'`",
-    edits: [sql('jobs/claim-lease-renew.sql', " AND state = 'running'")],
+    edits: [sql('jobs/claim/claim-lease-renew.sql', " AND state = 'running'")],
     tests: EXECUTOR,
     redundant:
       'claimed_by is set only while a job runs: claim-update.sql sets it and every statement that moves a job out of running clears it',
@@ -123,25 +123,25 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'lease-renew.claimed_by',
     condition: '`claimed_by = ?`',
-    edits: [always('jobs/claim-lease-renew.sql', 'claimed_by = ?')],
+    edits: [always('jobs/claim/claim-lease-renew.sql', 'claimed_by = ?')],
     tests: EXECUTOR,
   },
   {
     id: 'lease-renew.cancel',
     condition: '`cancel_requested = 0`',
-    edits: [sql('jobs/claim-lease-renew.sql', ' AND cancel_requested = 0')],
+    edits: [sql('jobs/claim/claim-lease-renew.sql', ' AND cancel_requested = 0')],
     tests: [...EXECUTOR, 'test/e2e/executor-cancel-async.test.ts'],
   },
   {
     id: 'lease-check.claimed_by',
     condition: '`claimed_by = ?`',
-    edits: [always('jobs/claim-lease-check.sql', 'claimed_by = ?')],
+    edits: [always('jobs/claim/claim-lease-check.sql', 'claimed_by = ?')],
     tests: EXECUTOR,
   },
   {
     id: 'lease-check.state',
     condition: "`state = 'running'`",
-    edits: [sql('jobs/claim-lease-check.sql', " AND state = 'running'")],
+    edits: [sql('jobs/claim/claim-lease-check.sql', " AND state = 'running'")],
     tests: EXECUTOR,
     redundant:
       'claimed_by is set only while a job runs: claim-update.sql sets it and every statement that moves a job out of running clears it',
@@ -150,21 +150,21 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'claim-update.state',
     condition: "`state = 'pending'`",
-    edits: [sql('jobs/claim-update.sql', " AND state = 'pending'")],
+    edits: [sql('jobs/claim/claim-update.sql', " AND state = 'pending'")],
     tests: EXECUTOR,
     redundant: `${LOCKED_BY('claim-select.sql (`claim_lane`, set only while pending, FOR UPDATE SKIP LOCKED)')}; claims.ts also throws when the update matches fewer rows`,
   },
   {
     id: 'claim-cancel.state',
     condition: "`state = 'pending' AND cancel_requested = 1`",
-    edits: [sql('jobs/claim-cancel.sql', " AND state = 'pending' AND cancel_requested = 1")],
+    edits: [sql('jobs/claim/claim-cancel.sql', " AND state = 'pending' AND cancel_requested = 1")],
     tests: EXECUTOR,
     redundant: `${LOCKED_BY('claim-select.sql')}; cancel_requested was read from the locked rows (claim-read.sql)`,
   },
   {
     id: 'claim-defer.state',
     condition: "`state = 'pending'`",
-    edits: [sql('jobs/claim-defer.sql', " AND state = 'pending'")],
+    edits: [sql('jobs/claim/claim-defer.sql', " AND state = 'pending'")],
     tests: SLOTS,
     redundant: LOCKED_BY('claim-select.sql'),
   },
@@ -172,41 +172,46 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'release-expired-select.lease',
     condition: '`lease_expires_at < NOW(3)`',
-    edits: [sql('jobs/release-expired-select.sql', ' AND lease_expires_at < NOW(3)')],
+    edits: [sql('jobs/reconcile/release-expired-select.sql', ' AND lease_expires_at < NOW(3)')],
     tests: RECONCILER,
     redundant: 'release-expired-update.sql repeats it (removing both fails the test, see the pair below)',
   },
   {
     id: 'release-expired-select.state',
     condition: "`state = 'running'`",
-    edits: [sql('jobs/release-expired-select.sql', "state = 'running' AND ")],
+    edits: [sql('jobs/reconcile/release-expired-select.sql', "state = 'running' AND ")],
     tests: RECONCILER,
   },
   {
     id: 'release-expired-update.attempt',
     condition: '`(id, attempt) IN (?)`',
-    edits: [always('jobs/release-expired-update.sql', '(id, attempt) IN (?)')],
+    edits: [always('jobs/reconcile/release-expired-update.sql', '(id, attempt) IN (?)')],
     tests: RECONCILER,
     redundant: LOCKED_BY('release-expired-select.sql'),
   },
   {
     id: 'release-expired-update.state-lease',
     condition: "`state = 'running' AND lease_expires_at < NOW(3)`",
-    edits: [sql('jobs/release-expired-update.sql', " AND state = 'running' AND lease_expires_at < NOW(3)")],
+    edits: [
+      sql(
+        'jobs/reconcile/release-expired-update.sql',
+        " AND state = 'running' AND lease_expires_at < NOW(3)",
+      ),
+    ],
     tests: RECONCILER,
     redundant: LOCKED_BY('release-expired-select.sql'),
   },
   {
     id: 'deadline-select.deadline',
     condition: '`deadline_at < NOW(3)`',
-    edits: [sql('jobs/deadline-select.sql', 'deadline_at < NOW(3) AND ')],
+    edits: [sql('jobs/reconcile/deadline-select.sql', 'deadline_at < NOW(3) AND ')],
     tests: RECONCILER,
     redundant: 'deadline-update.sql repeats it (the pair below)',
   },
   {
     id: 'deadline-select.state',
     condition: "`state = 'running'`",
-    edits: [sql('jobs/deadline-select.sql', " AND state = 'running'")],
+    edits: [sql('jobs/reconcile/deadline-select.sql', " AND state = 'running'")],
     tests: RECONCILER,
     redundant:
       'deadline_at is set only while a job is parked (every transition out of running clears it), and deadline-update.sql repeats the state',
@@ -215,8 +220,8 @@ const MUTATIONS: Mutation[] = [
     id: 'deadline-update.attempt-state-deadline',
     condition: "`(id, attempt) IN (?) AND state = 'running' AND deadline_at < NOW(3)`",
     edits: [
-      always('jobs/deadline-update.sql', '(id, attempt) IN (?)'),
-      sql('jobs/deadline-update.sql', " AND state = 'running' AND deadline_at < NOW(3)"),
+      always('jobs/reconcile/deadline-update.sql', '(id, attempt) IN (?)'),
+      sql('jobs/reconcile/deadline-update.sql', " AND state = 'running' AND deadline_at < NOW(3)"),
     ],
     tests: RECONCILER,
     redundant: LOCKED_BY('deadline-select.sql'),
@@ -224,23 +229,23 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'owner-select.claimed_by',
     condition: '`claimed_by IN (?)`',
-    edits: [always('jobs/owner-select.sql', 'claimed_by IN (?)')],
+    edits: [always('jobs/reconcile/owner-select.sql', 'claimed_by IN (?)')],
     tests: RECONCILER,
     redundant: 'owner-update.sql repeats it (the pair below)',
   },
   {
     id: 'owner-select.parked',
     condition: '`deadline_at IS NULL`',
-    edits: [sql('jobs/owner-select.sql', ' AND deadline_at IS NULL')],
+    edits: [sql('jobs/reconcile/owner-select.sql', ' AND deadline_at IS NULL')],
     tests: RECONCILER,
   },
   {
     id: 'owner-update.attempt-state-owner',
     condition: "`(id, attempt) IN (?) AND state = 'running' AND claimed_by IN (?)`",
     edits: [
-      always('jobs/owner-update.sql', '(id, attempt) IN (?)'),
-      sql('jobs/owner-update.sql', " AND state = 'running'"),
-      always('jobs/owner-update.sql', 'claimed_by IN (?)'),
+      always('jobs/reconcile/owner-update.sql', '(id, attempt) IN (?)'),
+      sql('jobs/reconcile/owner-update.sql', " AND state = 'running'"),
+      always('jobs/reconcile/owner-update.sql', 'claimed_by IN (?)'),
     ],
     tests: RECONCILER,
     redundant: LOCKED_BY('owner-select.sql'),
@@ -248,7 +253,7 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'abandoned-attempts-insert.claimed',
     condition: '`claimed_by IS NOT NULL`',
-    edits: [sql('jobs/abandoned-attempts-insert.sql', ' AND claimed_by IS NOT NULL')],
+    edits: [sql('jobs/reconcile/abandoned-attempts-insert.sql', ' AND claimed_by IS NOT NULL')],
     tests: RECONCILER,
     redundant:
       'a parked job (claimed_by NULL) already has its open attempt row (outcome-attempts-parked.sql), and the insert does nothing on a duplicate key',
@@ -260,12 +265,12 @@ const MUTATIONS: Mutation[] = [
     condition: 'job-control.ts: `job.attempt !== args.attempt` (heartbeat and complete)',
     edits: [
       {
-        file: `${SQL}/jobs/job-control.ts`,
+        file: `${SQL}/jobs/control/job-control.ts`,
         find: "if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job };\n    const progress",
         replace: "if (job.state !== 'running') return { kind: 'stale', job };\n    const progress",
       },
       {
-        file: `${SQL}/jobs/job-control.ts`,
+        file: `${SQL}/jobs/control/job-control.ts`,
         find: "if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job };\n    const decision",
         replace: "if (job.state !== 'running') return { kind: 'stale', job };\n    const decision",
       },
@@ -276,7 +281,11 @@ const MUTATIONS: Mutation[] = [
     id: 'control-heartbeat.fence',
     condition: "`attempt = ? AND state = 'running'`",
     edits: [
-      sql('jobs/control-heartbeat.sql', "AND attempt = ? AND state = 'running'", 'AND (attempt = ? OR 1)'),
+      sql(
+        'jobs/control/control-heartbeat.sql',
+        "AND attempt = ? AND state = 'running'",
+        'AND (attempt = ? OR 1)',
+      ),
     ],
     tests: JOB_API,
     redundant: 'control-lock.sql (FOR UPDATE by primary key) and the state and attempt check after it',
@@ -285,7 +294,11 @@ const MUTATIONS: Mutation[] = [
     id: 'control-complete.fence',
     condition: "`attempt = ? AND state = 'running'`",
     edits: [
-      sql('jobs/control-complete.sql', "AND attempt = ? AND state = 'running'", 'AND (attempt = ? OR 1)'),
+      sql(
+        'jobs/control/control-complete.sql',
+        "AND attempt = ? AND state = 'running'",
+        'AND (attempt = ? OR 1)',
+      ),
     ],
     tests: JOB_API,
     redundant: 'control-lock.sql (FOR UPDATE by primary key) and the state and attempt check after it',
@@ -293,7 +306,13 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'control-retry.fence',
     condition: "`attempt = ? AND state = 'running'`",
-    edits: [sql('jobs/control-retry.sql', "AND attempt = ? AND state = 'running'", 'AND (attempt = ? OR 1)')],
+    edits: [
+      sql(
+        'jobs/control/control-retry.sql',
+        "AND attempt = ? AND state = 'running'",
+        'AND (attempt = ? OR 1)',
+      ),
+    ],
     tests: JOB_API,
     redundant: 'control-lock.sql (FOR UPDATE by primary key) and the state and attempt check after it',
   },
@@ -302,7 +321,7 @@ const MUTATIONS: Mutation[] = [
     condition: "`attempt = ? AND state = 'running'`",
     edits: [
       sql(
-        'jobs/control-cancel-request.sql',
+        'jobs/control/control-cancel-request.sql',
         "AND attempt = ? AND state = 'running'",
         'AND (attempt = ? OR 1)',
       ),
@@ -315,7 +334,7 @@ const MUTATIONS: Mutation[] = [
     condition: '`attempt = ? AND state = ?`',
     edits: [
       sql(
-        'jobs/control-cancel-now.sql',
+        'jobs/control/control-cancel-now.sql',
         'AND attempt = ? AND state = ?',
         'AND (attempt = ? OR state = ? OR 1)',
       ),
@@ -327,19 +346,19 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'redrive-select.state',
     condition: "`state = 'dead'` (by ids)",
-    edits: [sql('jobs/redrive-select.sql', " AND state = 'dead'")],
+    edits: [sql('jobs/control/redrive-select.sql', " AND state = 'dead'")],
     tests: [...MYSQL, 'services/job-api/test/app.test.ts'],
   },
   {
     id: 'redrive-select-task.state',
     condition: "`state = 'dead'` (by task)",
-    edits: [sql('jobs/redrive-select-task.sql', " AND state = 'dead'")],
+    edits: [sql('jobs/control/redrive-select-task.sql', " AND state = 'dead'")],
     tests: [...MYSQL, 'services/job-api/test/app.test.ts'],
   },
   {
     id: 'redrive-update.state',
     condition: "`state = 'dead'`",
-    edits: [sql('jobs/redrive-update.sql', " AND state = 'dead'")],
+    edits: [sql('jobs/control/redrive-update.sql', " AND state = 'dead'")],
     tests: [...MYSQL, 'services/job-api/test/app.test.ts'],
     redundant: LOCKED_BY('redrive-select.sql or redrive-select-task.sql'),
   },
@@ -347,13 +366,13 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'archive-delete.attempt',
     condition: '`(j.id, j.attempt) IN (?)`',
-    edits: [always('jobs/archive-delete.sql', '(j.id, j.attempt) IN (?)')],
+    edits: [always('jobs/archive/archive-delete.sql', '(j.id, j.attempt) IN (?)')],
     tests: [...MYSQL, 'services/archiver/test', 'test/e2e/archiver-crash.test.ts'],
   },
   {
     id: 'archive-delete.state',
     condition: "`j.state IN ('succeeded', 'cancelled', 'dead')`",
-    edits: [sql('jobs/archive-delete.sql', " AND j.state IN ('succeeded', 'cancelled', 'dead')")],
+    edits: [sql('jobs/archive/archive-delete.sql', " AND j.state IN ('succeeded', 'cancelled', 'dead')")],
     tests: [...MYSQL, 'services/archiver/test', 'test/e2e/archiver-crash.test.ts'],
   },
   // Task edits.
@@ -485,13 +504,13 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'claim-slots-part.free',
     condition: '`expires_at IS NULL OR expires_at < NOW(3)`',
-    edits: [sql('jobs/claim-slots-part.sql', ' AND (expires_at IS NULL OR expires_at < NOW(3))')],
+    edits: [sql('jobs/claim/claim-slots-part.sql', ' AND (expires_at IS NULL OR expires_at < NOW(3))')],
     tests: SLOTS,
   },
   {
     id: 'claim-slots-part.limit',
     condition: '`slot < ?`',
-    edits: [always('jobs/claim-slots-part.sql', 'slot < ?')],
+    edits: [always('jobs/claim/claim-slots-part.sql', 'slot < ?')],
     tests: SLOTS,
   },
   {
@@ -499,12 +518,12 @@ const MUTATIONS: Mutation[] = [
     condition: '`attempt` in `(tenant_id, slot, job_id, attempt) IN (?)`',
     edits: [
       sql(
-        'jobs/slots-release.sql',
+        'jobs/outcome/slots-release.sql',
         '(tenant_id, slot, job_id, attempt) IN (?)',
         '(tenant_id, slot, job_id, 0) IN (?)',
       ),
       {
-        file: `${SQL}/jobs/outcomes.ts`,
+        file: `${SQL}/jobs/outcome/outcomes.ts`,
         find: 'w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),',
         replace: 'w.job.tenantSlot, idToBin(w.job.id), 0]),',
       },
@@ -516,12 +535,12 @@ const MUTATIONS: Mutation[] = [
     condition: '`attempt` in `(tenant_id, slot, job_id, attempt) IN (?)`',
     edits: [
       sql(
-        'jobs/slots-renew.sql',
+        'jobs/claim/slots-renew.sql',
         '(tenant_id, slot, job_id, attempt) IN (?)',
         '(tenant_id, slot, job_id, 0) IN (?)',
       ),
       {
-        file: `${SQL}/jobs/claim-leases.ts`,
+        file: `${SQL}/jobs/claim/claim-leases.ts`,
         find: 'c.tenantSlot, idToBin(c.id), c.attempt]),',
         replace: 'c.tenantSlot, idToBin(c.id), 0]),',
       },
@@ -540,32 +559,32 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'fair-tags-update.state',
     condition: "`j.state = 'pending'`",
-    edits: [sql('jobs/fair-tags-update.sql', "WHERE j.state = 'pending' AND ", 'WHERE ')],
+    edits: [sql('jobs/fair-share/fair-tags-update.sql', "WHERE j.state = 'pending' AND ", 'WHERE ')],
     tests: FAIR,
   },
   {
     id: 'fair-tags-update.untagged',
     condition: '`j.claim_tag IS NULL`',
-    edits: [sql('jobs/fair-tags-update.sql', ' AND j.claim_tag IS NULL')],
+    edits: [sql('jobs/fair-share/fair-tags-update.sql', ' AND j.claim_tag IS NULL')],
     tests: FAIR,
   },
   {
     id: 'claim-select-fair.tagged',
     condition: '`claim_tag >= 0`',
-    edits: [sql('jobs/claim-select-fair.sql', ' AND claim_tag >= 0')],
+    edits: [sql('jobs/claim/claim-select-fair.sql', ' AND claim_tag >= 0')],
     tests: FAIR,
   },
   {
     id: 'claim-defer.untag',
     condition: '`fair_tag = NULL` (a deferred job is tagged again when due)',
-    edits: [sql('jobs/claim-defer.sql', ', fair_tag = NULL')],
+    edits: [sql('jobs/claim/claim-defer.sql', ', fair_tag = NULL')],
     tests: FAIR,
   },
   // The tagger's walk of each tenant's oldest untagged job (D27).
   {
     id: 'fair-heads-select.untagged',
     condition: '`u.claim_tag IS NULL` (the tenant’s oldest untagged job, not its oldest pending one)',
-    edits: [sql('jobs/fair-heads-select.sql', ' AND u.claim_tag IS NULL')],
+    edits: [sql('jobs/fair-share/fair-heads-select.sql', ' AND u.claim_tag IS NULL')],
     tests: FAIR,
   },
   {
@@ -573,7 +592,7 @@ const MUTATIONS: Mutation[] = [
     condition: '`j.run_at <= NOW(3) + INTERVAL ? MICROSECOND` (only a due head is tagged)',
     edits: [
       sql(
-        'jobs/fair-heads-select.sql',
+        'jobs/fair-share/fair-heads-select.sql',
         ' AND j.run_at <= NOW(3) + INTERVAL ? MICROSECOND',
         ' AND ? IS NOT NULL',
       ),
@@ -583,7 +602,13 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'fair-clock-update.heads_after',
     condition: '`heads_after = ?` (the next walk starts where this one stopped)',
-    edits: [sql('jobs/fair-clock-update.sql', 'heads_after = ?', 'heads_after = IF(? IS NULL, NULL, NULL)')],
+    edits: [
+      sql(
+        'jobs/fair-share/fair-clock-update.sql',
+        'heads_after = ?',
+        'heads_after = IF(? IS NULL, NULL, NULL)',
+      ),
+    ],
     tests: FAIR,
   },
   // Pairs: a read and the write that repeats its condition, removed together.
@@ -591,8 +616,8 @@ const MUTATIONS: Mutation[] = [
     id: 'release-expired.lease-both',
     condition: '`lease_expires_at < NOW(3)` in release-expired-select.sql and release-expired-update.sql',
     edits: [
-      sql('jobs/release-expired-select.sql', ' AND lease_expires_at < NOW(3)'),
-      sql('jobs/release-expired-update.sql', ' AND lease_expires_at < NOW(3)'),
+      sql('jobs/reconcile/release-expired-select.sql', ' AND lease_expires_at < NOW(3)'),
+      sql('jobs/reconcile/release-expired-update.sql', ' AND lease_expires_at < NOW(3)'),
     ],
     tests: RECONCILER,
   },
@@ -600,8 +625,8 @@ const MUTATIONS: Mutation[] = [
     id: 'deadline.deadline-both',
     condition: '`deadline_at < NOW(3)` in deadline-select.sql and deadline-update.sql',
     edits: [
-      sql('jobs/deadline-select.sql', 'deadline_at < NOW(3) AND '),
-      sql('jobs/deadline-update.sql', ' AND deadline_at < NOW(3)'),
+      sql('jobs/reconcile/deadline-select.sql', 'deadline_at < NOW(3) AND '),
+      sql('jobs/reconcile/deadline-update.sql', ' AND deadline_at < NOW(3)'),
     ],
     tests: RECONCILER,
   },
@@ -609,8 +634,8 @@ const MUTATIONS: Mutation[] = [
     id: 'owner.claimed_by-both',
     condition: '`claimed_by IN (?)` in owner-select.sql and owner-update.sql',
     edits: [
-      always('jobs/owner-select.sql', 'claimed_by IN (?)'),
-      always('jobs/owner-update.sql', 'claimed_by IN (?)'),
+      always('jobs/reconcile/owner-select.sql', 'claimed_by IN (?)'),
+      always('jobs/reconcile/owner-update.sql', 'claimed_by IN (?)'),
     ],
     tests: RECONCILER,
   },
@@ -808,13 +833,15 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'follow-up-callbacks.state',
     condition: "`s.state IN ('succeeded', 'dead')`",
-    edits: [sql('jobs/follow-up-callbacks.sql', "WHERE s.state IN ('succeeded', 'dead') AND ", 'WHERE ')],
+    edits: [
+      sql('jobs/follow-ups/follow-up-callbacks.sql', "WHERE s.state IN ('succeeded', 'dead') AND ", 'WHERE '),
+    ],
     tests: FOLLOW_UPS,
   },
   {
     id: 'follow-up-callbacks.kind',
     condition: "`s.kind <> 'callback'`",
-    edits: [sql('jobs/follow-up-callbacks.sql', " AND s.kind <> 'callback'")],
+    edits: [sql('jobs/follow-ups/follow-up-callbacks.sql', " AND s.kind <> 'callback'")],
     tests: FOLLOW_UPS,
     redundant:
       'a callback job is inserted without `callbacks`, so the `JSON_EXTRACT(s.callbacks, …) IS NOT NULL` condition already leaves it out',
@@ -822,25 +849,25 @@ const MUTATIONS: Mutation[] = [
   {
     id: 'follow-up-callbacks.ignore',
     condition: '`INSERT IGNORE` (one callback per job and attempt group)',
-    edits: [sql('jobs/follow-up-callbacks.sql', 'INSERT IGNORE INTO jobs', 'INSERT INTO jobs')],
+    edits: [sql('jobs/follow-ups/follow-up-callbacks.sql', 'INSERT IGNORE INTO jobs', 'INSERT INTO jobs')],
     tests: FOLLOW_UPS,
   },
   {
     id: 'follow-up-pause.state',
     condition: "`state = 'active'`",
-    edits: [sql('jobs/follow-up-pause.sql', " AND state = 'active'")],
+    edits: [sql('jobs/follow-ups/follow-up-pause.sql', " AND state = 'active'")],
     tests: FOLLOW_UPS,
   },
   {
     id: 'follow-up-pause.streak',
     condition: '`failure_streak >= pause_after_failures`',
-    edits: [sql('jobs/follow-up-pause.sql', '\n   AND failure_streak >= pause_after_failures')],
+    edits: [sql('jobs/follow-ups/follow-up-pause.sql', '\n   AND failure_streak >= pause_after_failures')],
     tests: FOLLOW_UPS,
   },
   {
     id: 'follow-up-supersede.unstarted',
     condition: "`j.state = 'pending' AND j.attempt = 0`",
-    edits: [sql('jobs/follow-up-supersede.sql', " AND j.state = 'pending' AND j.attempt = 0")],
+    edits: [sql('jobs/follow-ups/follow-up-supersede.sql', " AND j.state = 'pending' AND j.attempt = 0")],
     tests: FOLLOW_UPS,
   },
   {
@@ -848,7 +875,7 @@ const MUTATIONS: Mutation[] = [
     condition: "`s.state IN ('succeeded', 'dead')` (the outer read)",
     edits: [
       sql(
-        'jobs/follow-up-streak.sql',
+        'jobs/follow-ups/follow-up-streak.sql',
         "WHERE s.id IN (?) AND s.counts_failures = 1 AND s.state IN ('succeeded', 'dead')",
         'WHERE s.id IN (?) AND s.counts_failures = 1',
       ),

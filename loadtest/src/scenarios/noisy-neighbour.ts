@@ -28,7 +28,10 @@ import type { Scenario } from './types.ts';
 // locking read is timed in a database of its own holding `claim-rows` ready rows across 10,000
 // tenants. Loopback only; every loop is bounded by its phase's end.
 
-const CLAIM_SELECT_FAIR = loadSql(import.meta.url, '../../../packages/mysql/src/jobs/claim-select-fair.sql');
+const CLAIM_SELECT_FAIR = loadSql(
+  import.meta.url,
+  '../../../packages/mysql/src/jobs/claim/claim-select-fair.sql',
+);
 const TICK_MS = 100;
 const QUIET = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const FLOOD = 0;

@@ -1,5 +1,5 @@
 import type { Pool, RowDataPacket } from 'mysql2/promise';
-import { deleteArchivedJobs, selectArchivableJobs } from '../src/jobs/archive.ts';
+import { deleteArchivedJobs, selectArchivableJobs } from '../src/jobs/archive/archive.ts';
 
 /** Tries a delete with a stale attempt, then with the archived one; returns rows deleted by each. */
 export async function archiveRowsFor(pool: Pool, id: string): Promise<{ stale: number; current: number }> {

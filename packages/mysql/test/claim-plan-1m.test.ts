@@ -2,10 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertTaggedBacklog } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSql } from '../src/sql.ts';
-import { explainJobsStatement } from './plans.ts';
-
-const SQL_DIR = new URL('../src/jobs/', import.meta.url).href;
+import { explainJobsStatement, jobsSql } from './plans.ts';
 
 // The claim's plans at scale: 1,000,000 ready jobs across 10,000 tenants in one lane (tagged, as
 // the fair claim sees them), 1,000,000 more due and not yet tagged across the same tenants (the
@@ -88,7 +85,7 @@ describe(`the claims at ${READY.toLocaleString('en')} ready rows across ${TENANT
     const conn = await db.pool.getConnection();
     try {
       await conn.query('FLUSH STATUS');
-      const [heads] = await conn.query<RowDataPacket[]>(loadSql(SQL_DIR, 'fair-heads-select.sql'), [
+      const [heads] = await conn.query<RowDataPacket[]>(jobsSql('fair-heads-select.sql'), [
         'default',
         Buffer.alloc(0),
         500,

@@ -4,11 +4,11 @@ import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimableJobsWaiting, claimJobs } from '../src/jobs/claims.ts';
-import { recordOutcomes } from '../src/jobs/outcomes.ts';
-import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
-import { loadSql } from '../src/sql.ts';
+import { claimableJobsWaiting, claimJobs } from '../src/jobs/claim/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { updateTenant } from '../src/tenants/tenant-store.ts';
+import { jobsSql } from './plans.ts';
 
 // Claims on real MariaDB: the plan of the claim query, tenant concurrency slots taken inside the
 // claim, deferral of a saturated tenant's jobs, and cancels that never fire.
@@ -39,7 +39,7 @@ describe('the claim query', () => {
     // Not yet due, at a higher priority: a ref scan on the lane would walk all of these.
     await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
     await db.pool.query('ANALYZE TABLE jobs');
-    const select = loadSql(new URL('../src/jobs/', import.meta.url).href, './claim-select.sql');
+    const select = jobsSql('./claim-select.sql');
     const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${select}`, ['default', 0, 10]);
     const json = String(plan[0]!.EXPLAIN);
     const table = JSON.parse(json).query_block.nested_loop[0].table;
@@ -57,7 +57,7 @@ describe('the claim query', () => {
     const [old] = await insertDueJobs(db.pool, { tenantId: tenant.id, target, runInS: -30 }, 1);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
     await db.pool.query('ANALYZE TABLE jobs');
-    const probe = loadSql(new URL('../src/jobs/', import.meta.url).href, './claim-probe.sql');
+    const probe = jobsSql('./claim-probe.sql');
     const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${probe}`, [
       'default',
       2_000_000,

@@ -9,11 +9,11 @@ import {
   deleteArchivedJobs,
   readyBacklogUpTo,
   selectArchivableJobs,
-} from '../src/jobs/archive.ts';
-import { liveJobIds, liveTaskRuns, liveTenantJobs } from '../src/jobs/job-lists.ts';
+} from '../src/jobs/archive/archive.ts';
+import { redriveJobs, redriveTask } from '../src/jobs/control/redrive.ts';
 import { getLiveJob } from '../src/jobs/job-records.ts';
-import { redriveJobs, redriveTask } from '../src/jobs/redrive.ts';
-import { loadSql } from '../src/sql.ts';
+import { liveJobIds, liveTaskRuns, liveTenantJobs } from '../src/jobs/lists/job-lists.ts';
+import { jobsSql } from './plans.ts';
 
 let db: TestDatabase;
 let tenantId: string;
@@ -72,7 +72,7 @@ describe('archivable jobs', () => {
     expect(await readyBacklogUpTo(db.pool, 100)).toBe(5);
     expect(await readyBacklogUpTo(db.pool, 3)).toBe(3);
     // The statement readyBacklogUpTo runs: its read of jobs is a covering scan of jobs_claim.
-    const capped = loadSql(new URL('../src/jobs/', import.meta.url).href, './ready-backlog-capped.sql');
+    const capped = jobsSql('./ready-backlog-capped.sql');
     const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${capped}`, [3]);
     const jobsRead = plan.find((r) => r.table === 'jobs');
     expect(jobsRead).toMatchObject({ key: 'jobs_claim' });

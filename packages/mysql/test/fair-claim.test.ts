@@ -4,9 +4,9 @@ import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claims.ts';
-import { tagDueJobs } from '../src/jobs/fair-tags.ts';
-import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { claimJobs } from '../src/jobs/claim/claims.ts';
+import { tagDueJobs } from '../src/jobs/fair-share/fair-tags.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { loadSql, withRows } from '../src/sql.ts';
 import { updateTenant } from '../src/tenants/tenant-store.ts';
 import { explainJobsStatement } from './plans.ts';
@@ -203,7 +203,7 @@ describe('the fair claim order', () => {
     ).jobs;
     expect(job!.id).toBe(id);
     const update = withRows(
-      loadSql(import.meta.url, '../src/jobs/fair-tags-update.sql'),
+      loadSql(import.meta.url, '../src/jobs/fair-share/fair-tags-update.sql'),
       ['id', 'tag'],
       [[idToBin(id!), 5]],
     );

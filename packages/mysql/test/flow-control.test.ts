@@ -4,8 +4,8 @@ import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claims.ts';
-import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { claimJobs } from '../src/jobs/claim/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 
 // Flow control in the claim on real MariaDB: a key's parallelism and rate hold across claimers,
 // over-limit jobs are deferred (not failed, no attempt spent), keys are per tenant.

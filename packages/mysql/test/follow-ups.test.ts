@@ -4,12 +4,12 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { binToId, idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claims.ts';
-import { followUpFinishedJobs } from '../src/jobs/follow-ups.ts';
+import { claimJobs } from '../src/jobs/claim/claims.ts';
+import { cancelJob, completeJob } from '../src/jobs/control/job-control.ts';
+import { followUpFinishedJobs } from '../src/jobs/follow-ups/follow-ups.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
-import { cancelJob, completeJob } from '../src/jobs/job-control.ts';
-import { recordOutcomes } from '../src/jobs/outcomes.ts';
-import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { readJson } from '../src/json.ts';
 import { withTransaction } from '../src/transaction.ts';
 

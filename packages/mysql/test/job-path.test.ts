@@ -5,10 +5,10 @@ import { insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimDueJobs } from '../src/jobs/claims.ts';
+import { claimDueJobs } from '../src/jobs/claim/claims.ts';
 import { loadJobRecords } from '../src/jobs/job-records.ts';
-import { recordOutcome } from '../src/jobs/outcomes.ts';
-import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
+import { recordOutcome } from '../src/jobs/outcome/outcomes.ts';
+import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { archiveRowsFor } from './archive-helpers.ts';
 

@@ -5,10 +5,10 @@ import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { renewClaimLeases } from '../src/jobs/claim-leases.ts';
-import { claimJobs } from '../src/jobs/claims.ts';
-import { recordOutcomes } from '../src/jobs/outcomes.ts';
-import { releaseExpiredClaims } from '../src/jobs/reconcile.ts';
+import { renewClaimLeases } from '../src/jobs/claim/claim-leases.ts';
+import { claimJobs } from '../src/jobs/claim/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 
 // Outcome batches, lease renewal and give-backs on real MariaDB: every write fenced by attempt.
 

@@ -1,10 +1,21 @@
+import { readdirSync } from 'node:fs';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { loadSql } from '../src/sql.ts';
 
-const SQL_DIR = new URL('../src/jobs/', import.meta.url).href;
+const JOBS_DIR = new URL('../src/jobs/', import.meta.url);
+
+/** A statement of src/jobs by its file name (names are unique across its subsystem folders). */
+export function jobsSql(file: string): string {
+  const name = file.replace(/^\.\//, '');
+  const path = readdirSync(JOBS_DIR, { recursive: true, encoding: 'utf8' }).find(
+    (p) => p === name || p.endsWith(`/${name}`),
+  );
+  if (!path) throw new Error(`no statement ${name} under src/jobs`);
+  return loadSql(JOBS_DIR.href, path);
+}
 
 /**
- * EXPLAIN FORMAT=JSON of a statement of src/jobs: its JSON text, the table node of its plan
+ * EXPLAIN FORMAT=JSON of a statement of src/jobs (by file name): its JSON text, the table node of its plan
  * wherever it sits (a filesort wraps it in read_sorted_file), and every table node by alias (for
  * a statement of several tables: derived tables, subqueries).
  */
@@ -13,7 +24,7 @@ export async function explainJobsStatement(
   file: string,
   params: unknown[],
 ): Promise<{ table: Record<string, unknown>; tables: Map<string, Record<string, unknown>>; json: string }> {
-  const [p] = await pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${loadSql(SQL_DIR, file)}`, params);
+  const [p] = await pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${jobsSql(file)}`, params);
   const json = String(p[0]!.EXPLAIN);
   const find = (node: unknown): Record<string, unknown> | undefined => {
     if (!node || typeof node !== 'object') return undefined;

@@ -10,8 +10,8 @@ import {
   releaseClaimsOf,
   releaseExpiredClaims,
   runningClaimOwners,
-} from '../src/jobs/reconcile.ts';
-import { loadSql } from '../src/sql.ts';
+} from '../src/jobs/reconcile/reconcile.ts';
+import { jobsSql } from './plans.ts';
 
 let db: TestDatabase;
 let tenantId: string;
@@ -212,10 +212,7 @@ describe('maintenance gauges', () => {
 
 describe('query plans', () => {
   const explain = async (file: string, params: unknown[]) => {
-    const sql = loadSql(new URL('../src/jobs/', import.meta.url).href, file).replace(
-      /FOR UPDATE SKIP LOCKED/,
-      '',
-    );
+    const sql = jobsSql(file).replace(/FOR UPDATE SKIP LOCKED/, '');
     const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${sql}`, params);
     return rows;
   };
@@ -243,10 +240,10 @@ describe('query plans', () => {
     );
     await db.pool.query('ANALYZE TABLE jobs');
     const id = idToBin(newId());
-    const [rows] = await db.pool.query<RowDataPacket[]>(
-      `EXPLAIN ${loadSql(new URL('../src/jobs/', import.meta.url).href, 'release-expired-update.sql')}`,
-      [[id], [[id, 1]]],
-    );
+    const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${jobsSql('release-expired-update.sql')}`, [
+      [id],
+      [[id, 1]],
+    ]);
     expect(rows[0]!.key).toBe('PRIMARY');
   });
 });

@@ -5,7 +5,7 @@ import { insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claims.ts';
+import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { loadSql, withRows } from '../src/sql.ts';
 import { resealSigningSecrets } from '../src/tenants/signing-secrets.ts';
 

@@ -8,8 +8,8 @@ import {
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { expect } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claims.ts';
-import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { claimJobs } from '../src/jobs/claim/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
 // What the walk's tests share: a run stored as task-api stores it, node jobs claimed and finished

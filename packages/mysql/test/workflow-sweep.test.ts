@@ -4,9 +4,9 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { selectArchivableJobs } from '../src/jobs/archive.ts';
-import { claimJobs } from '../src/jobs/claims.ts';
-import { recordOutcomes } from '../src/jobs/outcomes.ts';
+import { selectArchivableJobs } from '../src/jobs/archive/archive.ts';
+import { claimJobs } from '../src/jobs/claim/claims.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 import { sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
 

@@ -1,5 +1,5 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
-import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/job-control';
+import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/control/job-control';
 import type { Pool } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
 import type { Logger } from '@dsched/runtime';

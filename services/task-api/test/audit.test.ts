@@ -1,5 +1,5 @@
 import { writeJobHistory } from '@dsched/cassandra/job-history';
-import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
+import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive/archive';
 import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
 import { recordOccurrenceSkips } from '@dsched/mysql/tasks/occurrence-skips';
 import type { TestKeyspace } from '@dsched/testkit/cassandra';

@@ -6,7 +6,7 @@ import { loadSql } from '../sql.ts';
 // Occurrences deliberately not run, and what the audit reads about a task's occurrences.
 
 const SKIPS_IN_RANGE = loadSql(import.meta.url, './skips-in-range.sql');
-const AUDIT_JOBS = loadSql(import.meta.url, '../jobs/audit-jobs.sql');
+const AUDIT_JOBS = loadSql(import.meta.url, './audit-jobs.sql');
 
 export type SkipReason = 'misfire' | 'overlap' | 'paused';
 

@@ -10,7 +10,7 @@ import {
   deleteArchivedJobs,
   readyBacklogUpTo,
   selectArchivableJobs,
-} from '@dsched/mysql/jobs/archive';
+} from '@dsched/mysql/jobs/archive/archive';
 import type { Pool } from '@dsched/mysql/pool';
 import {
   archiveEdgePage,

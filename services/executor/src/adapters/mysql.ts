@@ -6,10 +6,10 @@ import {
   openSecret,
   type SecretsKeyring,
 } from '@dsched/domain';
-import { cancelRequestedClaims, renewClaimLeases } from '@dsched/mysql/jobs/claim-leases';
-import { claimableJobsWaiting, claimJobs, PROBE_FROM_HEAD_MS } from '@dsched/mysql/jobs/claims';
-import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-tags';
-import { recordOutcomes } from '@dsched/mysql/jobs/outcomes';
+import { cancelRequestedClaims, renewClaimLeases } from '@dsched/mysql/jobs/claim/claim-leases';
+import { claimableJobsWaiting, claimJobs, PROBE_FROM_HEAD_MS } from '@dsched/mysql/jobs/claim/claims';
+import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-share/fair-tags';
+import { recordOutcomes } from '@dsched/mysql/jobs/outcome/outcomes';
 import type { Pool } from '@dsched/mysql/pool';
 import { attachNodeInputs, type NodeInputsOptions } from '@dsched/mysql/workflows/node-inputs';
 import type { CancelWatcher, JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
@@ -42,7 +42,7 @@ export const PROBE_HEAD_EVERY_MS = 1000;
 
 // A lane whose claim came back full resumes its next claim after the last job it locked, instead
 // of walking the already-claimed (delete-marked, not yet purged) entries at the head of the due
-// range again (packages/mysql/src/jobs/claim-select-after.sql). A short claim, or a cursor older
+// range again (packages/mysql/src/jobs/claim/claim-select-after.sql). A short claim, or a cursor older
 // than CLAIM_CURSOR_MAX_AGE_MS, sends it back to the head, so a job that became due behind the
 // cursor waits at most that long.
 export function mysqlJobClaimer(

@@ -4,7 +4,7 @@ import {
   releaseClaimsOf,
   releaseExpiredClaims,
   runningClaimOwners,
-} from '@dsched/mysql/jobs/reconcile';
+} from '@dsched/mysql/jobs/reconcile/reconcile';
 import type { Pool } from '@dsched/mysql/pool';
 import {
   countRunningWorkflows,

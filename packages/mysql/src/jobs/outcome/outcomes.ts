@@ -7,13 +7,13 @@ import {
   type OutcomeWrite,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { idToBin } from '../ids.ts';
-import { loadSql, withRows } from '../sql.ts';
-import { withTransaction } from '../transaction.ts';
-import { keepNodeOutputs } from '../workflows/node-outputs.ts';
-import { holdRetriedNodeJobs } from '../workflows/workflow-hold.ts';
-import { advanceWorkflows, finishedNodeJobs } from '../workflows/workflow-walk.ts';
-import { followUpFinishedJobs } from './follow-ups.ts';
+import { idToBin } from '../../ids.ts';
+import { loadSql, withRows } from '../../sql.ts';
+import { withTransaction } from '../../transaction.ts';
+import { keepNodeOutputs } from '../../workflows/node-outputs.ts';
+import { holdRetriedNodeJobs } from '../../workflows/workflow-hold.ts';
+import { advanceWorkflows, finishedNodeJobs } from '../../workflows/workflow-walk.ts';
+import { followUpFinishedJobs } from '../follow-ups/follow-ups.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
 const OUTCOME_FINISH = loadSql(import.meta.url, './outcome-finish.sql');

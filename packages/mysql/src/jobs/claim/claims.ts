@@ -8,12 +8,12 @@ import {
   type Target,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { maybeBinToId, uuidFromHex } from '../ids.ts';
-import { readJson } from '../json.ts';
-import { loadSql, withRows } from '../sql.ts';
-import { withTransaction } from '../transaction.ts';
-import { applyFlowControl, createFlowKeys, type FlowRow } from './flow-control.ts';
-import { followUpsOfRow } from './follow-ups.ts';
+import { maybeBinToId, uuidFromHex } from '../../ids.ts';
+import { readJson } from '../../json.ts';
+import { loadSql, withRows } from '../../sql.ts';
+import { withTransaction } from '../../transaction.ts';
+import { applyFlowControl, createFlowKeys, type FlowRow } from '../flow-control/flow-control.ts';
+import { followUpsOfRow } from '../follow-ups/follow-ups.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
 const CLAIM_SELECT_AFTER = loadSql(import.meta.url, './claim-select-after.sql');

@@ -1,9 +1,9 @@
 import type { MaintenanceGauges, ReleaseResult } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { binToId } from '../ids.ts';
-import { loadSql } from '../sql.ts';
-import { withTransaction } from '../transaction.ts';
-import { followUpFinishedJobs, followUpsOfRow } from './follow-ups.ts';
+import { binToId } from '../../ids.ts';
+import { loadSql } from '../../sql.ts';
+import { withTransaction } from '../../transaction.ts';
+import { followUpFinishedJobs, followUpsOfRow } from '../follow-ups/follow-ups.ts';
 
 // The reconciler's statements. Each pass takes one batch: a locking select that skips rows
 // another replica holds (so replicas share the work instead of queueing on it), one fenced update

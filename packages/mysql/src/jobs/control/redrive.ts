@@ -1,7 +1,7 @@
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
-import { binToId, idToBin } from '../ids.ts';
-import { loadSql } from '../sql.ts';
-import { withTransaction } from '../transaction.ts';
+import { binToId, idToBin } from '../../ids.ts';
+import { loadSql } from '../../sql.ts';
+import { withTransaction } from '../../transaction.ts';
 
 // Redrive from the dead-letter queue: a batch of dead jobs becomes pending again, one locking
 // select and one update per batch.

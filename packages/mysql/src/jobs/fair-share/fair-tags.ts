@@ -1,7 +1,7 @@
 import { type FairTenant, type Lane, tagRunnableJobs } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
-import { loadSql, withRows } from '../sql.ts';
-import { withTransaction } from '../transaction.ts';
+import { loadSql, withRows } from '../../sql.ts';
+import { withTransaction } from '../../transaction.ts';
 
 const CLOCK_LOCK = loadSql(import.meta.url, './fair-clock-lock.sql');
 const UNTAGGED_SELECT = loadSql(import.meta.url, './fair-untagged-select.sql');

@@ -1,7 +1,7 @@
 import type { ClaimRef, LeaseReport } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { idToBin } from '../ids.ts';
-import { loadSql } from '../sql.ts';
+import { idToBin } from '../../ids.ts';
+import { loadSql } from '../../sql.ts';
 
 const CLAIM_LEASE_RENEW = loadSql(import.meta.url, './claim-lease-renew.sql');
 const CLAIM_LEASE_CHECK = loadSql(import.meta.url, './claim-lease-check.sql');

@@ -1,6 +1,6 @@
 import { admitFlowControlled, type FlowCandidate, type FlowKeyState } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
-import { loadSql, withRows } from '../sql.ts';
+import { loadSql, withRows } from '../../sql.ts';
 
 const KEYS_EXISTING = loadSql(import.meta.url, './flow-keys-existing.sql');
 const KEYS_LOCK = loadSql(import.meta.url, './flow-keys-lock.sql');

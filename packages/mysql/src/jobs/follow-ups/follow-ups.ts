@@ -6,8 +6,8 @@ import {
   newId,
 } from '@dsched/domain';
 import type { PoolConnection, ResultSetHeader } from 'mysql2/promise';
-import { binToId, idToBin } from '../ids.ts';
-import { loadSql } from '../sql.ts';
+import { binToId, idToBin } from '../../ids.ts';
+import { loadSql } from '../../sql.ts';
 
 // What a job's final outcome sets off besides itself (docs/callbacks.md, docs/scheduling.md#pause-
 // on-failure): its callback job, and its task's failure streak with the pause it may reach. Run in
