@@ -13,6 +13,7 @@ const UNIT = [
   'packages/client/test/webhook.test.ts',
   'packages/client/test/generated.test.ts',
   'test/docs/*.test.ts',
+  'test/shape/**/*.test.ts',
 ];
 
 export default defineConfig({

@@ -10,8 +10,8 @@
 // R rounds, the order swapped every round. CPU per statement: the MariaDB thread of that connection
 // (PROCESSLIST.TID, from /proc) and this process (process.cpuUsage). Medians over the rounds.
 import { createHash } from 'node:crypto';
+import { CLAIM_STATEMENTS } from '@dsched/mysql/jobs/claim';
 import { createPool, type RowDataPacket } from '@dsched/mysql/pool';
-import { loadSql } from '@dsched/mysql/sql';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { MYSQL_SERVER_URL } from '@dsched/testkit/mysql';
 import { REPO_ROOT } from '@dsched/testkit/names';
@@ -26,7 +26,7 @@ const option = (name: string, fallback: number) => {
 };
 const STATEMENTS = option('statements', 2000);
 const ROUNDS = option('rounds', 5);
-const CLAIM_SELECT = loadSql(import.meta.url, '../packages/mysql/src/jobs/claim/claim-select.sql');
+const CLAIM_SELECT = CLAIM_STATEMENTS.select;
 const PARAMS = ['default', 0, 100];
 
 type Mode = 'query' | 'execute';

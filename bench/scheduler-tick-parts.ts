@@ -17,7 +17,7 @@ import { cpus, loadavg } from 'node:os';
 import { dueBatchDecision } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool, PoolConnection } from '@dsched/mysql/pool';
-import { materialiseDueBatch } from '@dsched/mysql/scheduler/materialise';
+import { materialiseDueBatch } from '@dsched/mysql/scheduler';
 import {
   clearOfFireBoundary,
   createTenantWithKey,

@@ -28,7 +28,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createWorkflowSchema, MAX_WORKFLOW_NODES, planWorkflow } from '@dsched/domain';
 import { createPool, databaseNow, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
-import { insertWorkflow } from '@dsched/mysql/workflows/workflow-submit';
+import { insertWorkflow } from '@dsched/mysql/workflows';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { MYSQL_SERVER_URL } from '@dsched/testkit/mysql';
 import { REPO_ROOT } from '@dsched/testkit/names';

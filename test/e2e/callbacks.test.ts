@@ -1,6 +1,6 @@
 import { formatUuid, verifyWebhookSignature } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
-import { insertJobs as materialiseJobs } from '@dsched/mysql/jobs/insert-jobs';
+import { insertJobs as materialiseJobs } from '@dsched/mysql/jobs';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { withTransaction } from '@dsched/mysql/transaction';
 import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';

@@ -1,4 +1,4 @@
-import { releaseExpiredClaims } from '@dsched/mysql/jobs/reconcile/reconcile';
+import { releaseExpiredClaims } from '@dsched/mysql/jobs/reconcile';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';

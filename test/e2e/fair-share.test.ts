@@ -1,4 +1,4 @@
-import { updateTenant } from '@dsched/mysql/tenants/tenant-store';
+import { updateTenant } from '@dsched/mysql/tenants';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { type Fleet, startFleet } from '@dsched/testkit/fleet';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';

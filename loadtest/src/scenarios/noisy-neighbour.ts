@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { newId } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
+import { CLAIM_STATEMENTS } from '@dsched/mysql/jobs/claim';
 import { migrateMysql } from '@dsched/mysql/migrations';
 import { createPool, databaseNow, type Pool } from '@dsched/mysql/pool';
-import { loadSql } from '@dsched/mysql/sql';
 import { isRetryableTxError } from '@dsched/mysql/transaction';
 import { insertTaggedBacklog } from '@dsched/testkit/queue';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
@@ -28,10 +28,7 @@ import type { Scenario } from './types.ts';
 // locking read is timed in a database of its own holding `claim-rows` ready rows across 10,000
 // tenants. Loopback only; every loop is bounded by its phase's end.
 
-const CLAIM_SELECT_FAIR = loadSql(
-  import.meta.url,
-  '../../../packages/mysql/src/jobs/claim/claim-select-fair.sql',
-);
+const CLAIM_SELECT_FAIR = CLAIM_STATEMENTS.selectFair;
 const TICK_MS = 100;
 const QUIET = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const FLOOD = 0;

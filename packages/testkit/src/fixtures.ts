@@ -8,8 +8,8 @@ import {
 } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool } from '@dsched/mysql/pool';
-import { insertTask } from '@dsched/mysql/tasks/task-store';
-import { insertTenant } from '@dsched/mysql/tenants/tenant-store';
+import { insertTask } from '@dsched/mysql/tasks';
+import { insertTenant } from '@dsched/mysql/tenants';
 
 // The one fixtures module for tests and benchmarks: tenants (with an API key), tasks (values and
 // rows), and jobs in a given state written straight into MySQL in multi-row statements (bounded

@@ -1,7 +1,7 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
-import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/control/job-control';
+import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/control';
 import type { Pool } from '@dsched/mysql/pool';
-import { findTenantByKeyHash } from '@dsched/mysql/tenants/tenant-store';
+import { findTenantByKeyHash } from '@dsched/mysql/tenants';
 import type { Logger } from '@dsched/runtime';
 import type { Registry } from 'prom-client';
 import {

@@ -1,7 +1,7 @@
 import { writeJobHistory } from '@dsched/cassandra/job-history';
 import { newId } from '@dsched/domain';
-import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive/archive';
-import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
+import { loadJobRecords } from '@dsched/mysql/jobs';
+import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';

@@ -1,7 +1,7 @@
 import type { ClaimedJob } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
-import { claimJobs } from '@dsched/mysql/jobs/claim/claims';
-import { recordOutcomes } from '@dsched/mysql/jobs/outcome/outcomes';
+import { claimJobs } from '@dsched/mysql/jobs/claim';
+import { recordOutcomes } from '@dsched/mysql/jobs/outcome';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';

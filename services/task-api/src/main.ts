@@ -1,6 +1,6 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { resealSigningSecrets } from '@dsched/mysql/tenants/signing-secrets';
+import { resealSigningSecrets } from '@dsched/mysql/tenants';
 import { exitOnStartupError, runApi } from '@dsched/runtime';
 import { buildApp } from './app.ts';
 import { loadTaskApiConfig, type TaskApiConfig } from './config.ts';

@@ -1,7 +1,7 @@
 import { writeJobHistory } from '@dsched/cassandra/job-history';
-import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive/archive';
-import { loadJobRecords } from '@dsched/mysql/jobs/job-records';
-import { recordOccurrenceSkips } from '@dsched/mysql/tasks/occurrence-skips';
+import { loadJobRecords } from '@dsched/mysql/jobs';
+import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
+import { recordOccurrenceSkips } from '@dsched/mysql/tasks';
 import type { TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
 import type { TestDatabase } from '@dsched/testkit/mysql';

@@ -1,7 +1,7 @@
 import { dueBatchDecision } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool, RowDataPacket } from '@dsched/mysql/pool';
-import { materialiseDueBatch } from '@dsched/mysql/scheduler/materialise';
+import { materialiseDueBatch } from '@dsched/mysql/scheduler';
 import type { FastifyInstance } from 'fastify';
 import { TEST_ADMIN_TOKEN } from './test-app.ts';
 

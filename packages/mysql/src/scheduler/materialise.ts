@@ -8,12 +8,11 @@ import type {
 } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
-import { insertJobs, type NewJob } from '../jobs/insert-jobs.ts';
-import { partitionLeaseName } from '../leases/partition-leases.ts';
+import { insertJobs, type NewJob } from '../jobs/index.ts';
+import { partitionLeaseName } from '../leases/index.ts';
 import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
-import { inclusiveRange, recordOccurrenceSkips } from '../tasks/occurrence-skips.ts';
-import { scheduleFromJson } from '../tasks/task-store.ts';
+import { inclusiveRange, recordOccurrenceSkips, scheduleFromJson } from '../tasks/index.ts';
 import { withTransaction } from '../transaction.ts';
 
 const CHECK_PARTITION_LEASES = loadSql(import.meta.url, './check-partition-leases.sql');

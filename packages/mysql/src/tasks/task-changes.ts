@@ -1,7 +1,7 @@
 import type { Task, TaskChange } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
-import { insertJobs } from '../jobs/insert-jobs.ts';
+import { insertJobs } from '../jobs/index.ts';
 import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';

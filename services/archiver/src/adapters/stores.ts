@@ -10,16 +10,17 @@ import {
   deleteArchivedJobs,
   readyBacklogUpTo,
   selectArchivableJobs,
-} from '@dsched/mysql/jobs/archive/archive';
+} from '@dsched/mysql/jobs/archive';
 import type { Pool } from '@dsched/mysql/pool';
 import {
   archiveEdgePage,
   archiveNodePage,
   deleteArchivedWorkflowBatch,
+  getWorkflow,
+  listWorkflowEdges,
   markWorkflowArchived,
   selectArchivableWorkflows,
-} from '@dsched/mysql/workflows/workflow-archive';
-import { getWorkflow, listWorkflowEdges } from '@dsched/mysql/workflows/workflow-reads';
+} from '@dsched/mysql/workflows';
 import type {
   DeliveryBacklog,
   FinishedJobSource,

@@ -6,12 +6,17 @@ import {
   openSecret,
   type SecretsKeyring,
 } from '@dsched/domain';
-import { cancelRequestedClaims, renewClaimLeases } from '@dsched/mysql/jobs/claim/claim-leases';
-import { claimableJobsWaiting, claimJobs, PROBE_FROM_HEAD_MS } from '@dsched/mysql/jobs/claim/claims';
-import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-share/fair-tags';
-import { recordOutcomes } from '@dsched/mysql/jobs/outcome/outcomes';
+import {
+  cancelRequestedClaims,
+  claimableJobsWaiting,
+  claimJobs,
+  PROBE_FROM_HEAD_MS,
+  renewClaimLeases,
+} from '@dsched/mysql/jobs/claim';
+import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-share';
+import { recordOutcomes } from '@dsched/mysql/jobs/outcome';
 import type { Pool } from '@dsched/mysql/pool';
-import { attachNodeInputs, type NodeInputsOptions } from '@dsched/mysql/workflows/node-inputs';
+import { attachNodeInputs, type NodeInputsOptions } from '@dsched/mysql/workflows';
 import type { CancelWatcher, JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
 
 /** The lanes shared by weight between tenants; the critical lane stays in due order (critical before fairness). */

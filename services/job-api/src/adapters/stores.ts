@@ -1,9 +1,9 @@
 import { type CassandraClient, readHistory } from '@dsched/cassandra/client';
 import { archivedTaskRuns, archivedTenantJobs } from '@dsched/cassandra/history-reads';
 import { getArchivedJob } from '@dsched/cassandra/job-history';
-import { redriveJobs, redriveTask } from '@dsched/mysql/jobs/control/redrive';
-import { getLiveJob } from '@dsched/mysql/jobs/job-records';
-import { liveJobIds, liveTaskRuns, liveTenantJobs, taskBelongsTo } from '@dsched/mysql/jobs/lists/job-lists';
+import { getLiveJob } from '@dsched/mysql/jobs';
+import { redriveJobs, redriveTask } from '@dsched/mysql/jobs/control';
+import { liveJobIds, liveTaskRuns, liveTenantJobs, taskBelongsTo } from '@dsched/mysql/jobs/lists';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
 import type { DatabaseClock, DeadLetterQueue, JobLookup, JobSource, LiveJobs } from '../ports.ts';
 

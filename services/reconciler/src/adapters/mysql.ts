@@ -4,13 +4,9 @@ import {
   releaseClaimsOf,
   releaseExpiredClaims,
   runningClaimOwners,
-} from '@dsched/mysql/jobs/reconcile/reconcile';
+} from '@dsched/mysql/jobs/reconcile';
 import type { Pool } from '@dsched/mysql/pool';
-import {
-  countRunningWorkflows,
-  countWalkQueue,
-  sweepWorkflows,
-} from '@dsched/mysql/workflows/workflow-sweep';
+import { countRunningWorkflows, countWalkQueue, sweepWorkflows } from '@dsched/mysql/workflows';
 import type { ClaimStore, WorkflowGaugeReader, WorkflowSweeper } from '../ports.ts';
 
 export function mysqlClaimStore(pool: Pool): ClaimStore {

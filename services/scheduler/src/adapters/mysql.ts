@@ -7,9 +7,9 @@ import {
   leaveGroup,
   releasePartitionLeases,
   renewPartitionLeases,
-} from '@dsched/mysql/leases/partition-leases';
+} from '@dsched/mysql/leases';
 import type { Pool } from '@dsched/mysql/pool';
-import { materialiseDueBatch } from '@dsched/mysql/scheduler/materialise';
+import { materialiseDueBatch } from '@dsched/mysql/scheduler';
 import type { DueMaterialiser, PartitionLeaseStore } from '../ports.ts';
 
 export function mysqlDueMaterialiser(

@@ -1,8 +1,7 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
 import { archivedOccurrenceJobs } from '@dsched/cassandra/history-reads';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
-import { liveOccurrenceJobs, skipsInRange } from '@dsched/mysql/tasks/occurrence-skips';
-import { getTask } from '@dsched/mysql/tasks/task-store';
+import { getTask, liveOccurrenceJobs, skipsInRange } from '@dsched/mysql/tasks';
 import type { Counter } from 'prom-client';
 import type { AuditSources } from '../core/audit.ts';
 

@@ -1,30 +1,33 @@
 import type { SecretsKeyring, Tenant } from '@dsched/domain';
 import { partitionOf } from '@dsched/domain';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
-import { changeTask, insertTaskWithinQuota, listTasks } from '@dsched/mysql/tasks/task-changes';
-import { backfillTask, triggerTask } from '@dsched/mysql/tasks/task-runs';
-import { getTask } from '@dsched/mysql/tasks/task-store';
-import { takeRateToken } from '@dsched/mysql/tenants/rate-limit';
+import {
+  backfillTask,
+  changeTask,
+  getTask,
+  insertTaskWithinQuota,
+  listTasks,
+  triggerTask,
+} from '@dsched/mysql/tasks';
 import {
   findTenantByKeyHash,
   getTenant,
   insertTenant,
   rotateApiKey,
+  takeRateToken,
   updateTenant,
-} from '@dsched/mysql/tenants/tenant-store';
+} from '@dsched/mysql/tenants';
 import {
   cancelWorkflow,
-  retryWorkflowNode,
-  setWorkflowPaused,
-} from '@dsched/mysql/workflows/workflow-control';
-import {
   getWorkflow,
+  insertWorkflow,
   isWorkflowLive,
   listWorkflowEdges,
   listWorkflowNodeParents,
   listWorkflowNodes,
-} from '@dsched/mysql/workflows/workflow-reads';
-import { insertWorkflow } from '@dsched/mysql/workflows/workflow-submit';
+  retryWorkflowNode,
+  setWorkflowPaused,
+} from '@dsched/mysql/workflows';
 import type {
   DatabaseClock,
   RateLimiter,

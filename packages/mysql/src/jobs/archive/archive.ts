@@ -2,7 +2,7 @@ import type { JobRecord } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
-import { loadJobRecords } from '../job-records.ts';
+import { loadJobRecords } from '../index.ts';
 
 const SELECT_ARCHIVABLE = loadSql(import.meta.url, './archivable-select.sql');
 const ARCHIVE_DELETE = loadSql(import.meta.url, './archive-delete.sql');

@@ -12,8 +12,8 @@ import { maybeBinToId, uuidFromHex } from '../../ids.ts';
 import { readJson } from '../../json.ts';
 import { loadSql, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
-import { applyFlowControl, createFlowKeys, type FlowRow } from '../flow-control/flow-control.ts';
-import { followUpsOfRow } from '../follow-ups/follow-ups.ts';
+import { applyFlowControl, createFlowKeys, type FlowRow } from '../flow-control/index.ts';
+import { followUpsOfRow } from '../follow-ups/index.ts';
 
 const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
 const CLAIM_SELECT_AFTER = loadSql(import.meta.url, './claim-select-after.sql');
@@ -29,6 +29,9 @@ const CLAIM_UPDATE = loadSql(import.meta.url, './claim-update.sql');
 const CLAIM_DEFER = loadSql(import.meta.url, './claim-defer.sql');
 const CLAIM_CANCEL = loadSql(import.meta.url, './claim-cancel.sql');
 const CLAIM_PROBE = loadSql(import.meta.url, './claim-probe.sql');
+
+/** The claim's locking reads as sent, for the benches and loadtests that EXPLAIN or time them alone. */
+export const CLAIM_STATEMENTS = { select: CLAIM_SELECT, selectFair: CLAIM_SELECT_FAIR } as const;
 
 export interface ClaimArgs {
   lane: Lane;

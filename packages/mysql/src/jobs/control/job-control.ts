@@ -12,9 +12,8 @@ import { binToId, idToBin } from '../../ids.ts';
 import { readJson } from '../../json.ts';
 import { loadSql } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
-import { keepNodeOutput } from '../../workflows/node-outputs.ts';
-import { stopRuns } from '../../workflows/workflow-runs.ts';
-import { followUpFinishedJobs, followUpsOfRow } from '../follow-ups/follow-ups.ts';
+import { keepNodeOutput, stopRuns } from '../../workflows/index.ts';
+import { followUpFinishedJobs, followUpsOfRow } from '../follow-ups/index.ts';
 
 // job-api's writes on a job: cancel, and the heartbeat and completion of an asynchronous (202)
 // job. Each locks the one row, lets the caller decide on what it read, and applies the decision

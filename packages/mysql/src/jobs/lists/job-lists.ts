@@ -2,7 +2,7 @@ import { type Cursor, type JobState, type JobView, TERMINAL_JOB_STATES } from '@
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
-import { loadJobRecords } from '../job-records.ts';
+import { loadJobRecords } from '../index.ts';
 
 // Newest-first slices of live jobs for job-api's lists, keyset-paged by (scheduled_for, id).
 

@@ -10,10 +10,13 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../../ids.ts';
 import { loadSql, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
-import { keepNodeOutputs } from '../../workflows/node-outputs.ts';
-import { holdRetriedNodeJobs } from '../../workflows/workflow-hold.ts';
-import { advanceWorkflows, finishedNodeJobs } from '../../workflows/workflow-walk.ts';
-import { followUpFinishedJobs } from '../follow-ups/follow-ups.ts';
+import {
+  advanceWorkflows,
+  finishedNodeJobs,
+  holdRetriedNodeJobs,
+  keepNodeOutputs,
+} from '../../workflows/index.ts';
+import { followUpFinishedJobs } from '../follow-ups/index.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
 const OUTCOME_FINISH = loadSql(import.meta.url, './outcome-finish.sql');

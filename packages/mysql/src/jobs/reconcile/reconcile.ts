@@ -3,7 +3,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { binToId } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
-import { followUpFinishedJobs, followUpsOfRow } from '../follow-ups/follow-ups.ts';
+import { followUpFinishedJobs, followUpsOfRow } from '../follow-ups/index.ts';
 
 // The reconciler's statements. Each pass takes one batch: a locking select that skips rows
 // another replica holds (so replicas share the work instead of queueing on it), one fenced update

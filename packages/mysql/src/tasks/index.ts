@@ -1,0 +1,12 @@
+// Tasks: their rows, their changes under the row lock (edit, pause, resume, delete), trigger-now
+// and backfill, and the occurrences skipped on purpose (the audit's records).
+export {
+  inclusiveRange,
+  liveOccurrenceJobs,
+  recordOccurrenceSkips,
+  type SkipReason,
+  skipsInRange,
+} from './occurrence-skips.ts';
+export { changeTask, insertTaskWithinQuota, listTasks, lockTask } from './task-changes.ts';
+export { backfillTask, triggerTask } from './task-runs.ts';
+export { getTask, insertTask, scheduleFromJson, scheduleToJson } from './task-store.ts';
