@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildWebhookReceiver } from '../examples/fastify-webhook.ts';
 import { verifyWebhook, WebhookVerificationError } from '../src/webhook.ts';
 
-// verifyWebhook against the signing side the executor uses (packages/domain/src/signature.ts).
+// verifyWebhook against the signing side the executor uses (packages/domain/src/crypto/signature.ts).
 
 const SECRET = `whsec_${Buffer.from('a tenant signing secret, 32 bytes').toString('base64')}`;
 const NOW = new Date('2026-12-01T12:00:00Z');

@@ -1,36 +1,45 @@
-export * from './audit.ts';
-export * from './callbacks.ts';
-export * from './credentials.ts';
-export * from './cron.ts';
-export * from './due-batch.ts';
+// The domain package: plain data and pure functions, no I/O (a Biome rule keeps drivers, HTTP and
+// the file system out; test/shape/domain-imports.test.ts keeps its modules free of import cycles).
+
+// calendar/: time math. Cron, time zones, next fire times, intervals, jitter, occurrence keys.
+export * from './calendar/cron.ts';
+export * from './calendar/interval.ts';
+export * from './calendar/jitter.ts';
+export * from './calendar/occurrence.ts';
+export * from './calendar/occurrence-preview.ts';
+export * from './calendar/schedule.ts';
+export * from './calendar/time-zone.ts';
+// crypto/: API keys, webhook signatures, sealed signing secrets.
+export * from './crypto/credentials.ts';
+export * from './crypto/secret-envelope.ts';
+export * from './crypto/signature.ts';
+// decisions/: pure decisions the services and the storage package apply: outcomes, state
+// machines, the scheduler's batch, fair share, flow control, the workflow graph and its nodes.
+export * from './decisions/audit.ts';
+export * from './decisions/callbacks.ts';
+export * from './decisions/due-batch.ts';
+export * from './decisions/fair-share.ts';
+export * from './decisions/flow-control.ts';
+export * from './decisions/job-lifecycle.ts';
+export * from './decisions/occurrence-plan.ts';
+export * from './decisions/outcome.ts';
+export * from './decisions/task-lifecycle.ts';
+export * from './decisions/workflow-graph.ts';
+export * from './decisions/workflow-history.ts';
+export * from './decisions/workflow-inputs.ts';
+export * from './decisions/workflow-nodes.ts';
+// The nouns and their closed vocabularies, the error vocabulary, ids.
 export * from './errors.ts';
-export * from './fair-share.ts';
-export * from './flow-control.ts';
 export * from './ids.ts';
-export * from './interval.ts';
-export * from './jitter.ts';
-export * from './job-lifecycle.ts';
-export * from './job-queries.ts';
-export * from './job-requests.ts';
-export * from './job-schemas.ts';
 export * from './model.ts';
-export * from './occurrence.ts';
-export * from './occurrence-plan.ts';
-export * from './occurrence-preview.ts';
-export * from './outcome.ts';
-export * from './paging.ts';
 export * from './partition.ts';
-export * from './schedule.ts';
-export * from './secret-envelope.ts';
-export * from './signature.ts';
-export * from './task-lifecycle.ts';
-export * from './task-requests.ts';
-export * from './task-spec.ts';
-export * from './time-zone.ts';
-export * from './views.ts';
-export * from './workflow-graph.ts';
-export * from './workflow-history.ts';
-export * from './workflow-inputs.ts';
-export * from './workflow-nodes.ts';
-export * from './workflow-spec.ts';
-export * from './workflow-views.ts';
+// wire/: what crosses the HTTP boundary. Request schemas (zod), views, page tokens.
+export * from './wire/job-queries.ts';
+export * from './wire/job-requests.ts';
+export * from './wire/job-schemas.ts';
+export * from './wire/paging.ts';
+export * from './wire/task-requests.ts';
+export * from './wire/task-spec.ts';
+export * from './wire/views.ts';
+export * from './wire/workflow-spec.ts';
+export * from './wire/workflow-views.ts';

@@ -1,5 +1,5 @@
-import type { IntervalSchedule } from './interval.ts';
-import type { CreateWorkflowRequest } from './workflow-spec.ts';
+import type { IntervalSchedule } from './calendar/interval.ts';
+import type { CreateWorkflowRequest } from './wire/workflow-spec.ts';
 
 // The nouns of dsched and their closed vocabularies. Everything here is plain data.
 

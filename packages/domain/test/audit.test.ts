@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditOccurrences, impliedOccurrences } from '../src/audit.ts';
+import { auditOccurrences, impliedOccurrences } from '../src/decisions/audit.ts';
 import type { Schedule } from '../src/model.ts';
 
 const hourly: Schedule = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type DueTask, planDueBatch } from '../src/due-batch.ts';
-import { jitteredRunAt } from '../src/jitter.ts';
+import { jitteredRunAt } from '../src/calendar/jitter.ts';
+import { type DueTask, planDueBatch } from '../src/decisions/due-batch.ts';
 import type { Schedule } from '../src/model.ts';
 
 const everyMinute: Schedule = {

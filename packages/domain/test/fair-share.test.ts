@@ -7,7 +7,7 @@ import {
   type RunnableJob,
   strideOf,
   tagRunnableJobs,
-} from '../src/fair-share.ts';
+} from '../src/decisions/fair-share.ts';
 
 // A model of the fair claim: jobs are tagged when they become runnable (tagRunnableJobs), the
 // claimer takes the smallest tag first (ties in id order), as claim-select-fair.sql does. The

@@ -4,7 +4,7 @@ import {
   type FlowCandidate,
   type FlowKeyState,
   rateSpacingMs,
-} from '../src/flow-control.ts';
+} from '../src/decisions/flow-control.ts';
 
 const jobs = (n: number, c: Partial<FlowCandidate> = {}): FlowCandidate[] =>
   Array.from({ length: n }, (_, i) => ({

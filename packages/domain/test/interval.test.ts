@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { impliedOccurrences } from '../src/audit.ts';
+import { intervalIssues, MAX_INTERVAL_MS, parseDuration } from '../src/calendar/interval.ts';
+import { fireTimesBetween, firstFireAt, lastFireBefore, nextFireAfter } from '../src/calendar/schedule.ts';
+import { impliedOccurrences } from '../src/decisions/audit.ts';
+import { planOccurrences } from '../src/decisions/occurrence-plan.ts';
 import { createTaskSchema } from '../src/index.ts';
-import { intervalIssues, MAX_INTERVAL_MS, parseDuration } from '../src/interval.ts';
 import type { Schedule } from '../src/model.ts';
-import { planOccurrences } from '../src/occurrence-plan.ts';
-import { fireTimesBetween, firstFireAt, lastFireBefore, nextFireAfter } from '../src/schedule.ts';
 
 // Fixed-rate intervals: elapsed time from an anchor, so every fire is on the grid
 // anchor + offset + k * every, consecutive fires are exactly `every` apart (daylight saving has

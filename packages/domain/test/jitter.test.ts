@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { jitteredRunAt, jitterOffsetMs, MAX_JITTER_S } from '../src/calendar/jitter.ts';
 import { newId } from '../src/ids.ts';
 import { createTaskSchema } from '../src/index.ts';
-import { jitteredRunAt, jitterOffsetMs, MAX_JITTER_S } from '../src/jitter.ts';
 
 // Jitter is a hash of (task id, nominal time), spread uniformly over [t, t + jitterS): in its
 // window, the same for every replica and after every restart, and uniform enough that a 09:00
@@ -53,7 +53,7 @@ describe('jitter', () => {
       jitterS: 1 + i * 37,
     }));
     const here = inputs.map((x) => jitterOffsetMs(x.id, new Date(x.at), x.jitterS));
-    const module = new URL('../src/jitter.ts', import.meta.url).href;
+    const module = new URL('../src/calendar/jitter.ts', import.meta.url).href;
     const script = `const { jitterOffsetMs } = await import(${JSON.stringify(module)});
       const inputs = ${JSON.stringify(inputs)};
       console.log(JSON.stringify(inputs.map((x) => jitterOffsetMs(x.id, new Date(x.at), x.jitterS))));`;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { nextFireAfter } from '../src/calendar/schedule.ts';
+import { type DueTaskState, planOccurrences } from '../src/decisions/occurrence-plan.ts';
 import type { Schedule } from '../src/model.ts';
-import { type DueTaskState, planOccurrences } from '../src/occurrence-plan.ts';
-import { nextFireAfter } from '../src/schedule.ts';
 
 // Properties of one scheduler pass over one due task, for any interval or cron schedule, policy,
 // clock and limits: every occurrence from the task's next_fire_at up to the new one is either a

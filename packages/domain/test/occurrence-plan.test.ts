@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { type DueTaskState, planOccurrences } from '../src/decisions/occurrence-plan.ts';
 import type { Schedule } from '../src/model.ts';
-import { type DueTaskState, planOccurrences } from '../src/occurrence-plan.ts';
 
 const everyMinute: Schedule = {
   type: 'cron',

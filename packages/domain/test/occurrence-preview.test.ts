@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { previewOccurrences } from '../src/calendar/occurrence-preview.ts';
+import { nextFireAfter } from '../src/calendar/schedule.ts';
 import type { DstPolicy, Schedule } from '../src/model.ts';
-import { previewOccurrences } from '../src/occurrence-preview.ts';
-import { nextFireAfter } from '../src/schedule.ts';
 
 // The fire-time preview: its fires are the scheduler's own fire times, and the DST cases are
 // marked on the real 2026 transitions of Europe/Berlin (spring forward 29 March 01:00 UTC,

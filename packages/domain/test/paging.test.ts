@@ -9,7 +9,7 @@ import {
   firstCursor,
   mergeNewestFirst,
   queryFingerprint,
-} from '../src/paging.ts';
+} from '../src/wire/paging.ts';
 
 const item = (ms: number) => ({ id: newId(), scheduledFor: new Date(ms).toISOString() });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { nextFireAfter } from '../src/calendar/schedule.ts';
 import type { DstPolicy, Schedule } from '../src/model.ts';
-import { nextFireAfter } from '../src/schedule.ts';
 
 // Property: next-fire computation agrees with a minute-by-minute oracle across real transitions.
 // The oracle shares no code with src/: it formats every minute of the window with its own Intl

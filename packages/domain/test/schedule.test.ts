@@ -1,15 +1,15 @@
 import { CronExpressionParser } from 'cron-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileCron, nextLocalMatch } from '../src/cron.ts';
-import type { DstPolicy, Schedule } from '../src/model.ts';
+import { compileCron, nextLocalMatch } from '../src/calendar/cron.ts';
 import {
   fireTimesBetween,
   firstFireAt,
   lastFireBefore,
   nextFireAfter,
   validateCron,
-} from '../src/schedule.ts';
+} from '../src/calendar/schedule.ts';
+import type { DstPolicy, Schedule } from '../src/model.ts';
 
 const cron = (expression: string, timezone: string, dst: Partial<DstPolicy> = {}): Schedule => ({
   type: 'cron',

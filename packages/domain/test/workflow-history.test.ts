@@ -5,8 +5,8 @@ import {
   nodeBucketCount,
   nodeRecordFromJson,
   workflowRecordFromJson,
-} from '../src/workflow-history.ts';
-import type { NodeState } from '../src/workflow-nodes.ts';
+} from '../src/decisions/workflow-history.ts';
+import type { NodeState } from '../src/decisions/workflow-nodes.ts';
 
 // Where history keeps a finished run's nodes: consecutive buckets in node id order, and per state.
 

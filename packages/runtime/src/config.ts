@@ -117,7 +117,7 @@ export const cassandraConfigShape = {
 };
 
 /**
- * The keyring that seals tenant signing secrets at rest (packages/domain/src/secret-envelope.ts):
+ * The keyring that seals tenant signing secrets at rest (packages/domain/src/crypto/secret-envelope.ts):
  * a base64 32-byte key, or `id:key,id:key` with the first sealing new secrets. Required by the
  * services that write (task-api) or read (executor) them.
  */

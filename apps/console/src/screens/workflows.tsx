@@ -1,5 +1,5 @@
 import type { WorkflowNode } from '@dsched/client/browser';
-import { NODE_STATES } from '@dsched/domain/workflow-nodes';
+import { NODE_STATES } from '@dsched/domain/decisions/workflow-nodes';
 import { useState } from 'preact/hooks';
 import { Dag } from '../dag.tsx';
 import { when } from '../format.ts';

@@ -1,5 +1,5 @@
-import { DschedError, type FieldIssue } from './errors.ts';
-import { MAX_WORKFLOW_EDGES, MAX_WORKFLOW_NODES } from './workflow-spec.ts';
+import { DschedError, type FieldIssue } from '../errors.ts';
+import { MAX_WORKFLOW_EDGES, MAX_WORKFLOW_NODES } from '../wire/workflow-spec.ts';
 
 // The graph checks of a workflow submission, in O(V + E) time and memory, without recursion (a
 // 100,000-deep chain must not overflow the stack): unique ids, known parents, no self-edge, no

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AUDIT_STATUSES } from './audit.ts';
-import { JOB_STATES, PRIORITIES } from './model.ts';
+import { AUDIT_STATUSES } from '../decisions/audit.ts';
+import { JOB_STATES, PRIORITIES } from '../model.ts';
 
 // Response documents as zod schemas, for the OpenAPI document only (responses are built by typed
 // code, see views.ts; requests are what zod validates).

@@ -1,8 +1,7 @@
-import { conflict, invalidArgument } from './errors.ts';
-import { laneFor, type Task } from './model.ts';
-import type { SkippedRange } from './occurrence-plan.ts';
-import { firstFireAt } from './schedule.ts';
-import type { PatchTaskRequest } from './task-requests.ts';
+import { firstFireAt } from '../calendar/schedule.ts';
+import { conflict, invalidArgument } from '../errors.ts';
+import { laneFor, type Task } from '../model.ts';
+import type { PatchTaskRequest } from '../wire/task-requests.ts';
 import {
   CRITICAL_LANE_ISSUE,
   criticalLaneAllowed,
@@ -11,8 +10,9 @@ import {
   toFlowControl,
   toSchedule,
   toTarget,
-} from './task-spec.ts';
-import { checkTaskWorkflow } from './workflow-spec.ts';
+} from '../wire/task-spec.ts';
+import { checkTaskWorkflow } from '../wire/workflow-spec.ts';
+import type { SkippedRange } from './occurrence-plan.ts';
 
 // What an edit, a pause, a resume or a delete does to a task and to its materialised jobs
 // (docs/task-lifecycle.md). Pure: the caller reads the task under its row lock and the database

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { invalidArgument } from './errors.ts';
-import { isId } from './ids.ts';
+import { invalidArgument } from '../errors.ts';
+import { isId } from '../ids.ts';
 
 // Keyset paging over lists ordered newest first by (scheduledFor, id). A page token carries the
 // position of the last item returned, so the next page starts strictly after it: items inserted

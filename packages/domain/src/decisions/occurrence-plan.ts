@@ -1,5 +1,5 @@
-import type { MisfirePolicy, OverlapPolicy, Schedule } from './model.ts';
-import { lastFireBefore, nextFireAfter } from './schedule.ts';
+import { lastFireBefore, nextFireAfter } from '../calendar/schedule.ts';
+import type { MisfirePolicy, OverlapPolicy, Schedule } from '../model.ts';
 
 // What one scheduler pass does with one due task: which fire times become jobs, where
 // next_fire_at moves, and which occurrences are skipped on purpose (docs/scheduling.md). Pure: the

@@ -1,5 +1,5 @@
-import { jitteredRunAt } from './jitter.ts';
-import { occurrenceKey } from './occurrence.ts';
+import { jitteredRunAt } from '../calendar/jitter.ts';
+import { occurrenceKey } from '../calendar/occurrence.ts';
 import { type DueTaskState, type PlanLimits, planOccurrences, type SkippedRange } from './occurrence-plan.ts';
 
 // What one scheduler batch decides for the due tasks it read and locked: the jobs to write, the

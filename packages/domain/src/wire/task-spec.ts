@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { DURATION_TEXT, intervalIssues, MAX_INTERVAL_MS } from './interval.ts';
-import { MAX_JITTER_S } from './jitter.ts';
+import { DURATION_TEXT, intervalIssues, MAX_INTERVAL_MS } from '../calendar/interval.ts';
+import { MAX_JITTER_S } from '../calendar/jitter.ts';
+import { validateCron } from '../calendar/schedule.ts';
 import {
   type FlowControl,
   LANES,
@@ -15,8 +16,7 @@ import {
   type TaskWorkflow,
   WORKFLOW_START_LANE,
   WORKFLOW_TASK_TARGET,
-} from './model.ts';
-import { validateCron } from './schedule.ts';
+} from '../model.ts';
 
 // The request shapes of task-api, as zod schemas: they validate requests and generate the
 // OpenAPI document, so the two cannot drift apart.

@@ -1,5 +1,5 @@
+import type { NodeRecord, WorkflowRecord } from '../wire/workflow-views.ts';
 import type { NodeState, WorkflowState } from './workflow-nodes.ts';
-import type { NodeRecord, WorkflowRecord } from './workflow-views.ts';
 
 // A finished run as history holds it (docs/history.md "Workflows"): its summary and its nodes in
 // buckets of consecutive node ids. The archiver places the nodes as it pages them in id order;

@@ -1,5 +1,5 @@
-import type { JobState, Schedule } from './model.ts';
-import { nextFireAfter } from './schedule.ts';
+import { nextFireAfter } from '../calendar/schedule.ts';
+import type { JobState, Schedule } from '../model.ts';
 
 // The audit of a task (GET /v1/tasks/{id}/audit): every occurrence its schedule implies in a
 // range, and what became of it. Pure: the caller brings the jobs, the skip records and the time.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { invalidArgument } from './errors.ts';
-import { JOB_STATES } from './model.ts';
+import { invalidArgument } from '../errors.ts';
+import { JOB_STATES } from '../model.ts';
 import { pageTokenParam } from './paging.ts';
 
 // The request shapes of job-api (and of the audit route), as zod schemas: they validate requests

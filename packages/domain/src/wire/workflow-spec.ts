@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { DschedError } from './errors.ts';
-import { newId } from './ids.ts';
-import { type FlowControl, laneFor, type Priority, type RetryPolicy, type Target } from './model.ts';
+import { checkWorkflowGraph } from '../decisions/workflow-graph.ts';
+import { NODE_INPUTS, type NodeInputs } from '../decisions/workflow-inputs.ts';
+import { TRIGGER_RULES, type TriggerRule } from '../decisions/workflow-nodes.ts';
+import { DschedError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { type FlowControl, laneFor, type Priority, type RetryPolicy, type Target } from '../model.ts';
 import {
   flowControlSchema,
   metadataSchema,
@@ -13,9 +16,6 @@ import {
   toFlowControl,
   toTarget,
 } from './task-spec.ts';
-import { checkWorkflowGraph } from './workflow-graph.ts';
-import { NODE_INPUTS, type NodeInputs } from './workflow-inputs.ts';
-import { TRIGGER_RULES, type TriggerRule } from './workflow-nodes.ts';
 
 // The request shape of POST /v1/workflows, as zod schemas (they validate and feed OpenAPI). The
 // graph checks that need the whole graph (unique ids, known parents, acyclic) are in

@@ -1,7 +1,7 @@
+import { invalidArgument } from '../errors.ts';
+import type { DstPolicy, Schedule } from '../model.ts';
 import { type CompiledCron, CRON_HORIZON_YEARS, compileCron, nextLocalMatch } from './cron.ts';
-import { invalidArgument } from './errors.ts';
 import { lastIntervalFireBeforeMs, nextIntervalFireMs } from './interval.ts';
-import type { DstPolicy, Schedule } from './model.ts';
 import { isKnownTimeZone, zoneOffsets } from './time-zone.ts';
 
 // Next-fire computation, daylight saving included (DESIGN.md "Cron", docs/scheduling.md). Pure:

@@ -1,4 +1,4 @@
-import type { JobKind } from './model.ts';
+import type { JobKind } from '../model.ts';
 
 // The occurrence key: with task_id, the unique key of a job row (invariant 2). A scheduled
 // occurrence is its fire time, so two schedulers computing the same fire time collide on the key;

@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { NODE_INPUTS, type NodeInputs } from '../decisions/workflow-inputs.ts';
+import {
+  NODE_STATES,
+  type NodeState,
+  WORKFLOW_STATES,
+  type WorkflowState,
+} from '../decisions/workflow-nodes.ts';
 import { pageTokenParam } from './paging.ts';
 import { iso } from './views.ts';
-import { NODE_INPUTS, type NodeInputs } from './workflow-inputs.ts';
-import { NODE_STATES, type NodeState, WORKFLOW_STATES, type WorkflowState } from './workflow-nodes.ts';
 
 // What the workflow routes return: records as the store reads them, their views, and the zod
 // schemas of those views for the OpenAPI document; plus the query of the node list.

@@ -1,4 +1,4 @@
-import type { FlowControl, JobState, Priority, Schedule, Task } from './model.ts';
+import type { FlowControl, JobState, Priority, Schedule, Task } from '../model.ts';
 
 // The documents the APIs return. A job's view is built the same way from a live MySQL row and
 // from its archived copy, so a caller cannot tell where it came from.

@@ -1,4 +1,4 @@
-import type { RetryPolicy, RetryRule } from './model.ts';
+import type { RetryPolicy, RetryRule } from '../model.ts';
 
 // What an attempt's result means for its job. Outcomes are values, not strings.
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import type { Schedule } from '../model.ts';
+import { refineSchedule, scheduleSchema } from '../wire/task-spec.ts';
 import { compileCron, nextLocalMatch } from './cron.ts';
-import type { Schedule } from './model.ts';
 import { nextCronFireMs, nextFireAfter } from './schedule.ts';
-import { refineSchedule, scheduleSchema } from './task-spec.ts';
 import { zoneOffsets } from './time-zone.ts';
 
 // The fire-time preview (GET /v1/tasks/{id}/occurrences, POST /v1/schedules/preview): the next

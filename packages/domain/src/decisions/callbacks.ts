@@ -1,4 +1,4 @@
-import type { RetryPolicy } from './model.ts';
+import type { RetryPolicy } from '../model.ts';
 
 // Completion and failure callbacks (docs/callbacks.md). After a job's final outcome, a task with
 // `callbacks.onSuccess` or `callbacks.onDead` gets a signed JSON event POSTed to that URL. The

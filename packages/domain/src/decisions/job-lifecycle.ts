@@ -1,6 +1,6 @@
+import type { JobState, Lane, Priority, RetryPolicy, Target } from '../model.ts';
+import type { JobView } from '../wire/views.ts';
 import type { FinishFollowUps } from './callbacks.ts';
-import type { JobState, Lane, Priority, RetryPolicy, Target } from './model.ts';
-import type { JobView } from './views.ts';
 
 // The job state machine (ARCHITECTURE.md, docs/glossary.md), the twin of task-lifecycle.ts: which
 // states a job moves between, who moves it, and the values the services and the MySQL adapter
