@@ -28,12 +28,14 @@ export * from './decisions/workflow-graph.ts';
 export * from './decisions/workflow-history.ts';
 export * from './decisions/workflow-inputs.ts';
 export * from './decisions/workflow-nodes.ts';
+export * from './decisions/workflow-plan.ts';
 // The nouns and their closed vocabularies, the error vocabulary, ids.
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './model.ts';
 export * from './partition.ts';
 // wire/: what crosses the HTTP boundary. Request schemas (zod), views, page tokens.
+export * from './wire/call-spec.ts';
 export * from './wire/job-queries.ts';
 export * from './wire/job-requests.ts';
 export * from './wire/job-schemas.ts';

@@ -1,5 +1,4 @@
 import type { IntervalSchedule } from './calendar/interval.ts';
-import type { CreateWorkflowRequest } from './wire/workflow-spec.ts';
 
 // The nouns of dsched and their closed vocabularies. Everything here is plain data.
 
@@ -27,8 +26,46 @@ export function laneFor(priority: Priority, timeoutMs: number, requested?: Lane)
   return timeoutMs > LONG_LANE_TIMEOUT_MS ? 'long' : 'default';
 }
 
+export const TRIGGER_RULES = ['all_success', 'all_done', 'one_failed'] as const;
+/** What a node does with failed parents (docs/workflows.md); decided by triggerDecision. */
+export type TriggerRule = (typeof TRIGGER_RULES)[number];
+
+/** What a node asks to be called with, besides its own body. */
+export const NODE_INPUTS = ['none', 'parents'] as const;
+export type NodeInputs = (typeof NODE_INPUTS)[number];
+
+export const FAILURE_POLICIES = ['continue', 'fail_fast'] as const;
+export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
+
+/** One node of a workflow body, defaults applied. */
+export interface WorkflowBodyNode {
+  id: string;
+  target: Target;
+  dependsOn: string[];
+  retry: RetryPolicy;
+  priority: Priority;
+  trigger: TriggerRule;
+  inputs: NodeInputs;
+  flowControl?:
+    | { key: string; parallelism?: number | undefined; ratePerSecond?: number | undefined }
+    | undefined;
+}
+
+/**
+ * The body of POST /v1/workflows as validated, defaults applied (wire/workflow-spec.ts checks that
+ * its schema yields exactly this), and as a workflow task stores it.
+ */
+export interface WorkflowBody {
+  name: string;
+  nodes: WorkflowBodyNode[];
+  failurePolicy: FailurePolicy;
+  maxParallel?: number | undefined;
+  deadlineS?: number | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
 /** The body of POST /v1/workflows a task starts a run of at each occurrence. */
-export type TaskWorkflow = CreateWorkflowRequest;
+export type TaskWorkflow = WorkflowBody;
 
 /**
  * The lane of a workflow task's occurrence jobs: no executor claims it (they claim their own

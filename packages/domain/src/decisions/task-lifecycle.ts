@@ -1,18 +1,17 @@
 import { firstFireAt } from '../calendar/schedule.ts';
 import { conflict, invalidArgument } from '../errors.ts';
 import { laneFor, type Task } from '../model.ts';
+import { toFlowControl, toTarget } from '../wire/call-spec.ts';
 import type { PatchTaskRequest } from '../wire/task-requests.ts';
 import {
   CRITICAL_LANE_ISSUE,
   criticalLaneAllowed,
   PAUSE_ON_ONCE_ISSUE,
   toCallbacks,
-  toFlowControl,
   toSchedule,
-  toTarget,
 } from '../wire/task-spec.ts';
-import { checkTaskWorkflow } from '../wire/workflow-spec.ts';
 import type { SkippedRange } from './occurrence-plan.ts';
+import { checkTaskWorkflow } from './workflow-plan.ts';
 
 // What an edit, a pause, a resume or a delete does to a task and to its materialised jobs
 // (docs/task-lifecycle.md). Pure: the caller reads the task under its row lock and the database

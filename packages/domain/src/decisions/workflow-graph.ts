@@ -1,10 +1,13 @@
 import { DschedError, type FieldIssue } from '../errors.ts';
-import { MAX_WORKFLOW_EDGES, MAX_WORKFLOW_NODES } from '../wire/workflow-spec.ts';
 
 // The graph checks of a workflow submission, in O(V + E) time and memory, without recursion (a
 // 100,000-deep chain must not overflow the stack): unique ids, known parents, no self-edge, no
 // parent listed twice, at most MAX_WORKFLOW_NODES nodes and MAX_WORKFLOW_EDGES edges, and acyclic
 // (Kahn's algorithm; on a cycle the error names the nodes of one cycle).
+
+/** The most nodes, and parent links, one workflow may have (docs/workflows.md). */
+export const MAX_WORKFLOW_NODES = 100_000;
+export const MAX_WORKFLOW_EDGES = 1_000_000;
 
 export interface GraphNode {
   id: string;

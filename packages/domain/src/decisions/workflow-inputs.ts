@@ -4,10 +4,6 @@
 // its own body; when they do not fit in one request (too many parents, or too many bytes), it is
 // called with the URL of a paged list of them instead. Either way the call's body is what is signed.
 
-/** What a node asks to be called with, besides its own body. */
-export const NODE_INPUTS = ['none', 'parents'] as const;
-export type NodeInputs = (typeof NODE_INPUTS)[number];
-
 /** The default cap on a node's kept output (EXECUTOR_MAX_OUTPUT_BYTES). */
 export const DEFAULT_NODE_OUTPUT_BYTES = 256 * 1024;
 

@@ -1,3 +1,5 @@
+import type { TriggerRule } from '../model.ts';
+
 // A workflow node's states and the trigger-rule decision: what a node becomes once all its
 // parents have finished. Pure; the walk in MySQL (packages/mysql/src/workflows) applies the same
 // decision in SQL, and a test checks the two agree.
@@ -40,9 +42,6 @@ export type FinishedNodeState = (typeof FINISHED_NODE_STATES)[number];
 export function isFinishedNode(s: StoredNodeState): s is FinishedNodeState {
   return (FINISHED_NODE_STATES as readonly string[]).includes(s);
 }
-
-export const TRIGGER_RULES = ['all_success', 'all_done', 'one_failed'] as const;
-export type TriggerRule = (typeof TRIGGER_RULES)[number];
 
 /**
  * How a finished parent counts for its children. `failed`: it did not do its work and something

@@ -1,22 +1,24 @@
 import { z } from 'zod';
+import {
+  flowControlSchema,
+  laneSchema,
+  metadataSchema,
+  prioritySchema,
+  retrySchema,
+  targetSchema,
+  taskNameSchema,
+} from './call-spec.ts';
 import { pageTokenParam } from './paging.ts';
 import {
   callbacksSchema,
-  flowControlSchema,
   jitterSchema,
-  laneSchema,
-  metadataSchema,
   misfirePolicySchema,
   overlapPolicySchema,
   pauseAfterFailuresSchema,
-  prioritySchema,
   refineSchedule,
-  retrySchema,
   scheduleSchema,
-  targetSchema,
-  taskNameSchema,
-  taskWorkflowSchema,
 } from './task-spec.ts';
+import { createWorkflowSchema } from './workflow-spec.ts';
 
 // Request shapes of the task lifecycle routes (PATCH, backfill, list), as zod schemas: they
 // validate requests and generate the OpenAPI document, like createTaskSchema.
@@ -41,8 +43,7 @@ export const patchTaskSchema = z
     pauseAfterFailures: pauseAfterFailuresSchema.nullable().optional(),
     callbacks: callbacksSchema.nullable().optional(),
     flowControl: flowControlSchema.nullable().optional(),
-    workflow: z
-      .lazy(() => taskWorkflowSchema())
+    workflow: createWorkflowSchema
       .optional()
       .describe('a workflow task’s new workflow (occurrences not started yet run the new one)'),
   })

@@ -4,10 +4,8 @@ import { MAX_JITTER_S } from '../calendar/jitter.ts';
 import { validateCron } from '../calendar/schedule.ts';
 import {
   type FlowControl,
-  LANES,
   type Lane,
   laneFor,
-  PRIORITIES,
   type Priority,
   type RetryPolicy,
   type Schedule,
@@ -17,6 +15,19 @@ import {
   WORKFLOW_START_LANE,
   WORKFLOW_TASK_TARGET,
 } from '../model.ts';
+import {
+  flowControlSchema,
+  httpUrlSchema,
+  laneSchema,
+  metadataSchema,
+  prioritySchema,
+  retrySchema,
+  targetSchema,
+  taskNameSchema,
+  toFlowControl,
+  toTarget,
+} from './call-spec.ts';
+import { createWorkflowSchema } from './workflow-spec.ts';
 
 // The request shapes of task-api, as zod schemas: they validate requests and generate the
 // OpenAPI document, so the two cannot drift apart.
@@ -55,56 +66,8 @@ export const scheduleSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-export const MAX_TARGET_TIMEOUT_MS = 60 * 60 * 1000;
-export const MAX_BODY_BYTES = 256 * 1024;
-
-const HTTP_URL_ISSUE = 'must be an http or https URL';
-
-// The pattern is in the document (OpenAPI), so a client or a fuzzer reading it knows that "" or
-// "ftp://x" is refused; the refinement then asks the WHATWG parser, which the pattern cannot.
-const httpUrl = z
-  .string()
-  .min(1)
-  .max(2048)
-  .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+[^\s]*$/, HTTP_URL_ISSUE)
-  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), HTTP_URL_ISSUE);
-
-export const targetSchema = z.object({
-  url: httpUrl,
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('POST'),
-  headers: z
-    .record(z.string().min(1).max(128), z.string().max(4096))
-    .refine((h) => Object.keys(h).length <= 50, 'at most 50 headers')
-    .default({}),
-  body: z
-    .unknown()
-    .optional()
-    .refine(
-      (b) =>
-        b === undefined || Buffer.byteLength(typeof b === 'string' ? b : JSON.stringify(b)) <= MAX_BODY_BYTES,
-      `at most ${MAX_BODY_BYTES} bytes`,
-    ),
-  timeoutMs: z.number().int().min(100).max(MAX_TARGET_TIMEOUT_MS).default(30_000),
-});
-
-export const retryRuleSchema = z.object({
-  status: z.union([z.number().int().min(100).max(599), z.enum(['4xx', '5xx'])]),
-  action: z.enum(['retry', 'dead']),
-});
-
-export const retrySchema = z.object({
-  maxAttempts: z.number().int().min(1).max(100).default(5),
-  initialBackoffMs: z.number().int().min(0).max(86_400_000).default(1000),
-  maxBackoffMs: z.number().int().min(0).max(86_400_000).default(300_000),
-  rules: z.array(retryRuleSchema).max(20).default([]),
-});
-
-export const taskNameSchema = z.string().min(1).max(200);
-export const prioritySchema = z.enum(PRIORITIES);
-export const laneSchema = z.enum(LANES);
 export const misfirePolicySchema = z.enum(['fire_once', 'fire_all', 'skip']);
 export const overlapPolicySchema = z.enum(['allow', 'forbid']);
-export const metadataSchema = z.record(z.string(), z.unknown());
 
 export const jitterSchema = z
   .number()
@@ -122,8 +85,8 @@ export const pauseAfterFailuresSchema = z
 
 export const callbacksSchema = z
   .object({
-    onSuccess: httpUrl.optional().describe('POSTed a signed job.succeeded event after a job succeeds'),
-    onDead: httpUrl.optional().describe('POSTed a signed job.dead event after a job is dead-lettered'),
+    onSuccess: httpUrlSchema.optional().describe('POSTed a signed job.succeeded event after a job succeeds'),
+    onDead: httpUrlSchema.optional().describe('POSTed a signed job.dead event after a job is dead-lettered'),
   })
   .strict();
 
@@ -164,63 +127,12 @@ export function refineSchedule(
 }
 
 /** The most calls of one flow control key in flight at once, and the fastest rate, one may ask for. */
-export const MAX_FLOW_PARALLELISM = 10_000;
-export const MAX_FLOW_RATE_PER_SECOND = 10_000;
-export const FLOW_CONTROL_LIMIT_ISSUE = 'give parallelism, ratePerSecond or both';
-
-export const flowControlSchema = z
-  .object({
-    key: z
-      .string()
-      .min(1)
-      .max(100)
-      .describe('calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint)'),
-    parallelism: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_FLOW_PARALLELISM)
-      .optional()
-      .describe('calls of the key in flight at once'),
-    ratePerSecond: z
-      .number()
-      .positive()
-      .max(MAX_FLOW_RATE_PER_SECOND)
-      .optional()
-      .describe('calls of the key started per second'),
-  })
-  .superRefine((f, ctx) => {
-    if (f.parallelism === undefined && f.ratePerSecond === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['parallelism'], message: FLOW_CONTROL_LIMIT_ISSUE });
-    }
-  })
-  .describe('flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail');
-
-export function toFlowControl(f: z.infer<typeof flowControlSchema> | null | undefined): FlowControl | null {
-  if (!f) return null;
-  return { key: f.key, parallelism: f.parallelism ?? null, ratePerSecond: f.ratePerSecond ?? null };
-}
-
-// The workflow a task may carry is POST /v1/workflows's body, whose schema (workflow-spec.ts) builds
-// on this module's: it registers itself here when it loads, and the task schemas read it lazily.
-let workflowSchema: z.ZodType<TaskWorkflow> | undefined;
-
-export function registerTaskWorkflowSchema(schema: z.ZodType<TaskWorkflow>): void {
-  workflowSchema = schema;
-}
-
-export function taskWorkflowSchema(): z.ZodType<TaskWorkflow> {
-  if (!workflowSchema) throw new Error('workflow-spec.ts not loaded');
-  return workflowSchema;
-}
-
 export const createTaskSchema = z
   .object({
     name: taskNameSchema,
     schedule: scheduleSchema,
     target: targetSchema.optional(),
-    workflow: z
-      .lazy(() => taskWorkflowSchema())
+    workflow: createWorkflowSchema
       .optional()
       .describe(
         'instead of `target`: each occurrence starts one run of this workflow (POST /v1/workflows body)',
@@ -305,16 +217,6 @@ export function toCallbacks(c: CreateTaskRequest['callbacks'] | null): TaskCallb
   return {
     ...(c.onSuccess !== undefined ? { onSuccess: c.onSuccess } : {}),
     ...(c.onDead !== undefined ? { onDead: c.onDead } : {}),
-  };
-}
-
-export function toTarget(t: NonNullable<CreateTaskRequest['target']>): Target {
-  return {
-    url: t.url,
-    method: t.method,
-    headers: t.headers,
-    timeoutMs: t.timeoutMs,
-    ...(t.body !== undefined ? { body: t.body } : {}),
   };
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { NODE_INPUTS, type NodeInputs } from '../decisions/workflow-inputs.ts';
 import {
   NODE_STATES,
   type NodeState,
   WORKFLOW_STATES,
   type WorkflowState,
 } from '../decisions/workflow-nodes.ts';
+import { NODE_INPUTS, type NodeInputs } from '../model.ts';
 import { pageTokenParam } from './paging.ts';
 import { iso } from './views.ts';
 

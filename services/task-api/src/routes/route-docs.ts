@@ -1,5 +1,6 @@
 import {
   createTaskSchema,
+  createWorkflowSchema,
   idParamsSchema,
   laneSchema,
   metadataSchema,
@@ -9,7 +10,6 @@ import {
   retrySchema,
   scheduleSchema,
   targetSchema,
-  taskWorkflowSchema,
   WORKFLOW_START_LANE,
 } from '@dsched/domain';
 import { defineRoute, STANDARD_ERRORS } from '@dsched/runtime';
@@ -26,8 +26,7 @@ export const taskSchema = z
     // The stored shapes, defaults applied: what taskView writes.
     schedule: scheduleSchema,
     target: targetSchema.optional().describe('absent on a workflow task, which carries `workflow` instead'),
-    workflow: z
-      .lazy(() => taskWorkflowSchema())
+    workflow: createWorkflowSchema
       .optional()
       .describe('a workflow task: each occurrence starts one run of this body (docs/workflows.md)'),
     priority: prioritySchema,
