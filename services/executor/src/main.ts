@@ -68,11 +68,7 @@ async function main(config: ExecutorConfig): Promise<void> {
               lane: 'default',
               concurrency: config.EXECUTOR_DEFAULT_CONCURRENCY,
               pollMs: config.EXECUTOR_POLL_MS,
-              ahead:
-                config.EXECUTOR_CLAIM_AHEAD ??
-                Math.floor(
-                  Math.min(config.EXECUTOR_DEFAULT_CONCURRENCY, config.EXECUTOR_MAX_CLAIM_BATCH) / 2,
-                ),
+              ahead: config.EXECUTOR_CLAIM_AHEAD,
             },
             { lane: 'long', concurrency: config.EXECUTOR_LONG_CONCURRENCY, pollMs: config.EXECUTOR_POLL_MS },
           ],
