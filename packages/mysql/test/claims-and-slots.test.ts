@@ -4,7 +4,7 @@ import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimableJobsWaiting, claimJobs } from '../src/jobs/claim/claims.ts';
+import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { updateTenant } from '../src/tenants/tenant-store.ts';
@@ -50,31 +50,6 @@ describe('the claim query', () => {
       using_index: true,
     });
     expect(json).not.toMatch(/filesort/i);
-  });
-
-  it('probes an idle lane by a covering range of jobs_claim bounded on both sides, and only within its window', async () => {
-    const tenant = await createTenantWithKey(db.pool);
-    const [old] = await insertDueJobs(db.pool, { tenantId: tenant.id, target, runInS: -30 }, 1);
-    await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
-    await db.pool.query('ANALYZE TABLE jobs');
-    const probe = jobsSql('./claim-probe.sql');
-    const [plan] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${probe}`, [
-      'default',
-      2_000_000,
-      0,
-    ]);
-    const json = String(plan[0]!.EXPLAIN);
-    expect(JSON.parse(json).query_block.nested_loop[0].table).toMatchObject({
-      key: 'jobs_claim',
-      access_type: 'range',
-      used_key_parts: ['claim_lane', 'priority', 'run_at'],
-      using_index: true,
-    });
-    expect(json).not.toMatch(/filesort/i);
-    // The job due 30 s ago is outside a 2 s window, inside one that reads from the head.
-    expect(await claimableJobsWaiting(db.pool, 'default', 0, 2000)).toBe(false);
-    expect(await claimableJobsWaiting(db.pool, 'default', 0)).toBe(true);
-    expect((await claim('a', 5)).jobs.map((j) => j.id)).toEqual([old]);
   });
 
   it('resumes after its cursor: the rest of that priority, then the lower ones, never what is before it', async () => {

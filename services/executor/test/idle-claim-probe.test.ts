@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import { testKeyring } from '@dsched/testkit/secrets';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAIR_LANES, mysqlJobClaimer, PROBE_HEAD_EVERY_MS } from '../src/adapters/mysql.ts';
+import { FAIR_LANES, mysqlJobClaimer } from '../src/adapters/mysql.ts';
 
 // An idle lane's poll, with the real claimer on real MariaDB: one plain read (claim-probe.sql)
 // while nothing is claimable, no transaction (counted as the connections the claimer takes from
@@ -69,40 +69,6 @@ describe('an idle lane polls with one plain read', () => {
     const claimed = await claim('default', 10);
     expect(claimed.jobs.map((j) => j.id)).toEqual([due]);
     expect(transactions()).toBeGreaterThan(0);
-  });
-
-  it('looks back two seconds, and from the head of the lane once a second', async () => {
-    const tenant = await createTenantWithKey(db.pool, 'probe-window');
-    const clock = { now: 10_000 };
-    const claim = mysqlJobClaimer(db.pool, {
-      owner: 'exec-probe-window',
-      leaseSeconds: 60,
-      deferMs: 1000,
-      fairLanes: FAIR_LANES,
-      keyring: testKeyring(),
-      nodeInputs: { maxRequestBytes: 256 * 1024, taskApiUrl: 'http://127.0.0.1:8080' },
-      monotonicMs: () => clock.now,
-    });
-    expect((await claim('long', 10)).jobs).toHaveLength(0); // from the head: nothing
-    // Given back (say) with its old due time, 30 s ago: behind the window of the next probes.
-    const [old] = await insertDueJobs(db.pool, { tenantId: tenant.id, target, runInS: -30, lane: 'long' }, 1);
-    clock.now += PROBE_HEAD_EVERY_MS - 1;
-    expect((await claim('long', 10)).jobs).toHaveLength(0);
-    // A job just due is in the window.
-    const [fresh] = await insertDueJobs(db.pool, { tenantId: tenant.id, target, lane: 'long' }, 1);
-    expect((await claim('long', 10)).jobs.map((j) => j.id).sort()).toEqual([old, fresh].sort());
-    // The lane claimed something, so its next poll claims without a probe: it finds nothing.
-    expect((await claim('long', 10)).jobs).toHaveLength(0);
-    // Idle again: another old job is missed by the window...
-    const [old2] = await insertDueJobs(
-      db.pool,
-      { tenantId: tenant.id, target, runInS: -30, lane: 'long' },
-      1,
-    );
-    expect((await claim('long', 10)).jobs).toHaveLength(0);
-    // ...and found by the next probe from the head, a second after the last.
-    clock.now += PROBE_HEAD_EVERY_MS;
-    expect((await claim('long', 10)).jobs.map((j) => j.id)).toEqual([old2]);
   });
 
   it('finds a job within the lane lead (the critical lane claims ahead)', async () => {

@@ -10,7 +10,6 @@ import {
   cancelRequestedClaims,
   claimableJobsWaiting,
   claimJobs,
-  PROBE_FROM_HEAD_MS,
   renewClaimLeases,
 } from '@dsched/mysql/jobs/claim';
 import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-share';
@@ -36,14 +35,6 @@ export const FAIR_TAG_INTERVAL_MS = 100;
 
 /** How long a lane keeps resuming its claims after its cursor before it reads from the head again. */
 export const CLAIM_CURSOR_MAX_AGE_MS = 1000;
-
-/**
- * How far back an idle lane's probe looks, but for one probe a second (PROBE_HEAD_EVERY_MS) that
- * reads from the head: a job just due is in this window, and the window's start skips the entries
- * a drain left delete-marked at the head of the lane (claim-probe.sql).
- */
-export const PROBE_WINDOW_MS = 2000;
-export const PROBE_HEAD_EVERY_MS = 1000;
 
 // A lane whose claim came back full resumes its next claim after the last job it locked, instead
 // of walking the already-claimed (delete-marked, not yet purged) entries at the head of the due
@@ -84,25 +75,16 @@ export function mysqlJobClaimer(
   const pacer = new FairTagPacer(FAIR_TAG_INTERVAL_MS);
   // Lanes whose last claim locked something. Any other lane (idle, or just started) asks first
   // whether anything is claimable, one plain read, so an idle lane's polls cost a statement each,
-  // not one or two transactions (claim-probe.sql); a lane with work claims at once. The read looks
-  // back PROBE_WINDOW_MS, and from the head of the lane once every PROBE_HEAD_EVERY_MS: a job due
-  // longer ago that becomes claimable (given back, redriven, materialised late) waits up to that.
+  // not one or two transactions (claim-probe.sql); a lane with work claims at once.
   const busy = new Set<Lane>();
-  // When each lane's probe last read from the head; the others look back PROBE_WINDOW_MS only.
-  const probedHead = new Map<Lane, number>();
   return async (lane, limit) => {
     const fair = fairLanes.includes(lane);
-    const now = monotonicMs();
-    if (!busy.has(lane)) {
-      const fromHead = now - (probedHead.get(lane) ?? Number.NEGATIVE_INFINITY) >= PROBE_HEAD_EVERY_MS;
-      if (fromHead) probedHead.set(lane, now);
-      const since = fromHead ? PROBE_FROM_HEAD_MS : PROBE_WINDOW_MS;
-      if (!(await claimableJobsWaiting(pool, lane, leadMs[lane] ?? 0, since))) {
-        if (fair) pacer.claimed(lane, false); // as an empty claim: the next one tags first
-        return NOTHING_CLAIMED;
-      }
+    if (!busy.has(lane) && !(await claimableJobsWaiting(pool, lane, leadMs[lane] ?? 0))) {
+      if (fair) pacer.claimed(lane, false); // as an empty claim: the next one tags first
+      return NOTHING_CLAIMED;
     }
     const held = cursors.get(lane);
+    const now = monotonicMs();
     const resume = held && now - held.since < CLAIM_CURSOR_MAX_AGE_MS ? held : undefined;
     // A few batches' worth: the jobs that became due since the last claim, tagged before it.
     if (fair && pacer.due(lane, now)) {

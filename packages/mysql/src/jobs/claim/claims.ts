@@ -277,23 +277,13 @@ async function lockAndClaim(
   });
 }
 
-/** How far back an idle lane's probe looks when it reads from the head: any run_at (a century). */
-export const PROBE_FROM_HEAD_MS = 100 * 365 * 86_400_000;
-
 /**
- * Whether the lane has a job a claim could take now (or within `leadMs`) whose run_at is less than
- * `sinceMs` old: one plain indexed read, no transaction, for an idle lane to ask before it claims
- * (claim-probe.sql). `sinceMs` PROBE_FROM_HEAD_MS (the default) reads from the head of the lane.
+ * Whether the lane has a job a claim could take now (or within `leadMs`): one plain indexed read,
+ * no transaction, for an idle lane to ask before it claims (claim-probe.sql).
  */
-export async function claimableJobsWaiting(
-  pool: Pool,
-  lane: Lane,
-  leadMs = 0,
-  sinceMs = PROBE_FROM_HEAD_MS,
-): Promise<boolean> {
+export async function claimableJobsWaiting(pool: Pool, lane: Lane, leadMs = 0): Promise<boolean> {
   const leadUs = Math.max(0, Math.round(leadMs * 1000));
-  const sinceUs = Math.max(0, Math.round(sinceMs * 1000));
-  const [rows] = await pool.query<RowDataPacket[]>(CLAIM_PROBE, [lane, sinceUs, leadUs]);
+  const [rows] = await pool.query<RowDataPacket[]>(CLAIM_PROBE, [lane, leadUs]);
   return rows.length > 0;
 }
 

@@ -7,5 +7,4 @@ export {
   claimableJobsWaiting,
   claimDueJobs,
   claimJobs,
-  PROBE_FROM_HEAD_MS,
 } from './claims.ts';
