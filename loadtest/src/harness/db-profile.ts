@@ -171,8 +171,13 @@ export function writeDbProfile(
   p: { digests: DigestRow[]; slow: SlowLogSummary },
   jobs: number,
 ): void {
+  // The top 60 digests and 40 shapes, each statement cut at 400 characters: a long IN list is noise.
+  const kept = {
+    digests: p.digests.slice(0, 60).map((d) => ({ ...d, statement: d.statement.slice(0, 400) })),
+    slow: { ...p.slow, byShape: p.slow.byShape.slice(0, 40) },
+  };
   writeFileSync(
     path,
-    `${dbProfileMarkdown(p, jobs, 40)}\n\n\`\`\`json\n${JSON.stringify(p, null, 1)}\n\`\`\`\n`,
+    `${dbProfileMarkdown(p, jobs, 40)}\n\n\`\`\`json\n${JSON.stringify(kept, null, 1)}\n\`\`\`\n`,
   );
 }
