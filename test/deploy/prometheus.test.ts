@@ -12,6 +12,8 @@ import { run } from './support/tools.ts';
 
 const RULES = 'deploy/prometheus/rules/dsched-alerts.yml';
 const RULE_TESTS = 'deploy/prometheus/tests/dsched-alerts.test.yml';
+const SLO_RULES = 'deploy/prometheus/rules/dsched-slos.yml';
+const SLO_TESTS = 'deploy/prometheus/tests/dsched-slos.test.yml';
 const read = (path: string) => readFileSync(`${REPO_ROOT}${path}`, 'utf8');
 const alerts: { alert: string; annotations: Record<string, string>; labels: Record<string, string> }[] =
   parse(read(RULES)).groups.flatMap((g: { rules: unknown[] }) => g.rules);
@@ -58,6 +60,47 @@ describe('Prometheus alert rules', () => {
       expect(tests, a.alert).toContain(`alertname: ${a.alert}`);
       expect(a.annotations.runbook, a.alert).toBe(`docs/operations.md#${a.alert.toLowerCase()}`);
       expect(guide, a.alert).toMatch(new RegExp(`^#### ${a.alert}$`, 'm'));
+    }
+  });
+
+  it('the SLO rules pass promtool check rules and their unit tests', () => {
+    const groups: { rules: { alert?: string; record?: string }[] }[] = parse(read(SLO_RULES)).groups;
+    const count = groups.flatMap((g) => g.rules).length;
+    const check = run('promtool', ['check', 'rules', SLO_RULES]);
+    expect(check.stdout).toMatch(new RegExp(`SUCCESS: ${count} rules found`));
+    const tests = run('promtool', ['test', 'rules', SLO_TESTS]);
+    expect(tests.stdout + tests.stderr).toMatch(/SUCCESS/);
+    expect(tests.status).toBe(0);
+    const guide = read('docs/operations.md');
+    for (const a of groups.flatMap((g) => g.rules).filter((r) => r.alert)) {
+      expect(read(SLO_TESTS), a.alert).toContain(`alertname: ${a.alert}`);
+      expect(guide, a.alert).toMatch(new RegExp(`^#### ${a.alert}$`, 'm'));
+    }
+  });
+
+  it('the SLO unit tests fail when a burn rate or a window is wrong', () => {
+    for (const [from, to, alert] of [
+      ['(14.4 * (1', '(24.4 * (1', 'DschedSLOFastBurn'],
+      ['ratio_rate30m > on (slo) (6 *', 'ratio_rate6h > on (slo) (6 *', 'DschedSLOSlowBurn'],
+      [
+        'dsched:slo_errors:ratio_rate5m > on (slo) (14.4',
+        'dsched:slo_errors:ratio_rate1h > on (slo) (14.4',
+        'DschedSLOFastBurn',
+      ],
+    ] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'dsched-slos-'));
+      try {
+        cpSync(`${REPO_ROOT}deploy/prometheus`, dir, { recursive: true });
+        const rules = `${dir}/rules/dsched-slos.yml`;
+        const text = readFileSync(rules, 'utf8');
+        expect(text, from).toContain(from);
+        writeFileSync(rules, text.replace(from, to));
+        const r = run('promtool', ['test', 'rules', `${dir}/tests/dsched-slos.test.yml`]);
+        expect(r.status, from).not.toBe(0);
+        expect(r.stdout + r.stderr, from).toMatch(new RegExp(`alertname: ${alert}`));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
   });
 

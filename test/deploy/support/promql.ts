@@ -44,6 +44,29 @@ export function ruleQueries(path = `${REPO_ROOT}deploy/prometheus/rules/dsched-a
   );
 }
 
+export const SLO_RULES = `${REPO_ROOT}deploy/prometheus/rules/dsched-slos.yml`;
+
+/** The series the recording rules make (name to the labels they carry), e.g. the SLOs' `dsched:…`. */
+export function recordedSeries(path = SLO_RULES): Map<string, Set<string>> {
+  const rules = parse(readFileSync(path, 'utf8')) as {
+    groups: { rules: { record?: string; expr: string; labels?: Record<string, string> }[] }[];
+  };
+  const recorded = new Map<string, Set<string>>();
+  for (const r of rules.groups.flatMap((g) => g.rules)) {
+    if (!r.record) continue;
+    const labels = recorded.get(r.record) ?? new Set<string>();
+    for (const l of Object.keys(r.labels ?? {})) labels.add(l);
+    recorded.set(r.record, labels);
+  }
+  // A rule over recorded series keeps their labels (the budget left keeps `slo`).
+  for (const r of rules.groups.flatMap((g) => g.rules)) {
+    if (!r.record) continue;
+    for (const n of metricNames(r.expr))
+      for (const l of recorded.get(n) ?? []) recorded.get(r.record)!.add(l);
+  }
+  return recorded;
+}
+
 export interface CatalogueEntry {
   name: string;
   type: string;
