@@ -80,6 +80,19 @@ describe('docker-compose.yml', () => {
     expect(compose.services.executor.environment.EXECUTOR_ALLOWED_TARGETS).toBe(subnet);
   });
 
+  it("runs Jaeger with the tracing profile and sends the services' spans where OTEL_EXPORTER_OTLP_ENDPOINT says", () => {
+    expect(compose.services.jaeger.profiles).toEqual(['tracing']);
+    expect(compose.services.jaeger.image).toMatch(/^jaegertracing\/jaeger:2\./);
+    for (const name of DSCHED) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's variable syntax
+      expect(compose.services[name].environment.OTEL_EXPORTER_OTLP_ENDPOINT, name).toBe(
+        '${OTEL_EXPORTER_OTLP_ENDPOINT:-}',
+      );
+    }
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's variable syntax
+    expect(compose.services['job-api'].environment.CONSOLE_TRACE_URL).toBe('${CONSOLE_TRACE_URL:-}');
+  });
+
   it('gives the services that seal and open signing secrets the same key, overridable', () => {
     const keys = ['task-api', 'executor'].map((n) => compose.services[n].environment.DSCHED_SECRETS_KEY);
     expect(keys[0]).toBe(keys[1]);

@@ -108,6 +108,29 @@ describe('helm chart deploy/helm/dsched', () => {
     expect(hard.every((terms) => terms?.[0]?.topologyKey === 'kubernetes.io/hostname')).toBe(true);
   });
 
+  it('sends spans to the OTLP endpoint of tracing.otlpEndpoint, and nowhere without one', () => {
+    const config = (ms: Manifest[]) =>
+      byKind(ms, 'ConfigMap').find((c) => c.metadata.name === 'dsched-config')!.data!;
+    expect(config(rendered.ha)).toMatchObject({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.monitoring:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+      CONSOLE_TRACE_URL: 'https://jaeger.example.com/trace/{traceId}',
+    });
+    expect(Object.keys(config(rendered.default)).filter((k) => k.startsWith('OTEL_'))).toEqual([]);
+    const egress = (ms: Manifest[]) =>
+      byKind(ms, 'NetworkPolicy').find((p) => p.metadata.name.endsWith('-default'))!.spec.egress;
+    expect(egress(rendered.ha)).toContainEqual({
+      to: [{ ipBlock: { cidr: '10.40.0.0/16' } }],
+      ports: [{ protocol: 'TCP', port: 4318 }],
+    });
+    expect(JSON.stringify(egress(rendered.default))).not.toContain('4318');
+    const badRatio = run('helm', ['template', 'dsched', CHART, '--set', 'tracing.samplerRatio=2']);
+    expect(badRatio.status).not.toBe(0);
+    expect(badRatio.stderr).toMatch(/tracing\/samplerRatio/);
+  });
+
   it('runs the migrations as a hook Job before install and upgrade, with the credentials', () => {
     for (const ms of [rendered.default, rendered.minimal]) {
       const [job] = byKind(ms, 'Job');
@@ -141,8 +164,11 @@ describe('helm chart deploy/helm/dsched', () => {
     const [monitor] = byKind(rendered.ha, 'ServiceMonitor');
     expect(monitor!.spec.endpoints.every((e: { honorLabels: boolean }) => e.honorLabels)).toBe(true);
     const [rule] = byKind(rendered.ha, 'PrometheusRule');
-    const rules = parse(readFileSync(`${REPO_ROOT}deploy/prometheus/rules/dsched-alerts.yml`, 'utf8'));
-    expect(rule!.spec).toEqual(rules);
+    const rules = (file: string) =>
+      parse(readFileSync(`${REPO_ROOT}deploy/prometheus/rules/${file}`, 'utf8'));
+    expect(rule!.spec).toEqual({
+      groups: [...rules('dsched-alerts.yml').groups, ...rules('dsched-slos.yml').groups],
+    });
     const dashboard = byKind(rendered.ha, 'ConfigMap').find((c) => c.metadata.name.endsWith('-dashboard'))!;
     expect(dashboard.metadata.labels!.grafana_dashboard).toBe('1');
     expect(JSON.parse(dashboard.data!['dsched.json']!)).toEqual(
@@ -156,6 +182,7 @@ describe('helm chart deploy/helm/dsched', () => {
         readFileSync(`${REPO_ROOT}${source}`, 'utf8'),
       );
     same('dsched-alerts.yml', 'deploy/prometheus/rules/dsched-alerts.yml');
+    same('dsched-slos.yml', 'deploy/prometheus/rules/dsched-slos.yml');
     same('dsched-dashboard.json', 'deploy/grafana/dashboards/dsched.json');
   });
 

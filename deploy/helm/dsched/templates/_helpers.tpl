@@ -68,6 +68,18 @@ CONSOLE_TASK_API_URL: {{ . | quote }}
 {{- with .Values.config.taskApiCorsOrigins }}
 TASK_API_CORS_ORIGINS: {{ . | quote }}
 {{- end }}
+{{- with .Values.tracing.otlpEndpoint }}
+OTEL_EXPORTER_OTLP_ENDPOINT: {{ . | quote }}
+OTEL_EXPORTER_OTLP_PROTOCOL: {{ $.Values.tracing.protocol | quote }}
+OTEL_TRACES_SAMPLER: {{ $.Values.tracing.sampler | quote }}
+OTEL_TRACES_SAMPLER_ARG: {{ $.Values.tracing.samplerRatio | quote }}
+{{- with $.Values.tracing.resourceAttributes }}
+OTEL_RESOURCE_ATTRIBUTES: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- with .Values.tracing.consoleTraceUrl }}
+CONSOLE_TRACE_URL: {{ . | quote }}
+{{- end }}
 {{- range $name, $value := .Values.config.extraEnv }}
 {{ $name }}: {{ $value | quote }}
 {{- end }}
