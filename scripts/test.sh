@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on this machine: installs what is missing (Node 24, pnpm, the
 # workspace's dependencies, MariaDB, Cassandra, libfaketime, schemathesis, Chromium, the deploy checks'
-# tools, the Python client's generator and test venvs), builds the console, starts the local stack,
-# then lints, type-checks and runs every test against the real MariaDB and Cassandra (the Python
-# client's pytest suite among them: test/python).
+# tools, the Python client's generator and test venvs, Jaeger), builds the console, starts the local
+# stack, then lints, type-checks and runs every test against the real MariaDB and Cassandra (the
+# Python client's pytest suite among them: test/python).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/lib/node.sh"
@@ -22,6 +22,8 @@ pnpm --silent console:build >/dev/null
 "$ROOT/scripts/stack" up
 # helm, kustomize, promtool, kubernetes-validate and the Compose schema for test/deploy (cached).
 "$ROOT/scripts/deploy-tools" ensure
+# Jaeger, which the tracing tests start on ports of their own (built once from the Go module proxy).
+"$ROOT/scripts/jaeger" ensure
 pnpm lint
 pnpm typecheck
 pnpm test "$@"

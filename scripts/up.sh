@@ -4,7 +4,9 @@
 # URLs and the demo tenant's key, and puts the `dsched` command on the login shell's PATH
 # (scripts/lib/launcher.sh). Idempotent: running it again restarts the services.
 #   scripts/up.sh          start (or restart) everything
-#   scripts/up.sh down     stop the services and the demo target (scripts/stack down stops the stores)
+#   scripts/up.sh down     stop the services, the demo target and Jaeger (scripts/stack down stops the stores)
+# DSCHED_TRACING=jaeger also starts Jaeger (scripts/jaeger; built once, minutes) and sends it every
+# service's spans (docs/tracing.md).
 # Ports and places, for a second platform beside the first (the README's test runs one): TASK_API_PORT,
 # JOB_API_PORT, DEMO_TARGET_PORT, SCHEDULER_/EXECUTOR_/RECONCILER_/ARCHIVER_METRICS_PORT,
 # DSCHED_RUN_DIR (pid files, logs, the demo tenant; default .stack/run), DATABASE_URL,
@@ -38,7 +40,11 @@ stop_all() {
   done
 }
 
-if [ "${1:-}" = down ]; then stop_all; echo "services stopped (the stores keep running: scripts/stack down)"; exit 0; fi
+if [ "${1:-}" = down ]; then
+  stop_all
+  [ -f "$RUN/jaeger.pid" ] && "$ROOT/scripts/jaeger" down >/dev/null
+  echo "services stopped (the stores keep running: scripts/stack down)"; exit 0
+fi
 
 dsched_bootstrap "$ROOT"
 dsched_install_launcher "$ROOT"
@@ -61,6 +67,19 @@ export TASK_API_PORT JOB_API_PORT
 # The console (job-api's /ui) calls task-api from the page: task-api allows that origin.
 export TASK_API_CORS_ORIGINS="${TASK_API_CORS_ORIGINS:-http://127.0.0.1:$JOB_API_PORT}"
 export CONSOLE_TASK_API_URL="${CONSOLE_TASK_API_URL:-http://127.0.0.1:$TASK_API_PORT}"
+TRACING_NOTE=""
+case "${DSCHED_TRACING:-}" in
+  jaeger)
+    "$ROOT/scripts/jaeger" up >/dev/null
+    JAEGER_UI="http://127.0.0.1:${DSCHED_JAEGER_QUERY_PORT:-16686}"
+    export OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:${DSCHED_JAEGER_OTLP_PORT:-4318}"
+    JAEGER_TRACE_URL="$JAEGER_UI/trace/{traceId}"
+    export CONSOLE_TRACE_URL="${CONSOLE_TRACE_URL:-$JAEGER_TRACE_URL}"
+    TRACING_NOTE="  jaeger       $JAEGER_UI   (traces; query API $JAEGER_UI/api/traces/<traceId>; scripts/jaeger down)"
+    ;;
+  "" | off) ;;
+  *) echo "DSCHED_TRACING must be jaeger or off, not ${DSCHED_TRACING}" >&2; exit 2 ;;
+esac
 (cd "$ROOT" && pnpm --silent console:build >/dev/null)
 
 port_of() {
@@ -128,7 +147,8 @@ dsched is up.
   console      http://127.0.0.1:$JOB_API_PORT/ui/   (sign in with the key below)
   demo target  http://127.0.0.1:$DEMO_TARGET_PORT  (calls it receives: tail -f $SHOWN_RUN/demo-target.log)
   metrics      scheduler :$SCHEDULER_METRICS_PORT  executor :$EXECUTOR_METRICS_PORT  reconciler :$RECONCILER_METRICS_PORT  archiver :$ARCHIVER_METRICS_PORT
-  logs         $SHOWN_RUN/<service>.log
+${TRACING_NOTE:+$TRACING_NOTE
+}  logs         $SHOWN_RUN/<service>.log
   CLI          dsched (in a new shell; \`dsched --help\`)
 
   export DSCHED_KEY=$API_KEY$CLI_URLS

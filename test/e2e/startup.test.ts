@@ -71,4 +71,26 @@ describe('start-up configuration', () => {
     expect(await svc.exited).toBe(1);
     expect(svc.output()).toMatch(new RegExp(`${variable}: `));
   });
+
+  it.each(services)(
+    '%s exits naming the OTEL_* variable of an unknown sampler or a ratio of 2',
+    async (name) => {
+      for (const [variable, env, message] of [
+        ['OTEL_TRACES_SAMPLER', { OTEL_TRACES_SAMPLER: 'sometimes' }, 'must be one of always_on'],
+        [
+          'OTEL_TRACES_SAMPLER_ARG',
+          { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' },
+          'must be a ratio from 0 to 1',
+        ],
+      ] as const) {
+        const svc = await startService(
+          name,
+          { DATABASE_URL: 'mysql://u:p@127.0.0.1:3306/db', DSCHED_ADMIN_TOKEN: 'a'.repeat(20), ...env },
+          { waitReady: false },
+        );
+        expect(await svc.exited).toBe(1);
+        expect(svc.output()).toMatch(new RegExp(`${variable}: ${message}`));
+      }
+    },
+  );
 });

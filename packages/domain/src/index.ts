@@ -42,6 +42,7 @@ export * from './wire/job-schemas.ts';
 export * from './wire/paging.ts';
 export * from './wire/task-requests.ts';
 export * from './wire/task-spec.ts';
+export * from './wire/trace-context.ts';
 export * from './wire/views.ts';
 export * from './wire/workflow-spec.ts';
 export * from './wire/workflow-views.ts';

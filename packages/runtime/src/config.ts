@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { parseSecretsKeyring } from '@dsched/domain';
 import { z } from 'zod';
+import { tracingConfigShape } from './tracing-config.ts';
 
 // Configuration comes from the environment, validated once in main(): a missing or bad value
 // stops the service at start with a message that names the variable.
@@ -93,6 +94,8 @@ export const baseConfigShape = {
   /** Milliseconds SIGTERM waits for in-flight work before giving it back (a hard exit follows 5 s later). */
   SHUTDOWN_GRACE_MS: env.positiveInt(25_000),
   INSTANCE_ID: z.string().min(1).max(100).optional(),
+  /** OpenTelemetry's standard variables (tracing-config.ts): tracing is on when an endpoint is set. */
+  ...tracingConfigShape,
 };
 
 export const mysqlConfigShape = {

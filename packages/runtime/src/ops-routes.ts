@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import type { TrustProxy } from './config.ts';
 import type { Logger } from './logger.ts';
+import { installRequestTracing } from './request-tracing.ts';
 
 /** Resolves when every dependency answers; throws naming the one that does not. */
 export type ReadinessCheck = () => Promise<void>;
@@ -55,13 +56,15 @@ export function createHttpServer(
   logger: Logger,
   options: { bodyLimit?: number; trustProxy?: TrustProxy } = {},
 ): FastifyInstance {
-  return Fastify({
+  const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // request.ip is then the client named by X-Forwarded-For, as far as the trusted hops go.
     trustProxy: fastifyTrustProxy(options.trustProxy),
     genReqId: () => crypto.randomUUID(),
   }) as unknown as FastifyInstance;
+  installRequestTracing(app);
+  return app;
 }
 
 function fastifyTrustProxy(

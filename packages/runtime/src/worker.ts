@@ -1,9 +1,12 @@
 import type { Registry } from 'prom-client';
+import type { JobTraces } from './job-traces.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { Loop } from './loop.ts';
 import { createRegistry } from './metrics.ts';
 import { buildOpsServer, type ReadinessCheck } from './ops-routes.ts';
 import { handleShutdown, type ShutdownStep } from './shutdown.ts';
+import { startServiceTracing, type Tracing } from './tracing.ts';
+import type { TracingConfig } from './tracing-config.ts';
 
 export interface WorkerParts {
   /** The background loops; started after the ops server listens, stopped first on SIGTERM. */
@@ -22,11 +25,21 @@ export async function runWorker(options: {
   logLevel: string;
   metricsPort: number;
   graceMs: number;
-  build: (ctx: { logger: Logger; registry: Registry }) => Promise<WorkerParts>;
+  /** The OTEL_* variables (baseConfigShape has them): tracing is started before `build`. */
+  otel: TracingConfig;
+  /** service.instance.id of its spans. */
+  instanceId?: string;
+  build: (ctx: {
+    logger: Logger;
+    registry: Registry;
+    tracing: Tracing;
+    traces: JobTraces;
+  }) => Promise<WorkerParts>;
 }): Promise<{ logger: Logger }> {
   const logger = createLogger(options.service, options.logLevel);
   const registry = createRegistry(options.service);
-  const parts = await options.build({ logger, registry });
+  const { tracing, traces } = startServiceTracing(options, logger);
+  const parts = await options.build({ logger, registry, tracing, traces });
   let shuttingDown = () => false;
   const ops = buildOpsServer({ logger, registry, ready: parts.ready, isShuttingDown: () => shuttingDown() });
   shuttingDown = handleShutdown(
@@ -35,6 +48,7 @@ export async function runWorker(options: {
       { name: 'stop loops', run: async () => void (await Promise.all(parts.loops.map((l) => l.stop()))) },
       ...parts.stopSteps,
       { name: 'ops', run: () => ops.close() },
+      { name: 'tracing', run: () => tracing.shutdown() },
     ],
     { graceMs: options.graceMs },
   ).shuttingDown;

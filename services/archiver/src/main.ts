@@ -1,6 +1,6 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
+import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { failpoint } from './adapters/failpoint.ts';
 import {
   cassandraHistoryWriter,
@@ -22,6 +22,8 @@ async function main(config: ArchiverConfig): Promise<void> {
     logLevel: config.LOG_LEVEL,
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
+    otel: config,
+    instanceId: instanceId('archiver', config.INSTANCE_ID),
     build: async ({ logger, registry }) => {
       const metrics = new ArchiverMetrics(registry);
       const historyWrites = {

@@ -1,5 +1,6 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, instanceId, runWorker } from '@dsched/runtime';
+import { traceCalls, traceClaims, traceOutcomes } from './adapters/attempt-tracing.ts';
 import { httpTargetCaller } from './adapters/http-caller.ts';
 import {
   FAIR_LANES,
@@ -21,7 +22,9 @@ async function main(config: ExecutorConfig): Promise<void> {
     logLevel: config.LOG_LEVEL,
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
-    build: async ({ logger, registry }) => {
+    otel: config,
+    instanceId: instanceId('executor', config.INSTANCE_ID),
+    build: async ({ logger, registry, traces }) => {
       const call = httpTargetCaller({
         allow: config.EXECUTOR_ALLOWED_TARGETS,
         maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
@@ -33,23 +36,29 @@ async function main(config: ExecutorConfig): Promise<void> {
       const metrics = new ExecutorMetrics(registry);
       const executor = buildExecutor(
         {
-          claim: mysqlJobClaimer(pool, {
-            owner,
-            leaseSeconds,
-            deferMs: config.EXECUTOR_TENANT_DEFER_MS,
-            leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
-            fairLanes: config.EXECUTOR_FAIR_SHARE ? FAIR_LANES : [],
-            keyring: config.DSCHED_SECRETS_KEY,
-            nodeInputs: {
-              maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
-              taskApiUrl: config.EXECUTOR_TASK_API_URL,
-            },
-          }),
-          call,
-          writeOutcomes: mysqlOutcomeWriter(pool, (report) => {
-            metrics.callbackJobs.inc(report.callbackJobs);
-            metrics.tasksPausedAfterFailures.inc(report.pausedTasks);
-          }),
+          claim: traceClaims(
+            mysqlJobClaimer(pool, {
+              owner,
+              leaseSeconds,
+              deferMs: config.EXECUTOR_TENANT_DEFER_MS,
+              leadMs: { critical: config.EXECUTOR_CRITICAL_LEAD_MS },
+              fairLanes: config.EXECUTOR_FAIR_SHARE ? FAIR_LANES : [],
+              keyring: config.DSCHED_SECRETS_KEY,
+              nodeInputs: {
+                maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
+                taskApiUrl: config.EXECUTOR_TASK_API_URL,
+              },
+            }),
+            traces,
+          ),
+          call: traceCalls(call, traces),
+          writeOutcomes: traceOutcomes(
+            mysqlOutcomeWriter(pool, (report) => {
+              metrics.callbackJobs.inc(report.callbackJobs);
+              metrics.tasksPausedAfterFailures.inc(report.pausedTasks);
+            }),
+            traces,
+          ),
           renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),
           cancelRequested: mysqlCancelWatcher(pool, { owner }),
           metrics,

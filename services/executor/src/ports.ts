@@ -35,5 +35,8 @@ export interface CallAbort {
   onAbort(listener: ((reason: Error) => void) | undefined): void;
 }
 
-/** Makes the HTTP call of one claimed job. Never throws: failures are CallResults. */
-export type TargetCaller = (job: ClaimedJob, abort: CallAbort) => Promise<CallResult>;
+/**
+ * Makes the HTTP call of one claimed job. Never throws: failures are CallResults. `traceparent`
+ * (W3C) goes with the call so the target continues the occurrence's trace.
+ */
+export type TargetCaller = (job: ClaimedJob, abort: CallAbort, traceparent?: string) => Promise<CallResult>;

@@ -1,6 +1,6 @@
 import { cassandraSettings, connectCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { exitOnStartupError, runApi } from '@dsched/runtime';
+import { exitOnStartupError, instanceId, runApi } from '@dsched/runtime';
 import { buildApp } from './app.ts';
 import { type JobApiConfig, loadJobApiConfig } from './config.ts';
 import { jobApiDeps } from './deps.ts';
@@ -14,6 +14,8 @@ async function main(config: JobApiConfig): Promise<void> {
     port: config.JOB_API_PORT,
     host: config.JOB_API_HOST,
     graceMs: config.SHUTDOWN_GRACE_MS,
+    otel: config,
+    instanceId: instanceId('job-api', config.INSTANCE_ID),
     build: async ({ logger, registry, isShuttingDown }) => ({
       app: buildApp({
         ...jobApiDeps({

@@ -1,5 +1,5 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { exitOnStartupError, Loop, runWorker } from '@dsched/runtime';
+import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
 import { mysqlClaimStore, mysqlWorkflowGauges, mysqlWorkflowSweeper } from './adapters/mysql.ts';
 import { loadReconcilerConfig, type ReconcilerConfig } from './config.ts';
@@ -20,6 +20,8 @@ async function main(config: ReconcilerConfig): Promise<void> {
     logLevel: config.LOG_LEVEL,
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
+    otel: config,
+    instanceId: instanceId('reconciler', config.INSTANCE_ID),
     build: async ({ logger, registry }) => {
       const store = mysqlClaimStore(pool);
       const metrics = new ReconcilerMetrics(registry);

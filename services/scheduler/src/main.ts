@@ -15,6 +15,8 @@ async function main(config: SchedulerConfig): Promise<void> {
     logLevel: config.LOG_LEVEL,
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
+    otel: config,
+    instanceId: instanceId('scheduler', config.INSTANCE_ID),
     build: async ({ logger, registry }) => {
       const metrics = new SchedulerMetrics(registry);
       // One holder id per process start, so a restarted replica never mistakes old leases for its own.

@@ -1,7 +1,7 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { resealSigningSecrets } from '@dsched/mysql/tenants';
-import { exitOnStartupError, runApi } from '@dsched/runtime';
+import { exitOnStartupError, instanceId, runApi } from '@dsched/runtime';
 import { buildApp } from './app.ts';
 import { loadTaskApiConfig, type TaskApiConfig } from './config.ts';
 import { taskApiDeps } from './deps.ts';
@@ -15,6 +15,8 @@ async function main(config: TaskApiConfig): Promise<void> {
     port: config.TASK_API_PORT,
     host: config.TASK_API_HOST,
     graceMs: config.SHUTDOWN_GRACE_MS,
+    otel: config,
+    instanceId: instanceId('task-api', config.INSTANCE_ID),
     build: async ({ logger, registry, isShuttingDown }) => ({
       app: buildApp({
         ...taskApiDeps({

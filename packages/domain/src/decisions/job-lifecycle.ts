@@ -1,6 +1,7 @@
 import type { JobState, Lane, Priority, RetryPolicy, Target } from '../model.ts';
 import type { JobView } from '../wire/views.ts';
 import type { FinishFollowUps } from './callbacks.ts';
+import type { TraceContext } from '../wire/trace-context.ts';
 
 // The job state machine (ARCHITECTURE.md, docs/glossary.md), the twin of task-lifecycle.ts: which
 // states a job moves between, who moves it, and the values the services and the MySQL adapter
@@ -99,6 +100,8 @@ export interface ClaimedJob {
   owner: string;
   /** What the job's final outcome sets off (a callback job, its task's failure count); null: nothing. */
   followUps: FinishFollowUps | null;
+  /** The occurrence's trace, stored with the job when it was born (null: a job born before traces were). */
+  trace?: TraceContext | null;
 }
 
 /** Where a claim stopped in its lane's claim order: the last job it locked. */

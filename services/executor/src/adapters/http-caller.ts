@@ -93,7 +93,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
     }
     return parts;
   };
-  const call = async (job: ClaimedJob, abort: CallAbort): Promise<CallResult> => {
+  const call = async (job: ClaimedJob, abort: CallAbort, traceparent?: string): Promise<CallResult> => {
     const { payload, contentType } = encodeBody(job.target.body);
     if (Buffer.byteLength(payload) > options.maxRequestBytes) {
       return {
@@ -115,6 +115,7 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       'webhook-id': job.id,
       'webhook-timestamp': String(timestampS),
       'webhook-signature': signerFor(job.signingSecret)(job.id, timestampS, payload),
+      ...(traceparent ? { traceparent } : {}),
     };
     // One plain timer per call bounds the whole exchange, head and body (undici's per-phase timers
     // are off: they would only repeat it); an abort by the executor (cancel, lost claim, shutdown)

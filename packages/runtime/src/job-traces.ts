@@ -1,0 +1,184 @@
+import { randomFillSync } from 'node:crypto';
+import type { TraceContext } from '@dsched/domain';
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Link,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TimeInput,
+  TraceFlags,
+  trace,
+} from '@opentelemetry/api';
+import type { Tracing } from './tracing.ts';
+
+// The spans of one occurrence's trace (docs/tracing.md): its context is born with the job, stored
+// with it and carried by the domain's TraceContext; every later step starts its span from it, so
+// a step in another process, after any crash, is still a span of the same trace. A batch step
+// (one statement for many jobs) is one span linked to the jobs' traces, made only when one of
+// them is sampled; per-job spans are made only for sampled jobs. When tracing is off, contexts
+// are still born (random ids, not sampled) and nothing else happens: no span objects, no context.
+
+/** Every dsched span says it is about the jobs queue (messaging semantic conventions). */
+export const MESSAGING_SYSTEM = 'dsched';
+
+export type MessagingOperation = 'create' | 'send' | 'receive' | 'process' | 'settle';
+
+export class JobTraces {
+  readonly enabled: boolean;
+  readonly #tracing: Tracing;
+
+  constructor(tracing: Tracing) {
+    this.#tracing = tracing;
+    this.enabled = tracing.enabled;
+  }
+
+  /**
+   * A new occurrence's trace, born where its job is born: a `create` span (messaging), a child of
+   * `parent` when the job is made within a trace (a request that carried `traceparent`, a
+   * parent's outcome), else the root of a new trace. Its context is what the job stores.
+   */
+  create(
+    name: string,
+    attributes: Attributes,
+    parent?: TraceContext | null,
+    at?: { start: TimeInput; end: TimeInput },
+  ): TraceContext {
+    if (!this.enabled) {
+      return parent
+        ? { ...childContext(parent) }
+        : { traceId: randomHex(16), spanId: randomHex(8), sampled: false };
+    }
+    const span = this.#tracing.tracer.startSpan(
+      name,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'messaging.system': MESSAGING_SYSTEM,
+          'messaging.operation.type': 'create',
+          ...attributes,
+        },
+        ...(at ? { startTime: at.start } : {}),
+        root: parent === undefined || parent === null ? !trace.getSpanContext(context.active()) : false,
+      },
+      parent ? remoteContext(parent) : context.active(),
+    );
+    span.end(at?.end);
+    return fromSpanContext(span);
+  }
+
+  /**
+   * One span for a statement over many jobs, linked to each sampled job's trace; undefined when
+   * no job of the batch is sampled (then nobody would follow the link).
+   */
+  batch(
+    name: string,
+    operation: MessagingOperation,
+    jobs: readonly (TraceContext | null | undefined)[],
+    attributes: Attributes = {},
+    startTime?: TimeInput,
+  ): Span | undefined {
+    if (!this.enabled) return undefined;
+    const links: Link[] = [];
+    for (const job of jobs) {
+      if (job?.sampled) links.push({ context: remoteSpanContext(job) });
+    }
+    if (links.length === 0) return undefined;
+    return this.#tracing.tracer.startSpan(
+      name,
+      {
+        kind: operation === 'create' || operation === 'send' ? SpanKind.PRODUCER : SpanKind.CLIENT,
+        root: true,
+        links,
+        attributes: {
+          'messaging.system': MESSAGING_SYSTEM,
+          'messaging.operation.type': operation,
+          'messaging.batch.message_count': jobs.length,
+          ...attributes,
+        },
+        ...(startTime !== undefined ? { startTime } : {}),
+      },
+      ROOT_CONTEXT,
+    );
+  }
+
+  /**
+   * A span of one job's step, a child of its stored context, linked to the batch span it was part
+   * of; undefined unless the job's trace is sampled.
+   */
+  step(
+    name: string,
+    job: TraceContext | null | undefined,
+    attributes: Attributes,
+    options: { kind?: SpanKind; link?: Span | undefined; startTime?: TimeInput } = {},
+  ): Span | undefined {
+    if (!this.enabled || !job?.sampled) return undefined;
+    return this.#tracing.tracer.startSpan(
+      name,
+      {
+        kind: options.kind ?? SpanKind.INTERNAL,
+        attributes: { 'messaging.system': MESSAGING_SYSTEM, ...attributes },
+        ...(options.link ? { links: [{ context: options.link.spanContext() }] } : {}),
+        ...(options.startTime !== undefined ? { startTime: options.startTime } : {}),
+      },
+      remoteContext(job),
+    );
+  }
+
+  /** A zero-length step (a give-back, an archive): made and ended at once. */
+  mark(
+    name: string,
+    job: TraceContext | null | undefined,
+    attributes: Attributes,
+    options: { link?: Span | undefined; error?: string } = {},
+  ): void {
+    const span = this.step(name, job, attributes, options);
+    if (!span) return;
+    if (options.error) span.setStatus({ code: SpanStatusCode.ERROR, message: options.error });
+    span.end();
+  }
+}
+
+/** The context a span of this job starts from (its stored parent), for context.with(). */
+export function remoteContext(job: TraceContext): Context {
+  return trace.setSpanContext(ROOT_CONTEXT, remoteSpanContext(job));
+}
+
+function remoteSpanContext(job: TraceContext) {
+  return {
+    traceId: job.traceId,
+    spanId: job.spanId,
+    traceFlags: job.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
+    isRemote: true,
+  };
+}
+
+/** A span's context as a job stores it. */
+export function fromSpanContext(span: Span): TraceContext {
+  const sc = span.spanContext();
+  return { traceId: sc.traceId, spanId: sc.spanId, sampled: (sc.traceFlags & TraceFlags.SAMPLED) !== 0 };
+}
+
+/** The same trace and sampling, a new span id: what an untraced step hands on (a call's traceparent). */
+export function childContext(parent: TraceContext): TraceContext {
+  return { traceId: parent.traceId, spanId: randomHex(8), sampled: parent.sampled };
+}
+
+// Ids from a pool of random bytes refilled 4 KiB at a time: one fill serves about 170 trace
+// contexts, so a job born costs a slice and a hex conversion, not a call into the random source.
+const pool = Buffer.alloc(4096);
+let offset = pool.length;
+
+export function randomHex(bytes: number): string {
+  if (offset + bytes > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const hex = pool.toString('hex', offset, offset + bytes);
+  offset += bytes;
+  // All zeros is an invalid id (W3C); 2^-64 at worst, but never emit one.
+  return /^0+$/.test(hex) ? randomHex(bytes) : hex;
+}
