@@ -1,6 +1,9 @@
 // pnpm bench executor [--jobs N] [--runs R] [--executors 1,2,4] [--warmup W] [--cpu-prof DIR]
-//                     [--idle S] [--env NAME=VALUE,...]
+//                     [--idle S] [--env NAME=VALUE,...] [--trace-ratio R]
 //
+// --trace-ratio: the jobs carry a trace context as their birth would give them, sampled with
+// probability R (docs/tracing.md); with --env OTEL_EXPORTER_OTLP_ENDPOINT=… the executors record and
+// export the sampled jobs' spans. Absent: jobs without one (as before traces were stored).
 // --idle: before each measured run, S seconds with nothing due: the CPU per second an idle
 // executor costs (its own and its MariaDB connections'), which a peak's tail pays too.
 // --warmup: W jobs drained (not measured, then deleted) by each run's fresh executors before the
@@ -45,6 +48,7 @@ const RUNS = option('runs', 3);
 const EXECUTORS = (args.includes('--executors') ? args[args.indexOf('--executors') + 1]! : '1,2,4')
   .split(',')
   .map(Number);
+const TRACE_RATIO = args.includes('--trace-ratio') ? option('trace-ratio', 0) : undefined;
 const CPU_PROF_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1]! : undefined;
 const EXTRA_ENV: Record<string, string> = Object.fromEntries(
   (args.includes('--env') ? args[args.indexOf('--env') + 1]!.split(',') : []).map((pair) => {
@@ -117,7 +121,11 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
     if (WARMUP > 0) {
       await insertDueJobs(
         db.pool,
-        { tenantId, target: { url: `${targetUrl}/bench`, timeoutMs: 10_000 } },
+        {
+          tenantId,
+          target: { url: `${targetUrl}/bench`, timeoutMs: 10_000 },
+          ...(TRACE_RATIO === undefined ? {} : { traceRatio: TRACE_RATIO }),
+        },
         WARMUP,
       );
       await waitSucceeded(db.pool, WARMUP);
@@ -136,7 +144,11 @@ async function run(db: Bench, tenantId: string, targetUrl: string, executors: nu
     const t0 = await databaseNow(db.pool);
     await insertDueJobs(
       db.pool,
-      { tenantId, target: { url: `${targetUrl}/bench`, timeoutMs: 10_000 } },
+      {
+        tenantId,
+        target: { url: `${targetUrl}/bench`, timeoutMs: 10_000 },
+        ...(TRACE_RATIO === undefined ? {} : { traceRatio: TRACE_RATIO }),
+      },
       JOBS,
     );
     for (;;) {

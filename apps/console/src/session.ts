@@ -36,15 +36,31 @@ export function clientFor(session: Session): DschedClient {
   });
 }
 
+interface ConsoleConfig {
+  taskApi: string | null;
+  /** A trace's URL with `{traceId}` in it (CONSOLE_TRACE_URL), or null. */
+  traceUrl?: string | null;
+}
+
+let config: Promise<ConsoleConfig | null> | undefined;
+
+/** job-api's /ui/config.json, read once. */
+function consoleConfig(): Promise<ConsoleConfig | null> {
+  config ??= fetch('config.json')
+    .then((res) => (res.ok ? (res.json() as Promise<ConsoleConfig>) : null))
+    .catch(() => null);
+  return config;
+}
+
 /** task-api's URL as job-api was configured to hand it out (CONSOLE_TASK_API_URL), or null. */
 export async function configuredTaskApi(): Promise<string | null> {
-  try {
-    const res = await fetch('config.json');
-    if (!res.ok) return null;
-    return ((await res.json()) as { taskApi: string | null }).taskApi;
-  } catch {
-    return null;
-  }
+  return (await consoleConfig())?.taskApi ?? null;
+}
+
+/** Where a trace is shown (CONSOLE_TRACE_URL with the id put in), or null when none is configured. */
+export async function traceUrl(traceId: string): Promise<string | null> {
+  const template = (await consoleConfig())?.traceUrl;
+  return template ? template.replaceAll('{traceId}', encodeURIComponent(traceId)) : null;
 }
 
 /** A message for a failed call: the API's own, with each field it named. */

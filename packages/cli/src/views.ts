@@ -93,6 +93,8 @@ export function jobDetail(job: Job, out: OutputOptions): string {
     ['finished', formatTime(job.finishedAt, out)],
     ['last status', cell(job.lastStatus)],
     ['last error', cell(job.lastError)],
+    // The occurrence's trace, one for all its attempts (docs/tracing.md); none for jobs older than it.
+    ...traceField(job),
   ]);
   const attempts = [...job.attempts].sort((a, b) => b.attempt - a.attempt);
   if (attempts.length === 0) return `${text}\n\nNo attempts yet.`;
@@ -108,6 +110,11 @@ export function jobDetail(job: Job, out: OutputOptions): string {
       cell(a.error),
     ]),
   )}`;
+}
+
+function traceField(job: Job): [string, string][] {
+  const traceId = job.attempts.find((a) => a.traceId)?.traceId;
+  return traceId ? [['trace', traceId]] : [];
 }
 
 export function tenantDetail(

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import type { TraceContext } from '@dsched/domain';
+import type { JobBirth, TraceBirth, TraceContext } from '@dsched/domain';
 import {
   type Attributes,
   type Context,
@@ -69,6 +69,20 @@ export class JobTraces {
     span.end(at?.end);
     return fromSpanContext(span);
   }
+
+  /**
+   * The births of new jobs (or workflow runs): each its own trace, a `create` span whose parent is
+   * the active span (a request that carried `traceparent`) or none (the scheduler's batch).
+   */
+  readonly born: TraceBirth = (job: JobBirth) =>
+    this.create(job.workflowId && !job.taskId ? 'create workflow' : 'create job', {
+      'messaging.message.id': job.id,
+      'messaging.operation.name': job.kind,
+      ...(job.taskId ? { 'dsched.task.id': job.taskId } : {}),
+      ...(job.workflowId ? { 'dsched.workflow.id': job.workflowId } : {}),
+      ...(job.occurrence ? { 'dsched.job.occurrence': job.occurrence } : {}),
+      ...(job.scheduledFor ? { 'dsched.job.scheduled_for': job.scheduledFor.toISOString() } : {}),
+    });
 
   /**
    * One span for a statement over many jobs, linked to each sampled job's trace; undefined when

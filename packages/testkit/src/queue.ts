@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Lane, newId, type RetryPolicy, type Target } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
@@ -14,6 +15,11 @@ export interface DueJobSeed {
   retry?: Partial<RetryPolicy>;
   /** Seconds from the database's now; due one second ago by default. */
   runInS?: number;
+  /**
+   * Give each job a trace context as its birth would (docs/tracing.md), sampled with this
+   * probability; none when absent (a job made before traces were stored).
+   */
+  traceRatio?: number;
 }
 
 /** Inserts `n` pending jobs in one statement; returns their ids in insertion order. */
@@ -46,10 +52,15 @@ export async function insertDueJobs(pool: Pool, seed: DueJobSeed, n = 1): Promis
     JSON.stringify(retry),
     now,
     now,
+    ...(seed.traceRatio === undefined
+      ? []
+      : [Buffer.concat([randomBytes(24), Buffer.from([Math.random() < seed.traceRatio ? 1 : 0])])]),
   ]);
   await pool.query(
     `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
-       attempt, max_attempts, run_at, target, retry, created_at, updated_at) VALUES ?`,
+       attempt, max_attempts, run_at, target, retry, created_at, updated_at${
+         seed.traceRatio === undefined ? '' : ', trace_context'
+       }) VALUES ?`,
     [rows],
   );
   return ids;

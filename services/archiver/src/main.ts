@@ -1,6 +1,7 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
+import { traceHistoryWrites } from './adapters/archive-tracing.ts';
 import { failpoint } from './adapters/failpoint.ts';
 import {
   cassandraHistoryWriter,
@@ -24,7 +25,7 @@ async function main(config: ArchiverConfig): Promise<void> {
     graceMs: config.SHUTDOWN_GRACE_MS,
     otel: config,
     instanceId: instanceId('archiver', config.INSTANCE_ID),
-    build: async ({ logger, registry }) => {
+    build: async ({ logger, registry, traces }) => {
       const metrics = new ArchiverMetrics(registry);
       const historyWrites = {
         ttlSeconds: config.HISTORY_TTL_DAYS * 86_400,
@@ -40,7 +41,7 @@ async function main(config: ArchiverConfig): Promise<void> {
       });
       const archiver = new Archiver({
         source: mysqlFinishedJobSource(pool, { deadRetentionSeconds: config.DLQ_RETENTION_S }),
-        write: cassandraHistoryWriter(cassandra, historyWrites),
+        write: traceHistoryWrites(cassandraHistoryWriter(cassandra, historyWrites), traces),
         metrics,
         batchSize: config.ARCHIVER_BATCH_SIZE,
         afterWrite: failpoint(config.ARCHIVER_FAILPOINT, 'after-history-write'),

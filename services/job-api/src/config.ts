@@ -22,6 +22,18 @@ export const jobApiConfigSchema = z.object({
    * this service's origin in TASK_API_CORS_ORIGINS). Unset: the console asks for it at sign-in.
    */
   CONSOLE_TASK_API_URL: env.optionalHttpUrl(),
+  /**
+   * Where the console links a run's trace: a URL with `{traceId}` in it, e.g. a Jaeger's
+   * http://127.0.0.1:16686/trace/{traceId} or a Tempo's (docs/tracing.md). Unset: the id, unlinked.
+   */
+  CONSOLE_TRACE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine(
+      (v) => v === undefined || (/^https?:\/\//.test(v) && v.includes('{traceId}')),
+      'must be an http(s):// URL with {traceId} in it',
+    ),
 });
 
 export type JobApiConfig = z.infer<typeof jobApiConfigSchema>;

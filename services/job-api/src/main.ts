@@ -25,7 +25,7 @@ async function main(config: JobApiConfig): Promise<void> {
           registry,
           heartbeatExtendSeconds: config.JOB_API_HEARTBEAT_EXTEND_S,
         }),
-        console: { taskApiUrl: config.CONSOLE_TASK_API_URL },
+        console: { taskApiUrl: config.CONSOLE_TASK_API_URL, traceUrl: config.CONSOLE_TRACE_URL },
         authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },
         trustProxy: config.TRUST_PROXY,
         // MySQL only: with Cassandra down, job-api still serves live jobs, heartbeats and

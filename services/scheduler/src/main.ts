@@ -17,7 +17,7 @@ async function main(config: SchedulerConfig): Promise<void> {
     graceMs: config.SHUTDOWN_GRACE_MS,
     otel: config,
     instanceId: instanceId('scheduler', config.INSTANCE_ID),
-    build: async ({ logger, registry }) => {
+    build: async ({ logger, registry, traces }) => {
       const metrics = new SchedulerMetrics(registry);
       // One holder id per process start, so a restarted replica never mistakes old leases for its own.
       const holder = `${instanceId('scheduler', config.INSTANCE_ID)}#${randomBytes(4).toString('hex')}`;
@@ -38,6 +38,7 @@ async function main(config: SchedulerConfig): Promise<void> {
         materialise: mysqlDueMaterialiser(pool, {
           lookaheadMs: config.SCHEDULER_LOOKAHEAD_S * 1000,
           batchSize: config.SCHEDULER_BATCH_SIZE,
+          born: traces.born,
         }),
         limits: {
           maxJobs: config.SCHEDULER_MAX_JOBS_PER_BATCH,

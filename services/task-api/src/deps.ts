@@ -1,5 +1,5 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
-import type { SecretsKeyring } from '@dsched/domain';
+import type { SecretsKeyring, TraceBirth } from '@dsched/domain';
 import type { Pool } from '@dsched/mysql/pool';
 import type { Logger } from '@dsched/runtime';
 import type { Registry } from 'prom-client';
@@ -32,6 +32,8 @@ export function taskApiDeps(args: {
   workflowMaxBodyBytes: number;
   /** Seals the signing secrets of the tenants it creates. */
   keyring: SecretsKeyring;
+  /** The births of the jobs and runs it makes (trigger, backfill, workflows): their traces. */
+  born?: TraceBirth;
 }): Omit<TaskApiDeps, 'ready' | 'isShuttingDown'> {
   const { pool } = args;
   const metrics = new TaskApiMetrics(args.registry);
@@ -40,11 +42,11 @@ export function taskApiDeps(args: {
     registry: args.registry,
     tenants: mysqlTenantDirectory(pool, { rotationGraceS: args.rotationGraceS, keyring: args.keyring }),
     tasks: mysqlTaskRepository(pool, { partitions: args.partitions }),
-    runs: mysqlTaskRuns(pool),
+    runs: mysqlTaskRuns(pool, args.born),
     rateLimit: mysqlRateLimiter(pool),
     now: mysqlClock(pool),
     adminToken: args.adminToken,
-    workflows: mysqlWorkflowStore(pool),
+    workflows: mysqlWorkflowStore(pool, args.born),
     history: cassandraWorkflowHistory(args.cassandra),
     workflowMaxBodyBytes: args.workflowMaxBodyBytes,
     audit: auditSources(pool, args.cassandra, {

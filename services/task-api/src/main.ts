@@ -17,7 +17,7 @@ async function main(config: TaskApiConfig): Promise<void> {
     graceMs: config.SHUTDOWN_GRACE_MS,
     otel: config,
     instanceId: instanceId('task-api', config.INSTANCE_ID),
-    build: async ({ logger, registry, isShuttingDown }) => ({
+    build: async ({ logger, registry, isShuttingDown, traces }) => ({
       app: buildApp({
         ...taskApiDeps({
           pool,
@@ -30,6 +30,7 @@ async function main(config: TaskApiConfig): Promise<void> {
           historyRetentionDays: config.HISTORY_TTL_DAYS,
           workflowMaxBodyBytes: config.WORKFLOW_MAX_BODY_BYTES,
           keyring: config.DSCHED_SECRETS_KEY,
+          born: traces.born,
         }),
         corsOrigins: config.TASK_API_CORS_ORIGINS,
         authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },

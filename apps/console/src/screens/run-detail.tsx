@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { href } from '../router.ts';
+import { traceUrl } from '../session.ts';
 import { Badge, ErrorBanner, Notice, usePoll } from '../ui.tsx';
 
 // One run: the latest attempt's error first, every attempt newest first, a 202 job's heartbeat and
@@ -16,6 +17,12 @@ export function RunDetailScreen({ client, jobId }: ScreenProps & { jobId: string
   const task = usePoll(async () => (taskId ? client.getTask(taskId) : undefined), [taskId]);
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<unknown>();
+  // The occurrence's trace (docs/tracing.md), linked where CONSOLE_TRACE_URL says traces are shown.
+  const traceId = job.data?.attempts.find((a) => a.traceId)?.traceId;
+  const [traceLink, setTraceLink] = useState<string | null>(null);
+  useEffect(() => {
+    if (traceId) void traceUrl(traceId).then(setTraceLink);
+  }, [traceId]);
   const j = job.data;
   if (!j) return <ErrorBanner error={job.error} />;
   const attempts = [...j.attempts].sort((a, b) => b.attempt - a.attempt);
@@ -93,6 +100,20 @@ export function RunDetailScreen({ client, jobId }: ScreenProps & { jobId: string
         </dd>
         <dt>Priority</dt>
         <dd>{j.priority}</dd>
+        {traceId ? (
+          <>
+            <dt>Trace</dt>
+            <dd>
+              {traceLink ? (
+                <a href={traceLink} target="_blank" rel="noopener noreferrer">
+                  <code>{traceId}</code>
+                </a>
+              ) : (
+                <code>{traceId}</code>
+              )}
+            </dd>
+          </>
+        ) : null}
         {j.heartbeatBy ? (
           <>
             <dt>Heartbeat due by</dt>

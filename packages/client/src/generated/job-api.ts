@@ -203,6 +203,8 @@ export interface components {
                 errorClass?: string;
                 durationMs?: number;
                 executor: string;
+                /** @description The occurrence's OpenTelemetry trace (W3C trace id), the same for each of its attempts; the `traceparent` of every call it made is of this trace. */
+                traceId?: string;
             }[];
         };
         Error: {

@@ -166,6 +166,8 @@ export interface LeaseReport {
 export interface JobRecord {
   tenantId: string;
   view: JobView;
+  /** The occurrence's trace context (null: a job made before traces were stored, or history). */
+  trace?: TraceContext | null;
 }
 
 /** What job-api's decisions read of a locked job. */

@@ -13,6 +13,7 @@ import {
 import { toFlowControl, toTarget } from '../wire/call-spec.ts';
 import type { CreateWorkflowRequest } from '../wire/workflow-spec.ts';
 import { checkWorkflowGraph } from './workflow-graph.ts';
+import type { TraceContext } from '../wire/trace-context.ts';
 
 // A submission as it is stored: its graph checked (workflow-graph.ts), each node's job decided
 // (lane, target, flow control), and the run's and the nodes' ids given from the database clock.
@@ -60,6 +61,8 @@ export interface WorkflowPlan {
   /** One job id per node, in `nodes` order: the node's job, whenever it is made. */
   jobIds: string[];
   edgeCount: number;
+  /** The run's trace (docs/tracing.md): its node jobs are spans of it. */
+  trace?: TraceContext | null;
 }
 
 /**

@@ -14,6 +14,13 @@ export const attemptViewSchema = z.object({
   errorClass: z.string().optional(),
   durationMs: z.number().int().optional(),
   executor: z.string(),
+  traceId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional()
+    .describe(
+      "The occurrence's OpenTelemetry trace (W3C trace id), the same for each of its attempts; the `traceparent` of every call it made is of this trace.",
+    ),
 });
 
 export const jobViewSchema = z

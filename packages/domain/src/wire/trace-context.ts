@@ -38,3 +38,19 @@ export function parseTraceparent(header: string | undefined): TraceContext | und
 export function isTraceId(text: string): boolean {
   return /^[0-9a-f]{32}$/.test(text) && text !== ZERO_TRACE;
 }
+
+/** A job being born, as the span of its birth describes it. */
+export interface JobBirth {
+  id: string;
+  taskId?: string | null;
+  occurrence?: string;
+  kind: string;
+  scheduledFor?: Date;
+  workflowId?: string | null;
+}
+
+/**
+ * Gives a job being born its trace context (and records its birth, when traced): what storage asks
+ * of the service for every job or run it inserts. Tracing off, it is random ids and nothing else.
+ */
+export type TraceBirth = (job: JobBirth) => TraceContext;

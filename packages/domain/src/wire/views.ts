@@ -12,6 +12,8 @@ export interface AttemptView {
   errorClass?: string;
   durationMs?: number;
   executor: string;
+  /** The occurrence's trace (32 hex), the same for each of its attempts (docs/tracing.md). */
+  traceId?: string;
 }
 
 export interface JobView {

@@ -1,6 +1,7 @@
-import { newId } from '@dsched/domain';
+import { newId, type TraceContext } from '@dsched/domain';
 import type { PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { loadSql } from '../sql.ts';
+import { traceToHex } from '../trace-context.ts';
 
 const INSERT_JOBS = loadSql(import.meta.url, './insert-jobs.sql');
 
@@ -17,6 +18,8 @@ export interface NewJob {
   runAt: Date;
   /** A fixed id (trigger-now answers with it); a new UUIDv7 otherwise. */
   id?: string;
+  /** The occurrence's trace, born with it (docs/tracing.md); none: the job's attempts start their own. */
+  trace?: TraceContext | null;
 }
 
 /**
@@ -35,6 +38,7 @@ export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date
         j.occurrence,
         j.kind,
         scheduledMs,
+        traceToHex(j.trace),
       ];
       // A missing element reads as SQL NULL on MySQL and MariaDB alike (NULL ON EMPTY).
       return runMs === scheduledMs ? row : [...row, runMs];

@@ -9,6 +9,7 @@ import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin, maybeBinToId } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
+import { binToTrace } from '../trace-context.ts';
 
 const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
 const SELECT_ATTEMPTS = loadSql(import.meta.url, './select-attempts.sql');
@@ -44,6 +45,7 @@ interface JobRow extends RowDataPacket {
   finished_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  trace_context: Buffer | null;
 }
 
 /** select-attempts.sql. */
@@ -139,10 +141,13 @@ export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Prom
   // In the order asked for (the server returns primary-key order).
   const rank = new Map(bins.map((b, i) => [b.toString('hex'), i]));
   jobs.sort((a, b) => rank.get(a.id.toString('hex'))! - rank.get(b.id.toString('hex'))!);
-  return jobs.map((r) => ({
-    tenantId: binToId(r.tenant_id),
-    view: toJobView(r, withOpenAttempt(r, byJob.get(r.id.toString('hex')) ?? [])),
-  }));
+  return jobs.map((r) => {
+    const trace = binToTrace(r.trace_context);
+    const attempts = withOpenAttempt(r, byJob.get(r.id.toString('hex')) ?? []);
+    // Every attempt of an occurrence is a span of its one trace (docs/tracing.md).
+    if (trace) for (const a of attempts) a.traceId = trace.traceId;
+    return { tenantId: binToId(r.tenant_id), view: toJobView(r, attempts), trace };
+  });
 }
 
 /** One live job of a tenant, or null (another tenant's job is not found either). */

@@ -5,7 +5,9 @@ import type {
   OverlapPolicy,
   PartitionScope,
   SkipReason,
+  TraceBirth,
 } from '@dsched/domain';
+import { newId } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { insertJobs, type NewJob } from '../jobs/index.ts';
@@ -27,6 +29,8 @@ export interface MaterialiseArgs {
   limit: number;
   /** What to write for the due tasks read (the scheduler's `dueBatchDecision`). */
   decide: DueBatchDecision;
+  /** Each new job's trace context (docs/tracing.md); none: stored without one. */
+  born?: TraceBirth;
   /**
    * The instant to decide with instead of the database clock: tests step time forward with it
    * rather than sleep. Never set in production (the scheduler passes none).
@@ -145,13 +149,25 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     const plan = args.decide(due, { now, dueBefore });
     if (plan.full) result.full = true; // the rest of the batch stays due (and unlocked at commit)
 
-    const jobs: NewJob[] = plan.jobs.map((j) => ({
-      taskId: bins.get(j.taskId)!,
-      occurrence: j.occurrence,
-      kind: 'scheduled',
-      scheduledFor: j.scheduledFor,
-      runAt: j.runAt,
-    }));
+    const jobs: NewJob[] = plan.jobs.map((j) => {
+      const id = newId(now.getTime());
+      const born = {
+        id,
+        taskId: j.taskId,
+        occurrence: j.occurrence,
+        kind: 'scheduled',
+        scheduledFor: j.scheduledFor,
+      };
+      return {
+        id,
+        taskId: bins.get(j.taskId)!,
+        occurrence: j.occurrence,
+        kind: 'scheduled',
+        scheduledFor: j.scheduledFor,
+        runAt: j.runAt,
+        trace: args.born ? args.born(born) : null,
+      };
+    });
     for (const j of plan.jobs) result.scheduledFor.push(j.scheduledFor);
     const skips = plan.skips.map(({ taskId, range }) => {
       result.skipped[range.reason] = (result.skipped[range.reason] ?? 0) + 1;

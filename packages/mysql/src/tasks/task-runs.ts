@@ -1,4 +1,4 @@
-import { newId, occurrenceKey, type Schedule } from '@dsched/domain';
+import { newId, occurrenceKey, type Schedule, type TraceBirth } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/index.ts';
@@ -52,6 +52,7 @@ export async function triggerTask(
   tenantId: string,
   taskId: string,
   discriminator: string | null,
+  born?: TraceBirth,
 ): Promise<{ jobId: string; created: boolean } | null> {
   return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
     const jobId = newId(now.getTime());
@@ -63,6 +64,7 @@ export async function triggerTask(
       scheduledFor: now,
       runAt: now,
       id: jobId,
+      trace: born?.({ id: jobId, taskId, occurrence: key, kind: 'trigger', scheduledFor: now }) ?? null,
     };
     if ((await insertJobs(conn, [job], now)) === 1) return { jobId, created: true };
     const [[existing]] = await conn.query<JobIdRow[]>(JOB_BY_OCCURRENCE, [task.id, key]);
@@ -79,16 +81,23 @@ export async function backfillTask(
   tenantId: string,
   taskId: string,
   plan: (schedule: Schedule, now: Date) => Date[],
+  born?: TraceBirth,
 ): Promise<{ count: number; created: number } | null> {
   return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
     const times = plan(scheduleFromJson(task.schedule), now);
-    const jobs = times.map((at) => ({
-      taskId: task.id,
-      occurrence: occurrenceKey('backfill', at),
-      kind: 'backfill' as const,
-      scheduledFor: at,
-      runAt: now,
-    }));
+    const jobs = times.map((at) => {
+      const id = newId(now.getTime());
+      const occurrence = occurrenceKey('backfill', at);
+      return {
+        id,
+        taskId: task.id,
+        occurrence,
+        kind: 'backfill' as const,
+        scheduledFor: at,
+        runAt: now,
+        trace: born?.({ id, taskId, occurrence, kind: 'backfill', scheduledFor: at }) ?? null,
+      };
+    });
     return { count: times.length, created: await insertJobs(conn, jobs, now) };
   });
 }

@@ -9,14 +9,16 @@
 -- are read in a derived table of their own, as in walk-decide.sql, where a slice's constant bounds
 -- make a range of the primary key; joined straight to the children, the optimizer took the (run,
 -- parent) prefix and filtered every child of the parent, per slice.
+-- A node job copies its run's trace context: the run is one trace, its nodes' attempts spans of it.
 -- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
-                         flow_key, flow_parallelism, flow_rate)
+                         flow_key, flow_parallelism, flow_rate, trace_context)
 SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,
        c.node_id, NOW(3), c.priority, c.lane, 'pending', c.attempt, c.attempt + c.max_attempts, NOW(3),
-       c.target, c.retry, NOW(3), NOW(3), c.flow_key, c.flow_parallelism, c.flow_rate
+       c.target, c.retry, NOW(3), NOW(3), c.flow_key, c.flow_parallelism, c.flow_rate,
+       w.trace_context
   FROM (SELECT DISTINCT e.workflow_id, e.child_id
           FROM (:rows) v
           JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id

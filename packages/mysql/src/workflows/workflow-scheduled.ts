@@ -4,6 +4,7 @@ import { binToId } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
+import { binToTrace } from '../trace-context.ts';
 import { withTransaction } from '../transaction.ts';
 import { storeWorkflow } from './workflow-submit.ts';
 
@@ -38,7 +39,12 @@ export async function startScheduledRuns(pool: Pool, limit: number): Promise<num
       }
       const req = createWorkflowSchema.parse(readJson(stored));
       const now = await databaseNow(conn);
-      const plan = { ...planWorkflow(req, binToId(job.tenant_id), now.getTime()), id: binToId(job.id) };
+      // The run continues its occurrence's trace: the job's nodes are spans of the task's occurrence.
+      const plan = {
+        ...planWorkflow(req, binToId(job.tenant_id), now.getTime()),
+        id: binToId(job.id),
+        trace: binToTrace(job.trace_context),
+      };
       await storeWorkflow(conn, plan, { reserveQuota: false });
       const [parked] = await conn.query<ResultSetHeader>(START_PARK, [job.id, job.attempt]);
       if (parked.affectedRows !== 1) throw new Error(`occurrence job ${plan.id} changed under its lock`);

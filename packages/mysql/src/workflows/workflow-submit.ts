@@ -2,6 +2,7 @@ import { PRIORITY_RANK, type WorkflowNodeSpec, type WorkflowPlan } from '@dsched
 import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
+import { traceToBin } from '../trace-context.ts';
 import { withTransaction } from '../transaction.ts';
 
 const RESERVE_QUOTA = loadSql(import.meta.url, '../tasks/reserve-task-quota.sql');
@@ -60,6 +61,7 @@ export async function storeWorkflow(
     wf.edgeCount,
     wf.deadlineS,
     wf.metadata === null ? null : JSON.stringify(wf.metadata),
+    traceToBin(wf.trace),
   ]);
   await insertNodes(conn, id, wf);
   await insertEdges(conn, id, wf.nodes);

@@ -12,6 +12,8 @@ import type { FastifyInstance } from 'fastify';
 export interface ConsoleOptions {
   /** task-api's URL as the browser reaches it. */
   taskApiUrl?: string | undefined;
+  /** A trace's URL with `{traceId}` in it (CONSOLE_TRACE_URL): the run screen links each run's trace there. */
+  traceUrl?: string | undefined;
   /** Where the built files are (default apps/console/dist of this checkout). */
   root?: string;
 }
@@ -23,7 +25,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions): 
   app.get('/ui', { logLevel: 'warn' }, async (_request, reply) => reply.redirect('/ui/'));
   app.get('/ui/config.json', { logLevel: 'warn' }, async (_request, reply) => {
     void reply.header('cache-control', 'no-store');
-    return { taskApi: options.taskApiUrl ?? null };
+    return { taskApi: options.taskApiUrl ?? null, traceUrl: options.traceUrl ?? null };
   });
   if (!existsSync(`${root}/index.html`)) {
     app.get('/ui/*', async (_request, reply) =>

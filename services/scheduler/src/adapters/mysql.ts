@@ -1,3 +1,4 @@
+import type { TraceBirth } from '@dsched/domain';
 import {
   acquirePartitionLeases,
   countMembers,
@@ -14,10 +15,16 @@ import type { DueMaterialiser, PartitionLeaseStore } from '../ports.ts';
 
 export function mysqlDueMaterialiser(
   pool: Pool,
-  options: { lookaheadMs: number; batchSize: number },
+  options: { lookaheadMs: number; batchSize: number; born?: TraceBirth },
 ): DueMaterialiser {
   return (scope, decide) =>
-    materialiseDueBatch(pool, { scope, lookaheadMs: options.lookaheadMs, limit: options.batchSize, decide });
+    materialiseDueBatch(pool, {
+      scope,
+      lookaheadMs: options.lookaheadMs,
+      limit: options.batchSize,
+      decide,
+      ...(options.born ? { born: options.born } : {}),
+    });
 }
 
 export function mysqlPartitionLeases(pool: Pool): PartitionLeaseStore {

@@ -1,4 +1,4 @@
-import type { SecretsKeyring, Tenant } from '@dsched/domain';
+import type { SecretsKeyring, Tenant, TraceBirth } from '@dsched/domain';
 import { partitionOf } from '@dsched/domain';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
 import {
@@ -59,10 +59,10 @@ export function mysqlTaskRepository(pool: Pool, options: { partitions: number })
   };
 }
 
-export function mysqlTaskRuns(pool: Pool): TaskRuns {
+export function mysqlTaskRuns(pool: Pool, born?: TraceBirth): TaskRuns {
   return {
-    trigger: (tenantId, taskId, discriminator) => triggerTask(pool, tenantId, taskId, discriminator),
-    backfill: (tenantId, taskId, plan) => backfillTask(pool, tenantId, taskId, plan),
+    trigger: (tenantId, taskId, discriminator) => triggerTask(pool, tenantId, taskId, discriminator, born),
+    backfill: (tenantId, taskId, plan) => backfillTask(pool, tenantId, taskId, plan, born),
   };
 }
 
@@ -74,9 +74,13 @@ export function mysqlClock(pool: Pool): DatabaseClock {
   return () => databaseNow(pool);
 }
 
-export function mysqlWorkflowStore(pool: Pool): WorkflowStore {
+export function mysqlWorkflowStore(pool: Pool, born?: TraceBirth): WorkflowStore {
   return {
-    insert: (plan) => insertWorkflow(pool, plan),
+    insert: (plan) =>
+      insertWorkflow(pool, {
+        ...plan,
+        trace: born?.({ id: plan.id, workflowId: plan.id, kind: 'workflow' }) ?? null,
+      }),
     get: (tenantId, id) => getWorkflow(pool, tenantId, id),
     isLive: (tenantId, id) => isWorkflowLive(pool, tenantId, id),
     listNodes: (workflowId, page) => listWorkflowNodes(pool, workflowId, page),

@@ -11,6 +11,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { maybeBinToId, uuidFromHex } from '../../ids.ts';
 import { readJson } from '../../json.ts';
 import { loadSql, withRows } from '../../sql.ts';
+import { binToTrace } from '../../trace-context.ts';
 import { withTransaction } from '../../transaction.ts';
 import { applyFlowControl, createFlowKeys, type FlowRow } from '../flow-control/index.ts';
 import { followUpsOfRow } from '../follow-ups/index.ts';
@@ -84,6 +85,7 @@ interface ClaimRow extends RowDataPacket, FlowRow {
   target: unknown;
   retry: unknown;
   cancel_requested: number;
+  trace_context: Buffer | null;
   db_now: Date;
   signing_secret: string;
   max_concurrency: number | null;
@@ -271,6 +273,7 @@ async function lockAndClaim(
         dueInMs: Math.max(0, r.run_at.getTime() - dbNowMs - sinceRead),
         owner: args.owner,
         followUps: followUpsOfRow(r),
+        trace: binToTrace(r.trace_context),
       }),
     );
     return done({ jobs, ...position, ...counts });

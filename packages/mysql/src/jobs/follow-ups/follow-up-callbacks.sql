@@ -4,12 +4,13 @@
 -- and a redriven job that finishes again reports again. The event is built here from the finished
 -- row, which this transaction holds locked; only the new id and the capped response body of the
 -- reported call come in the document. Jobs that did not end succeeded or dead, or whose task has
--- no URL for that outcome, make nothing. A callback job carries no callbacks of its own.
+-- no URL for that outcome, make nothing. A callback job carries no callbacks of its own; it
+-- carries its job's trace context, so the callback's call is a span of the occurrence's trace.
 -- Times are RFC 3339 with milliseconds; ids are formatted as UUIDs.
 -- Parameters: max_attempts, timeout_ms, retry (JSON), document ([[job_id_hex, callback_id_hex, response_body|null], ...])
 -- Returns: affected rows (callback jobs made)
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
-                         attempt, max_attempts, run_at, target, retry, created_at, updated_at)
+                         attempt, max_attempts, run_at, target, retry, created_at, updated_at, trace_context)
 SELECT UNHEX(d.callback_id), s.tenant_id, s.task_id,
        CONCAT('callback:', LOWER(HEX(s.id)), ':', s.attempt_group), 'callback', NOW(3), s.priority,
        IF(s.lane = 'critical', 'critical', 'default'), 'pending', 0, ?, NOW(3),
@@ -34,7 +35,7 @@ SELECT UNHEX(d.callback_id), s.tenant_id, s.task_id,
            'lastStatus', s.last_status,
            'lastError', s.last_error,
            'responseBody', d.response_body)),
-       ?, NOW(3), NOW(3)
+       ?, NOW(3), NOW(3), s.trace_context
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          job_id CHAR(32) PATH '$[0]',
          callback_id CHAR(32) PATH '$[1]',

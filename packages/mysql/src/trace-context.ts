@@ -1,0 +1,24 @@
+import type { TraceContext } from '@dsched/domain';
+
+// jobs.trace_context and workflows.trace_context (migration 0054): trace id (16 bytes), span id
+// (8), flags (1, bit 0 sampled). Hex on the way in, for the JSON documents the batch inserts read.
+
+/** The column's 25 bytes as the 50 hex digits a JSON document carries (UNHEX in SQL). */
+export function traceToHex(ctx: TraceContext | null | undefined): string | null {
+  return ctx ? `${ctx.traceId}${ctx.spanId}${ctx.sampled ? '01' : '00'}` : null;
+}
+
+export function traceToBin(ctx: TraceContext | null | undefined): Buffer | null {
+  const hex = traceToHex(ctx);
+  return hex === null ? null : Buffer.from(hex, 'hex');
+}
+
+/** A stored context, or null (none stored: a row older than the column, or a malformed one). */
+export function binToTrace(bin: Buffer | null | undefined): TraceContext | null {
+  if (!bin || bin.length !== 25) return null;
+  return {
+    traceId: bin.toString('hex', 0, 16),
+    spanId: bin.toString('hex', 16, 24),
+    sampled: (bin[24]! & 1) === 1,
+  };
+}

@@ -1,0 +1,39 @@
+import type { JobTraces } from '@dsched/runtime';
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { HistoryWriter } from '../ports.ts';
+
+// The archiver's spans (docs/tracing.md): a batch of jobs written to history is one `settle jobs`
+// span linked to the sampled ones, and each sampled job's trace gets an `archive` span (its end:
+// written to history, about to leave MySQL), linked to the batch's. Tracing off: the writer as is.
+export function traceHistoryWrites(write: HistoryWriter, traces: JobTraces): HistoryWriter {
+  if (!traces.enabled) return write;
+  return async (records) => {
+    const batch = traces.batch(
+      'settle jobs',
+      'settle',
+      records.map((r) => r.trace),
+      { 'messaging.operation.name': 'archive' },
+    );
+    try {
+      await write(records);
+    } catch (err) {
+      batch?.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      batch?.end();
+      throw err;
+    }
+    batch?.end();
+    for (const r of records) {
+      traces.mark(
+        'archive',
+        r.trace,
+        {
+          'messaging.operation.type': 'settle',
+          'messaging.message.id': r.view.id,
+          'dsched.job.state': r.view.state,
+          'dsched.job.attempt': r.view.attempt,
+        },
+        { link: batch },
+      );
+    }
+  };
+}
