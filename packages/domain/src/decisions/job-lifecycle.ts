@@ -1,7 +1,7 @@
 import type { JobState, Lane, Priority, RetryPolicy, Target } from '../model.ts';
+import type { TraceContext } from '../wire/trace-context.ts';
 import type { JobView } from '../wire/views.ts';
 import type { FinishFollowUps } from './callbacks.ts';
-import type { TraceContext } from '../wire/trace-context.ts';
 
 // The job state machine (ARCHITECTURE.md, docs/glossary.md), the twin of task-lifecycle.ts: which
 // states a job moves between, who moves it, and the values the services and the MySQL adapter

@@ -11,9 +11,9 @@ import {
   type TriggerRule,
 } from '../model.ts';
 import { toFlowControl, toTarget } from '../wire/call-spec.ts';
+import type { TraceContext } from '../wire/trace-context.ts';
 import type { CreateWorkflowRequest } from '../wire/workflow-spec.ts';
 import { checkWorkflowGraph } from './workflow-graph.ts';
-import type { TraceContext } from '../wire/trace-context.ts';
 
 // A submission as it is stored: its graph checked (workflow-graph.ts), each node's job decided
 // (lane, target, flow control), and the run's and the nodes' ids given from the database clock.
