@@ -32,6 +32,7 @@ export * from './decisions/workflow-plan.ts';
 // The nouns and their closed vocabularies, the error vocabulary, ids.
 export * from './errors.ts';
 export * from './ids.ts';
+export * from './json.ts';
 export * from './model.ts';
 export * from './partition.ts';
 // wire/: what crosses the HTTP boundary. Request schemas (zod), views, page tokens.

@@ -1,5 +1,6 @@
 import { firstFireAt } from '../calendar/schedule.ts';
 import { conflict, invalidArgument } from '../errors.ts';
+import { sameJson as same } from '../json.ts';
 import { laneFor, type Task } from '../model.ts';
 import { toFlowControl, toTarget } from '../wire/call-spec.ts';
 import type { PatchTaskRequest } from '../wire/task-requests.ts';
@@ -42,8 +43,6 @@ export interface TaskChange {
 function bump(task: Task, now: Date, changes: Partial<Task>): Task {
   return { ...task, ...changes, version: task.version + 1, updatedAt: now };
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Applies a PATCH; null when it changes nothing (the version stays). */
 export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskChange | null {
