@@ -1,10 +1,11 @@
 -- One level of the descendants a retry resets: children of the frontier that did not succeed and
 -- are not live (waiting, ready or finished without success), not yet marked by this retry's token.
--- Through the edges by parent key (FORCE INDEX: fresh statistics make the optimizer read them by the
--- run alone, walk-count.sql); locked, to be marked next (retry-mark.sql).
+-- Through the edges by parent key, in the order written (STRAIGHT_JOIN, FORCE INDEX: from fresh
+-- statistics MariaDB reads the edges by the run alone, walk-count.sql, and MySQL starts from the
+-- children, joining the whole run); locked, to be marked next (retry-mark.sql).
 -- Parameters: rows (derived: workflow_id, node_id), step_token, limit
 -- Returns: rows of (node_id)
-SELECT DISTINCT c.node_id
+SELECT STRAIGHT_JOIN DISTINCT c.node_id
   FROM (:rows) v
   JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
   JOIN workflow_nodes c ON c.workflow_id = e.workflow_id AND c.node_id = e.child_id
