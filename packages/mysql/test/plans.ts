@@ -15,15 +15,33 @@ export function jobsSql(file: string): string {
 }
 
 /**
+ * Whether an EXPLAIN FORMAT=JSON plan sorts rows: MariaDB nests the sorted part in `filesort` (and
+ * `read_sorted_file`), MySQL (format version 1, the stack's `--explain-json-format-version=1`)
+ * marks each ordering step `"using_filesort": true` and prints `false` where the index gives the
+ * order, so the text alone says nothing on MySQL.
+ */
+export function planSorts(plan: unknown): boolean {
+  if (!plan || typeof plan !== 'object') return false;
+  const o = plan as Record<string, unknown>;
+  if ('filesort' in o || 'read_sorted_file' in o || o.using_filesort === true) return true;
+  return Object.values(o).some(planSorts);
+}
+
+/**
  * EXPLAIN FORMAT=JSON of a statement of src/jobs (by file name): its JSON text, the table node of its plan
- * wherever it sits (a filesort wraps it in read_sorted_file), and every table node by alias (for
- * a statement of several tables: derived tables, subqueries).
+ * wherever it sits (a filesort wraps it in read_sorted_file), every table node by alias (for a
+ * statement of several tables: derived tables, subqueries), and whether it sorts (planSorts).
  */
 export async function explainJobsStatement(
   pool: Pool,
   file: string,
   params: unknown[],
-): Promise<{ table: Record<string, unknown>; tables: Map<string, Record<string, unknown>>; json: string }> {
+): Promise<{
+  table: Record<string, unknown>;
+  tables: Map<string, Record<string, unknown>>;
+  json: string;
+  filesort: boolean;
+}> {
   const [p] = await pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${jobsSql(file)}`, params);
   const json = String(p[0]!.EXPLAIN);
   const find = (node: unknown): Record<string, unknown> | undefined => {
@@ -48,5 +66,5 @@ export async function explainJobsStatement(
   collect(parsed);
   const table = find(parsed);
   if (!table) throw new Error(`no table in the plan of ${file}`);
-  return { table, tables, json };
+  return { table, tables, json, filesort: planSorts(parsed) };
 }
