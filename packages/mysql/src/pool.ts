@@ -18,8 +18,12 @@ export function createPool(url: string, options: { connectionLimit?: number } = 
     enableKeepAlive: true,
     timezone: 'Z',
     dateStrings: false,
+    // BIGINT as a number while it is exact (a string past 2^53): MySQL types comparisons, IF(),
+    // LEAST() and DIV as BIGINT where MariaDB says INT, so with strings for every BIGINT the same
+    // statement gave 1 on MariaDB and "1" on MySQL. The project's BIGINT columns (fair-share
+    // virtual times, lease tokens) stay far below 2^53 and are read with Number() either way.
     supportBigNumbers: true,
-    bigNumberStrings: true,
+    bigNumberStrings: false,
     connectTimeout: 5_000,
     namedPlaceholders: false,
     // mysql2 captures a stack trace on every query, begin and commit to put the caller's frames in
