@@ -126,14 +126,31 @@ async function skipOnVitess(conn: PoolConnection, m: Migration, statement: strin
   );
 }
 
-/** The schema as SHOW CREATE TABLE prints it, for the committed schema file CI compares. */
+/** Which engine a pool talks to: the two print the same schema in different words. */
+export async function serverFlavor(pool: Pool): Promise<'mariadb' | 'mysql'> {
+  const [[row]] = await pool.query<RowDataPacket[]>('SELECT VERSION() AS v');
+  return /mariadb/i.test(String(row!.v)) ? 'mariadb' : 'mysql';
+}
+
+/** The committed schema file of an engine, beside the package's src/ (packages/mysql/). */
+export function schemaFile(flavor: 'mariadb' | 'mysql'): URL {
+  return new URL(flavor === 'mariadb' ? '../schema.sql' : '../schema.mysql.sql', import.meta.url);
+}
+
+/**
+ * The schema as SHOW CREATE TABLE prints it, for the committed schema files CI compares: one per
+ * engine (schemaFile), as MariaDB and MySQL print the same tables differently (JSON a checked
+ * LONGTEXT or a native type, display widths, quoting of defaults and expressions).
+ */
 export async function dumpSchema(pool: Pool): Promise<string> {
   const [tables] = await pool.query<RowDataPacket[]>(
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name <> 'schema_migrations' ORDER BY table_name",
   );
+  // In code-unit order: the engines' information_schema collations order `_` apart.
+  const names = tables.map((t) => String(t.name)).sort();
   const parts: string[] = [];
-  for (const t of tables) {
-    const [[row]] = await pool.query<RowDataPacket[]>(`SHOW CREATE TABLE \`${String(t.name)}\``);
+  for (const name of names) {
+    const [[row]] = await pool.query<RowDataPacket[]>(`SHOW CREATE TABLE \`${name}\``);
     parts.push(`${String(row!['Create Table']).replace(/ AUTO_INCREMENT=\d+/, '')};`);
   }
   return `${parts.join('\n\n')}\n`;

@@ -18,17 +18,21 @@ export interface TestDatabase {
  * A fresh, migrated database for one test file (dropped and recreated at start, kept afterwards
  * so a failed test's rows can be inspected).
  */
-export async function createTestDatabase(fileUrl: string, suffix = ''): Promise<TestDatabase> {
+export async function createTestDatabase(
+  fileUrl: string,
+  suffix = '',
+  server = MYSQL_SERVER_URL,
+): Promise<TestDatabase> {
   const name = `${testStoreName(fileUrl)}${suffix}`.slice(0, 64);
   assertTestName(name);
-  const admin = await mysql.createConnection(`${MYSQL_SERVER_URL}/mysql`);
+  const admin = await mysql.createConnection(`${server}/mysql`);
   try {
     await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
     await admin.query(`CREATE DATABASE \`${name}\``);
   } finally {
     await admin.end();
   }
-  const url = `${MYSQL_SERVER_URL}/${name}`;
+  const url = `${server}/${name}`;
   const pool = createPool(url, { connectionLimit: 20 });
   await migrateMysql(pool);
   return { name, url, pool, close: () => pool.end() };
