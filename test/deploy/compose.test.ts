@@ -38,8 +38,8 @@ describe('docker-compose.yml', () => {
     expect(found).toMatch(/\/services\/mysql\/volumes must be array/);
   });
 
-  it('runs MySQL 8.4, Cassandra 5.0, the migration, the six services, a demo target, Prometheus and Grafana', () => {
-    expect(compose.services.mysql.image).toBe('mysql:8.4');
+  it('runs MySQL 9.7 (the verified release), Cassandra 5.0, the migration, the six services, a demo target, Prometheus and Grafana', () => {
+    expect(compose.services.mysql.image).toBe('mysql:9.7');
     expect(compose.services.cassandra.image).toBe('cassandra:5.0');
     expect(compose.services.migrate.command).toEqual(['migrate']);
     expect(compose.services.migrate.depends_on).toMatchObject({
