@@ -10,6 +10,7 @@ import { FLEET_PROFILES, Fleet, type FleetProfile, type FleetSpec, type ServiceN
 import { type MachineState, machineState } from './machine.ts';
 import { scratchDir } from './paths.ts';
 import { adoptPidFile } from './processes.ts';
+import { OwnReplicaSet, type ReplicaSetOptions } from './replication.ts';
 import {
   CASSANDRA_CONTACT,
   ensureSharedStack,
@@ -74,6 +75,8 @@ export interface StartSpec {
   ownMariadb?: boolean;
   /** More options for the own mariadbd (ownMariadb only): db-profile.ts's. */
   ownMariadbArgs?: string[];
+  /** A primary and a replica of the run's own behind a front-door relay (mysql-failover). */
+  ownReplicaSet?: ReplicaSetOptions;
 }
 
 export interface Sample {
@@ -129,6 +132,7 @@ export class Run {
   jobApi!: ApiClient;
   tenants: Tenant[] = [];
   ownMariadb: OwnMariadb | undefined;
+  replicaSet: OwnReplicaSet | undefined;
   registration: Registration | undefined;
   #machineBefore: MachineState = machineState();
   #sampler: NodeJS.Timeout | undefined;
@@ -175,6 +179,19 @@ export class Run {
       );
       server = this.ownMariadb.url;
       this.log(`own mariadbd on 127.0.0.1:${this.ownMariadb.port} (data in ${this.ownMariadb.dir})`);
+    }
+    if (spec.ownReplicaSet) {
+      rmSync(`${this.scratch}replication`, { recursive: true, force: true });
+      const set = await OwnReplicaSet.start(
+        `${this.scratch}replication/`,
+        `${this.scratch}logs/`,
+        spec.ownReplicaSet,
+      );
+      this.replicaSet = set;
+      server = set.url;
+      this.log(
+        `own primary 127.0.0.1:${set.primary.port} and replica 127.0.0.1:${set.replica.port} (${spec.ownReplicaSet.semiSync ? 'semi-sync AFTER_SYNC' : 'asynchronous'}, link +${spec.ownReplicaSet.linkDelayMs} ms each way); services and harness through the front door 127.0.0.1:${set.front.port}`,
+      );
     }
     const name = storeName(this.opts.scenario, this.opts.storePrefix);
     this.stores = await freshStores(server, name);
@@ -402,6 +419,7 @@ export class Run {
     await this.taskApi?.close().catch(() => undefined);
     await this.jobApi?.close().catch(() => undefined);
     await this.ownMariadb?.down('term').catch(() => undefined);
+    await this.replicaSet?.stop().catch(() => undefined);
     for (const cleanup of this.cleanups.splice(0)) await cleanup().catch(() => undefined);
   }
 }

@@ -84,7 +84,10 @@ export class OwnMariadb {
 
   readonly #extraArgs: string[];
 
-  /** `extraArgs`: more server options (db-profile.ts's slow log and performance_schema). */
+  /**
+   * `extraArgs`: more server options (db-profile.ts's slow log and performance_schema; a
+   * replication member's server id, binary log and semi-sync: replication.ts).
+   */
   static async start(dir: string, logFile: string, extraArgs: string[] = []): Promise<OwnMariadb> {
     const db = new OwnMariadb(dir, await freePort(), logFile, extraArgs);
     if (!existsSync(`${dir}/data/mysql`)) {
@@ -102,12 +105,25 @@ export class OwnMariadb {
       );
     }
     await db.up();
-    execFileSync('mariadb', ['--no-defaults', `--socket=${dir}/mysqld.sock`, '-uroot'], {
-      input: `CREATE USER IF NOT EXISTS 'dsched'@'127.0.0.1' IDENTIFIED BY 'dsched';
-GRANT ALL PRIVILEGES ON *.* TO 'dsched'@'127.0.0.1' WITH GRANT OPTION;`,
-      stdio: ['pipe', 'ignore', 'inherit'],
-    });
+    // Each server's own users, kept out of its binary log (a replica's would be transactions of
+    // its own that its primary never had).
+    db.rootSql(`SET SESSION sql_log_bin = 0;
+CREATE USER IF NOT EXISTS 'dsched'@'127.0.0.1' IDENTIFIED BY 'dsched';
+GRANT ALL PRIVILEGES ON *.* TO 'dsched'@'127.0.0.1' WITH GRANT OPTION;`);
     return db;
+  }
+
+  /** Runs SQL as root over the socket; returns what the client printed (tab-separated, no names). */
+  rootSql(sql: string): string {
+    return execFileSync(
+      'mariadb',
+      ['--no-defaults', `--socket=${this.dir}/mysqld.sock`, '-uroot', '-N', '-B'],
+      {
+        input: sql,
+        encoding: 'utf8',
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
   }
 
   get url(): string {

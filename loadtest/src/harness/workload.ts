@@ -50,7 +50,7 @@ export function expectedOccurrences(tasks: RegisteredTask[], windowEndMs: number
   return out;
 }
 
-function taskBody(plan: TaskPlan, sinkBase: string, name: string): Record<string, unknown> {
+export function taskBody(plan: TaskPlan, sinkBase: string, name: string): Record<string, unknown> {
   const schedule =
     plan.schedule.type === 'once'
       ? { type: 'once', at: new Date(plan.schedule.at).toISOString() }

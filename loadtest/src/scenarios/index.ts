@@ -3,6 +3,7 @@ import { cancelStorm } from './cancel-storm.ts';
 import { executorKillScenario, smoke } from './executor-kill.ts';
 import { hostileTargets } from './hostile-targets.ts';
 import { mariadbRestart } from './mariadb-restart.ts';
+import { mysqlFailover } from './mysql-failover.ts';
 import { noisyNeighbour } from './noisy-neighbour.ts';
 import { peak } from './peak.ts';
 import { peakVsPeers } from './peak-vs-peers.ts';
@@ -32,6 +33,7 @@ export const SCENARIOS: Scenario[] = [
   cassandraDown,
   executorPartition,
   mariadbRestartPeak,
+  mysqlFailover,
   hostileTargets,
   soak,
   smoke,

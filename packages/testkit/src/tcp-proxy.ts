@@ -6,18 +6,26 @@ import { createServer, type Server, type Socket } from 'node:net';
 //   so clients hang instead of failing fast (packets dropped);
 // - `cut()` destroys every relayed connection and resets each new one as soon as it is accepted,
 //   so clients fail fast, as they would with the server down (connection refused or reset).
-// `restore()` ends either; `stats()` counts what it relayed and refused.
+// `restore()` ends either; `stats()` counts what it relayed and refused. `retarget()` sends new
+// connections to another server (a DNS name or a proxy moved to a promoted replica); `delayMs`
+// holds every chunk that long in each direction (a link to another zone; not with `blackhole()`).
 
 export interface TcpProxy {
   port: number;
   blackhole(): void;
   cut(): void;
   restore(): void;
+  retarget(target: { host: string; port: number }): void;
   stats(): { accepted: number; refused: number; open: number };
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(
+  initial: { host: string; port: number },
+  options: { delayMs?: number } = {},
+): Promise<TcpProxy> {
+  let target = initial;
+  const delayMs = options.delayMs ?? 0;
   let mode: 'open' | 'blackhole' | 'cut' = 'open';
   let accepted = 0;
   let refused = 0;
@@ -49,8 +57,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
     upstream.connect(target.port, target.host);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (delayMs > 0) {
+      // Timers of one delay fire in the order they were set: the stream's order is kept.
+      const late = (from: Socket, to: Socket) =>
+        from.on('data', (chunk) => setTimeout(() => to.destroyed || to.write(chunk), delayMs));
+      late(client, upstream);
+      late(upstream, client);
+    } else {
+      client.pipe(upstream);
+      upstream.pipe(client);
+    }
     pairs.add(pair);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -82,6 +98,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         a.resume();
         b.resume();
       }
+    },
+    retarget: (next) => {
+      target = next;
     },
     stats: () => ({ accepted, refused, open: pairs.size }),
     close: () =>
