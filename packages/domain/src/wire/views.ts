@@ -1,3 +1,4 @@
+import { canonicalJson } from '../json.ts';
 import type { FlowControl, JobState, Priority, Schedule, Task } from '../model.ts';
 
 // The documents the APIs return. A job's view is built the same way from a live MySQL row and
@@ -62,21 +63,24 @@ function flowControlView(f: FlowControl): Record<string, unknown> {
   };
 }
 
+// The task's documents (schedule, target or workflow, retry, metadata, callbacks) in canonical
+// key order, whether the task was just built from a request or read back from either engine:
+// create, get and list answer the same bytes.
 export function taskView(t: Task): Record<string, unknown> {
   return {
     id: t.id,
     name: t.name,
-    schedule: scheduleView(t.schedule),
-    ...(t.workflow ? { workflow: t.workflow } : { target: t.target }),
+    schedule: canonicalJson(scheduleView(t.schedule)),
+    ...(t.workflow ? { workflow: canonicalJson(t.workflow) } : { target: canonicalJson(t.target) }),
     priority: t.priority,
     lane: t.lane,
-    retry: t.retry,
+    retry: canonicalJson(t.retry),
     misfirePolicy: t.misfirePolicy,
     overlapPolicy: t.overlapPolicy,
-    ...(t.metadata ? { metadata: t.metadata } : {}),
+    ...(t.metadata ? { metadata: canonicalJson(t.metadata) } : {}),
     ...(t.jitterS > 0 ? { jitterS: t.jitterS } : {}),
     ...(t.pauseAfterFailures !== null ? { pauseAfterFailures: t.pauseAfterFailures } : {}),
-    ...(t.callbacks ? { callbacks: t.callbacks } : {}),
+    ...(t.callbacks ? { callbacks: canonicalJson(t.callbacks) } : {}),
     ...(t.flowControl ? { flowControl: flowControlView(t.flowControl) } : {}),
     state: t.state,
     ...(t.state === 'paused' && t.pausedReason ? { pausedReason: t.pausedReason } : {}),
