@@ -16,7 +16,7 @@
 #
 # Environment: DSCHED_CACHE, DSCHED_MYSQL_SID_DIR (the cache: default $DSCHED_CACHE/mysql-sid),
 # DSCHED_MYSQL_DATA (up/down/status/client: the server's own directory, default
-# $DSCHED_STACK_DIR/mysql or .stack/mysql), DSCHED_MYSQL_PORT (3307), DSCHED_MYSQL_BUFFER_POOL (1G),
+# $DSCHED_STACK_DIR/mysql or .stack/mysql), DSCHED_MYSQL_PORT (3307), DSCHED_MYSQL_BUFFER_POOL (2G, as the stack's MariaDB),
 # DSCHED_MYSQL_BINLOG=1 (a binary log; off by default, like the stack's MariaDB),
 # DSCHED_MYSQL_EXTRA_ARGS (more mysqld options), DSCHED_MYSQL_MIRROR (a Debian mirror).
 #
@@ -33,7 +33,7 @@ SID_DIR="${DSCHED_MYSQL_SID_DIR:-$CACHE/mysql-sid}"
 TREE="$SID_DIR/sid"
 PORT="${DSCHED_MYSQL_PORT:-3307}"
 DATA_HOME="${DSCHED_MYSQL_DATA:-${DSCHED_STACK_DIR:-$ROOT/.stack}/mysql}"
-BUFFER_POOL="${DSCHED_MYSQL_BUFFER_POOL:-1G}"
+BUFFER_POOL="${DSCHED_MYSQL_BUFFER_POOL:-2G}"
 PACKAGES="mysql-server-core mysql-client"
 
 log() { echo "mysql-sid: $*" >&2; }

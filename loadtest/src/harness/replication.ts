@@ -48,7 +48,7 @@ const seqOf = (gtids: string): number => {
 
 const slaveStatus = (db: OwnMariadb): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const line of db.rootSql('SHOW SLAVE STATUS\\G').split('\n')) {
+  for (const line of db.rootSql('SHOW SLAVE STATUS\\G', true).split('\n')) {
     const m = line.match(/^\s*(\w+): ?(.*)$/);
     if (m) out[m[1]!] = m[2]!;
   }

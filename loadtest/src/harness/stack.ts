@@ -113,11 +113,14 @@ GRANT ALL PRIVILEGES ON *.* TO 'dsched'@'127.0.0.1' WITH GRANT OPTION;`);
     return db;
   }
 
-  /** Runs SQL as root over the socket; returns what the client printed (tab-separated, no names). */
-  rootSql(sql: string): string {
+  /**
+   * Runs SQL as root over the socket; returns what the client printed (tab-separated, without
+   * column names unless `names`: a vertical `\G` listing needs them).
+   */
+  rootSql(sql: string, names = false): string {
     return execFileSync(
       'mariadb',
-      ['--no-defaults', `--socket=${this.dir}/mysqld.sock`, '-uroot', '-N', '-B'],
+      ['--no-defaults', `--socket=${this.dir}/mysqld.sock`, '-uroot', '-B', ...(names ? [] : ['-N'])],
       {
         input: sql,
         encoding: 'utf8',
