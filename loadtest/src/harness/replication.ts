@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { startTcpProxy, type TcpProxy } from '@dsched/testkit/tcp-proxy';
+import { createInterface, type Interface } from 'node:readline';
+import { type Child, spawnChild } from './processes.ts';
 import { OwnMariadb } from './stack.ts';
 import { waitFor } from './wait.ts';
 
@@ -8,7 +9,8 @@ import { waitFor } from './wait.ts';
 // the shared server), GTID replication, semi-synchronous AFTER_SYNC or asynchronous, and the
 // services' front door: a TCP relay standing in for the DNS name or proxy an operator points at
 // the primary. The replica reads the primary's binary log through a second relay, the link, which
-// can hold each chunk a while (a replica in another zone). `failover()` is what an operator or an
+// can hold each chunk a while (a replica in another zone). Both relays are processes of their own
+// (relay-main.ts): a whole fleet's traffic goes through the front door. `failover()` is what an operator or an
 // orchestrator does when the primary dies: wait for the replica to apply what it received, stop
 // replicating, open it for writes, point the front door at it (docs/operations.md, the runbook).
 
@@ -58,19 +60,75 @@ const slaveStatus = (db: OwnMariadb): Record<string, string> => {
 const globalStatus = (db: OwnMariadb, name: string): number =>
   Number(db.rootSql(`SHOW GLOBAL STATUS LIKE '${name}'`).split('\t')[1] ?? Number.NaN);
 
+/** A relay process (relay-main.ts) and its commands. */
+export class Relay {
+  readonly port: number;
+  readonly #child: Child;
+  readonly #lines: Interface;
+
+  private constructor(port: number, child: Child, lines: Interface) {
+    this.port = port;
+    this.#child = child;
+    this.#lines = lines;
+  }
+
+  static async start(name: string, targetPort: number, delayMs: number, logFile: string): Promise<Relay> {
+    const child = spawnChild(
+      name,
+      [
+        process.execPath,
+        new URL('./relay-main.ts', import.meta.url).pathname,
+        String(targetPort),
+        String(delayMs),
+      ],
+      { logFile, pipeStdout: true, pipeStdin: true },
+    );
+    const lines = createInterface({ input: child.process.stdout! });
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${name} did not start within 20 s`)), 20_000);
+      lines.once('line', (line) => {
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { port: number }).port);
+      });
+    });
+    return new Relay(port, child, lines);
+  }
+
+  async #command(line: string): Promise<void> {
+    const answer = new Promise<string>((resolve) => this.#lines.once('line', resolve));
+    this.#child.process.stdin!.write(`${line}\n`);
+    const got = await answer;
+    if (got !== 'ok') throw new Error(`relay ${line}: ${got}`);
+  }
+
+  cut(): Promise<void> {
+    return this.#command('cut');
+  }
+  restore(): Promise<void> {
+    return this.#command('restore');
+  }
+  retarget(port: number): Promise<void> {
+    return this.#command(`retarget ${port}`);
+  }
+  async close(): Promise<void> {
+    this.#child.process.stdin!.end();
+    await this.#child.stop('SIGTERM', 5000);
+  }
+}
+
 export class OwnReplicaSet {
   readonly primary: OwnMariadb;
   readonly replica: OwnMariadb;
-  readonly front: TcpProxy;
-  readonly link: TcpProxy;
+  readonly front: Relay;
+  readonly link: Relay;
   readonly options: ReplicaSetOptions;
   #primaryUp = true;
 
   private constructor(
     primary: OwnMariadb,
     replica: OwnMariadb,
-    front: TcpProxy,
-    link: TcpProxy,
+    front: Relay,
+    link: Relay,
     options: ReplicaSetOptions,
   ) {
     this.primary = primary;
@@ -107,9 +165,11 @@ export class OwnReplicaSet {
     ]);
     primary.rootSql(`CREATE USER IF NOT EXISTS 'repl'@'127.0.0.1' IDENTIFIED BY 'repl';
 GRANT REPLICATION SLAVE, REPLICATION SLAVE ADMIN ON *.* TO 'repl'@'127.0.0.1';`);
-    const link = await startTcpProxy(
-      { host: '127.0.0.1', port: primary.port },
-      { delayMs: options.linkDelayMs },
+    const link = await Relay.start(
+      'relay-link',
+      primary.port,
+      options.linkDelayMs,
+      `${logDir}relay-link.log`,
     );
     replica.rootSql(`SET GLOBAL gtid_slave_pos = '';
 CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = ${link.port}, MASTER_USER = 'repl',
@@ -126,7 +186,7 @@ START SLAVE;`);
       },
       { timeoutMs: 60_000, intervalMs: 250 },
     );
-    const front = await startTcpProxy({ host: '127.0.0.1', port: primary.port });
+    const front = await Relay.start('relay-front', primary.port, 0, `${logDir}relay-front.log`);
     return new OwnReplicaSet(primary, replica, front, link, options);
   }
 
@@ -152,7 +212,7 @@ START SLAVE;`);
 
   /** The primary dies (kill -9); the front door refuses connections until failover(). */
   async killPrimary(): Promise<void> {
-    this.front.cut();
+    await this.front.cut();
     await this.primary.down('kill');
     this.#primaryUp = false;
   }
@@ -173,8 +233,8 @@ RESET SLAVE ALL;
 SET GLOBAL rpl_semi_sync_master_enabled = OFF;
 SET GLOBAL read_only = OFF;`);
     const appliedSeq = seqOf(this.replica.rootSql('SELECT @@gtid_slave_pos'));
-    this.front.retarget({ host: '127.0.0.1', port: this.replica.port });
-    this.front.restore();
+    await this.front.retarget(this.replica.port);
+    await this.front.restore();
     const primarySeq = this.deadPrimarySeq();
     return { primarySeq, appliedSeq, transactionsLost: Math.max(0, primarySeq - appliedSeq), catchUpMs };
   }
