@@ -13,6 +13,19 @@ CREATE TABLE `flow_keys` (
   PRIMARY KEY (`tenant_id`,`flow_key`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+CREATE TABLE `job_attempts` (
+  `job_id` binary(16) NOT NULL,
+  `attempt` int(10) unsigned NOT NULL,
+  `executor` varchar(128) NOT NULL,
+  `started_at` datetime(3) NOT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  `status` smallint(6) DEFAULT NULL,
+  `error_class` varchar(32) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `error` varchar(1000) DEFAULT NULL,
+  `duration_ms` int(10) unsigned DEFAULT NULL,
+  PRIMARY KEY (`job_id`,`attempt`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 CREATE TABLE `jobs` (
   `id` binary(16) NOT NULL,
   `tenant_id` binary(16) NOT NULL,
@@ -70,19 +83,6 @@ CREATE TABLE `jobs` (
   KEY `jobs_fair_heads` (`claim_lane`,`claim_tag`,`tenant_id`,`run_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
-CREATE TABLE `job_attempts` (
-  `job_id` binary(16) NOT NULL,
-  `attempt` int(10) unsigned NOT NULL,
-  `executor` varchar(128) NOT NULL,
-  `started_at` datetime(3) NOT NULL,
-  `finished_at` datetime(3) DEFAULT NULL,
-  `status` smallint(6) DEFAULT NULL,
-  `error_class` varchar(32) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
-  `error` varchar(1000) DEFAULT NULL,
-  `duration_ms` int(10) unsigned DEFAULT NULL,
-  PRIMARY KEY (`job_id`,`attempt`)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
-
 CREATE TABLE `leases` (
   `name` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `holder` varchar(128) DEFAULT NULL,
@@ -131,22 +131,6 @@ CREATE TABLE `tasks` (
   KEY `tasks_due` (`state`,`priority`,`partition`,`next_fire_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
-CREATE TABLE `tenants` (
-  `id` binary(16) NOT NULL,
-  `name` varchar(200) NOT NULL,
-  `signing_secret` varchar(200) NOT NULL,
-  `signing_secret_key_id` varchar(32) DEFAULT NULL,
-  `max_tasks` int(10) unsigned DEFAULT NULL,
-  `max_concurrency` int(10) unsigned DEFAULT NULL,
-  `rate_limit_per_second` int(10) unsigned DEFAULT NULL,
-  `weight` decimal(7,3) NOT NULL DEFAULT 1.000,
-  `created_at` datetime(3) NOT NULL,
-  `updated_at` datetime(3) NOT NULL,
-  `task_count` int(10) unsigned NOT NULL DEFAULT 0,
-  PRIMARY KEY (`id`),
-  KEY `tenants_secret_key` (`signing_secret_key_id`)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
-
 CREATE TABLE `tenant_api_keys` (
   `key_hash` binary(32) NOT NULL,
   `tenant_id` binary(16) NOT NULL,
@@ -181,27 +165,20 @@ CREATE TABLE `tenant_slots` (
   KEY `tenant_slots_free` (`tenant_id`,`expires_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
-CREATE TABLE `workflows` (
+CREATE TABLE `tenants` (
   `id` binary(16) NOT NULL,
-  `tenant_id` binary(16) NOT NULL,
   `name` varchar(200) NOT NULL,
-  `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-  `paused` tinyint(3) unsigned NOT NULL DEFAULT 0,
-  `failure_policy` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-  `max_parallel` int(10) unsigned DEFAULT NULL,
-  `node_count` int(10) unsigned NOT NULL,
-  `edge_count` int(10) unsigned NOT NULL,
-  `deadline_at` datetime(3) DEFAULT NULL,
-  `metadata` longtext DEFAULT NULL CHECK (json_valid(`metadata`)),
+  `signing_secret` varchar(200) NOT NULL,
+  `signing_secret_key_id` varchar(32) DEFAULT NULL,
+  `max_tasks` int(10) unsigned DEFAULT NULL,
+  `max_concurrency` int(10) unsigned DEFAULT NULL,
+  `rate_limit_per_second` int(10) unsigned DEFAULT NULL,
+  `weight` decimal(7,3) NOT NULL DEFAULT 1.000,
   `created_at` datetime(3) NOT NULL,
   `updated_at` datetime(3) NOT NULL,
-  `finished_at` datetime(3) DEFAULT NULL,
-  `archived_at` datetime(3) DEFAULT NULL,
-  `trace_context` binary(25) DEFAULT NULL,
+  `task_count` int(10) unsigned NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
-  KEY `workflows_by_tenant` (`tenant_id`,`id`),
-  KEY `workflows_by_state` (`state`,`deadline_at`),
-  KEY `workflows_finished` (`state`,`finished_at`)
+  KEY `tenants_secret_key` (`signing_secret_key_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `workflow_edges` (
@@ -210,6 +187,15 @@ CREATE TABLE `workflow_edges` (
   `child_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   PRIMARY KEY (`workflow_id`,`parent_id`,`child_id`),
   KEY `workflow_edges_by_child` (`workflow_id`,`child_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE `workflow_node_outputs` (
+  `workflow_id` binary(16) NOT NULL,
+  `node_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `attempt` int(10) unsigned NOT NULL,
+  `output` longtext NOT NULL,
+  `created_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`workflow_id`,`node_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `workflow_nodes` (
@@ -242,11 +228,25 @@ CREATE TABLE `workflow_nodes` (
   KEY `workflow_nodes_unwalked` (`walk_pending`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
-CREATE TABLE `workflow_node_outputs` (
-  `workflow_id` binary(16) NOT NULL,
-  `node_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-  `attempt` int(10) unsigned NOT NULL,
-  `output` longtext NOT NULL,
+CREATE TABLE `workflows` (
+  `id` binary(16) NOT NULL,
+  `tenant_id` binary(16) NOT NULL,
+  `name` varchar(200) NOT NULL,
+  `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `paused` tinyint(3) unsigned NOT NULL DEFAULT 0,
+  `failure_policy` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `max_parallel` int(10) unsigned DEFAULT NULL,
+  `node_count` int(10) unsigned NOT NULL,
+  `edge_count` int(10) unsigned NOT NULL,
+  `deadline_at` datetime(3) DEFAULT NULL,
+  `metadata` longtext DEFAULT NULL CHECK (json_valid(`metadata`)),
   `created_at` datetime(3) NOT NULL,
-  PRIMARY KEY (`workflow_id`,`node_id`)
+  `updated_at` datetime(3) NOT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  `archived_at` datetime(3) DEFAULT NULL,
+  `trace_context` binary(25) DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  KEY `workflows_by_tenant` (`tenant_id`,`id`),
+  KEY `workflows_by_state` (`state`,`deadline_at`),
+  KEY `workflows_finished` (`state`,`finished_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
