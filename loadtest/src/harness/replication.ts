@@ -40,6 +40,8 @@ export interface Takeover {
   transactionsLost: number;
   /** Time to apply the relay log the replica had received when the primary died. */
   catchUpMs: number;
+  /** When the front door pointed at the new primary (ms since the epoch). */
+  switchedAt: number;
 }
 
 const seqOf = (gtids: string): number => {
@@ -235,8 +237,17 @@ SET GLOBAL read_only = OFF;`);
     const appliedSeq = seqOf(this.replica.rootSql('SELECT @@gtid_slave_pos'));
     await this.front.retarget(this.replica.port);
     await this.front.restore();
+    const switchedAt = Date.now();
+    // After the switch: reading the dead primary's binary log is the harness's accounting, not
+    // part of the takeover.
     const primarySeq = this.deadPrimarySeq();
-    return { primarySeq, appliedSeq, transactionsLost: Math.max(0, primarySeq - appliedSeq), catchUpMs };
+    return {
+      primarySeq,
+      appliedSeq,
+      transactionsLost: Math.max(0, primarySeq - appliedSeq),
+      catchUpMs,
+      switchedAt,
+    };
   }
 
   /** The last GTID the dead primary wrote to its binary log (synced at each commit), from its files. */

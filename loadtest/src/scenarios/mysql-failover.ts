@@ -100,7 +100,7 @@ export const mysqlFailover: Scenario = {
       await set.killPrimary();
       killed = true;
       const takeover = await set.failover();
-      const switchedAt = Date.now();
+      const switchedAt = takeover.switchedAt;
       switched = true;
       m.takeover_ms = switchedAt - killedAt;
       m.catch_up_ms = takeover.catchUpMs;
