@@ -162,6 +162,51 @@ describe('bad list queries', () => {
     expect(replay.statusCode).toBe(400);
     expect(replay.json().error.details[0].field).toBe('pageToken');
   });
+
+  it('refuses a page token on any list but the one that issued it, naming pageToken', async () => {
+    const task = await createTask(db.pool, cronTask(alice.id));
+    await insertJobs(
+      db.pool,
+      Array.from({ length: 4 }, (_, i) => ({
+        tenantId: alice.id,
+        taskId: task.id,
+        scheduledFor: hour(40 + i),
+        state: i % 2 === 0 ? ('dead' as const) : ('succeeded' as const),
+      })),
+    );
+    const range = `from=${hour(39).toISOString()}&to=${hour(45).toISOString()}`;
+    const tokenOf = async (url: string) => {
+      const res = await get(url, alice.apiKey);
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { nextPageToken: string }).nextPageToken;
+    };
+    const lists = {
+      runs: `/v1/tasks/${task.id}/runs?${range}&limit=1`,
+      jobs: `/v1/jobs?${range}&limit=1`,
+      dlq: '/v1/dlq?limit=1',
+    };
+    const tokens = {
+      runs: await tokenOf(lists.runs),
+      jobs: await tokenOf(lists.jobs),
+      dlq: await tokenOf(lists.dlq),
+    };
+    for (const [list, url] of Object.entries(lists)) {
+      for (const [from, token] of Object.entries(tokens)) {
+        const res = await get(`${url}&pageToken=${token}`, alice.apiKey);
+        if (from === list) expect([list, res.statusCode]).toEqual([list, 200]);
+        else
+          expect([from, list, res.statusCode, res.json().error.details]).toEqual([
+            from,
+            list,
+            400,
+            [{ field: 'pageToken', issue: 'the page token belongs to another query' }],
+          ]);
+      }
+    }
+    // Another tenant's list of the same shape refuses it too.
+    const bobs = await get(`/v1/jobs?${range}&limit=1&pageToken=${tokens.jobs}`, bob.apiKey);
+    expect([bobs.statusCode, bobs.json().error.details[0].field]).toEqual([400, 'pageToken']);
+  });
 });
 
 describe('the dead-letter queue', () => {

@@ -1,6 +1,6 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from './helpers.ts';
+import { cronBody, tenantClient } from './helpers.ts';
 import { buildTestApp } from './test-app.ts';
 
 // POST /v1/workflows and its reads and operations through the routes, on real MariaDB.
@@ -82,6 +82,53 @@ describe('POST /v1/workflows', () => {
       `/v1/workflows/${wf.id}/nodes?state=pending&pageToken=${page1.json().nextPageToken}`,
     );
     expect(wrongToken.statusCode).toBe(400);
+    expect(wrongToken.json().error.details).toEqual([
+      { field: 'pageToken', issue: 'the page token belongs to another query' },
+    ]);
+  });
+
+  it('refuses a page token on any list but the one that issued it, naming pageToken', async () => {
+    const c = await tenantClient(t.app);
+    const other = await tenantClient(t.app);
+    const submit = async () =>
+      (
+        await c.call('POST', '/v1/workflows', {
+          name: 'paged',
+          nodes: [node('a'), node('b'), node('c', ['a', 'b'])],
+        })
+      ).json() as { id: string };
+    const [wf, wf2] = [await submit(), await submit()];
+    for (const name of ['x', 'y']) await c.call('POST', '/v1/tasks', cronBody('0 9 * * *', { name }));
+    const nodesToken = (await c.call('GET', `/v1/workflows/${wf.id}/nodes?limit=1`)).json().nextPageToken;
+    const parentsToken = (await c.call('GET', `/v1/workflows/${wf.id}/nodes/c/parents?limit=1`)).json()
+      .nextPageToken;
+    const tasksToken = (await c.call('GET', '/v1/tasks?limit=1')).json().nextPageToken;
+    expect([nodesToken, parentsToken, tasksToken].every((x) => typeof x === 'string')).toBe(true);
+    // Each token works on its own list…
+    for (const [url, token] of [
+      [`/v1/workflows/${wf.id}/nodes?limit=1`, nodesToken],
+      [`/v1/workflows/${wf.id}/nodes/c/parents?limit=1`, parentsToken],
+      ['/v1/tasks?limit=1', tasksToken],
+    ])
+      expect((await c.call('GET', `${url}&pageToken=${token}`)).statusCode).toBe(200);
+    // …and on no other: another list, another run, another tenant.
+    const refused: [string, string, typeof c][] = [
+      ['/v1/tasks', nodesToken, c],
+      [`/v1/workflows/${wf.id}/nodes`, tasksToken, c],
+      [`/v1/workflows/${wf.id}/nodes`, parentsToken, c],
+      [`/v1/workflows/${wf.id}/nodes/c/parents`, nodesToken, c],
+      [`/v1/workflows/${wf2.id}/nodes`, nodesToken, c],
+      ['/v1/tasks', tasksToken, other],
+      ['/v1/tasks?state=paused', tasksToken, c],
+    ];
+    for (const [url, token, client] of refused) {
+      const res = await client.call('GET', `${url}${url.includes('?') ? '&' : '?'}pageToken=${token}`);
+      expect([url, res.statusCode, res.json().error.details]).toEqual([
+        url,
+        400,
+        [{ field: 'pageToken', issue: 'the page token belongs to another query' }],
+      ]);
+    }
   });
 
   it('refuses a cycle naming its nodes, a dangling dependency and a duplicate id; nothing is stored', async () => {

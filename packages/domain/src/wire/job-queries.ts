@@ -23,7 +23,7 @@ export const pageQueryShape = {
     .max(MAX_PAGE_SIZE)
     .default(DEFAULT_PAGE_SIZE)
     .describe(`page size, at most ${MAX_PAGE_SIZE}`),
-  pageToken: pageTokenParam(512),
+  pageToken: pageTokenParam(),
 };
 
 const rangeShape = {

@@ -66,7 +66,7 @@ export type BackfillRequest = z.infer<typeof backfillSchema>;
 /** GET /v1/tasks query: paged by an opaque token, optionally one state. */
 export const listTasksQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  pageToken: pageTokenParam(200),
+  pageToken: pageTokenParam(),
   state: z.enum(['active', 'paused']).optional(),
 });
 

@@ -117,7 +117,7 @@ export const workflowNodeViewSchema = z
 /** GET /v1/workflows/{id}/nodes query. */
 export const listWorkflowNodesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  pageToken: pageTokenParam(200),
+  pageToken: pageTokenParam(),
   state: z.enum(NODE_STATES).optional(),
 });
 
@@ -126,7 +126,7 @@ export type ListWorkflowNodesQuery = z.infer<typeof listWorkflowNodesQuerySchema
 /** GET /v1/workflows/{id}/nodes/{nodeId}/parents query. */
 export const listNodeParentsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  pageToken: pageTokenParam(200),
+  pageToken: pageTokenParam(),
 });
 
 export type ListNodeParentsQuery = z.infer<typeof listNodeParentsQuerySchema>;

@@ -7,7 +7,8 @@ import {
   notFound,
   type Page,
   type PagePosition,
-  queryFingerprint,
+  type PageQuery,
+  readPositionKey,
   resolveRange,
 } from '@dsched/domain';
 import type { DatabaseClock, JobSource, LiveJobs, Slice } from '../ports.ts';
@@ -30,8 +31,8 @@ interface RangeQuery {
 }
 
 /** The first page resolves the range; later pages take their position from the token. */
-async function position(deps: ListDeps, q: RangeQuery, fingerprint: string): Promise<PagePosition> {
-  if (q.pageToken) return decodePageToken(q.pageToken, fingerprint);
+async function position(deps: ListDeps, q: RangeQuery, pageQuery: PageQuery): Promise<PagePosition> {
+  if (q.pageToken) return decodePageToken(q.pageToken, pageQuery, readPositionKey);
   const { from, to } = resolveRange(q, q.to === undefined ? await deps.now() : new Date(0));
   return { from, cursor: firstCursor(to) };
 }
@@ -49,19 +50,18 @@ export async function listTaskRuns(
   q: RangeQuery,
 ): Promise<Page<JobView>> {
   if (!(await deps.live.taskBelongsTo(tenantId, taskId))) throw notFound('task');
-  // The fingerprint binds a token to the query that made it.
-  const fingerprint = queryFingerprint({
-    list: 'runs',
-    tenantId,
-    taskId,
-    from: q.from,
-    to: q.to,
-    limit: q.limit,
-  });
-  const { from, cursor } = await position(deps, q, fingerprint);
+  // A token is bound to the query that made it: this list, this task, this range.
+  const pageQuery: PageQuery = {
+    list: 'GET /v1/tasks/{id}/runs',
+    filters: { tenant: tenantId, task: taskId, from: q.from, to: q.to },
+  };
+  const { from, cursor } = await position(deps, q, pageQuery);
   const query = { tenantId, taskId, from, cursor, limit: q.limit };
   const [live, archived] = await Promise.all([deps.live.taskRuns(query), deps.history.taskRuns(query)]);
-  return mergeNewestFirst([live, await withoutLive(deps.live, archived)], q.limit, { fingerprint, from });
+  return mergeNewestFirst([live, await withoutLive(deps.live, archived)], q.limit, {
+    query: pageQuery,
+    from,
+  });
 }
 
 export async function listTenantJobs(
@@ -69,15 +69,11 @@ export async function listTenantJobs(
   tenantId: string,
   q: RangeQuery & { state?: JobState | undefined },
 ): Promise<Page<JobView>> {
-  const fingerprint = queryFingerprint({
-    list: 'jobs',
-    tenantId,
-    state: q.state,
-    from: q.from,
-    to: q.to,
-    limit: q.limit,
-  });
-  const { from, cursor } = await position(deps, q, fingerprint);
+  const pageQuery: PageQuery = {
+    list: 'GET /v1/jobs',
+    filters: { tenant: tenantId, state: q.state, from: q.from, to: q.to },
+  };
+  const { from, cursor } = await position(deps, q, pageQuery);
   const query = { tenantId, state: q.state, from, cursor, limit: q.limit };
   // Only terminal jobs are archived: a pending or running list needs no history read.
   const archivedStates: (JobState | undefined)[] = [undefined, 'succeeded', 'dead', 'cancelled'];
@@ -87,7 +83,10 @@ export async function listTenantJobs(
       ? deps.history.tenantJobs(query)
       : Promise.resolve({ items: [], more: false }),
   ]);
-  return mergeNewestFirst([live, await withoutLive(deps.live, archived)], q.limit, { fingerprint, from });
+  return mergeNewestFirst([live, await withoutLive(deps.live, archived)], q.limit, {
+    query: pageQuery,
+    from,
+  });
 }
 
 /** Later than any scheduled time, and still a valid DATETIME. */
@@ -102,10 +101,10 @@ export async function listDlq(
   tenantId: string,
   q: { limit: number; pageToken?: string | undefined },
 ): Promise<Page<JobView>> {
-  const fingerprint = queryFingerprint({ list: 'dlq', tenantId, limit: q.limit });
+  const pageQuery: PageQuery = { list: 'GET /v1/dlq', filters: { tenant: tenantId } };
   const { from, cursor } = q.pageToken
-    ? decodePageToken(q.pageToken, fingerprint)
+    ? decodePageToken(q.pageToken, pageQuery, readPositionKey)
     : { from: new Date(0), cursor: firstCursor(END_OF_TIME) };
   const live = await deps.live.tenantJobs({ tenantId, state: 'dead', from, cursor, limit: q.limit });
-  return mergeNewestFirst([live], q.limit, { fingerprint, from });
+  return mergeNewestFirst([live], q.limit, { query: pageQuery, from });
 }

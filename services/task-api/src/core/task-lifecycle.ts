@@ -1,9 +1,12 @@
 import {
   DschedError,
+  decodePageToken,
   deleteTask,
-  invalidArgument,
+  encodePageToken,
+  isId,
   type ListTasksQuery,
   notFound,
+  type PageQuery,
   type PatchTaskRequest,
   patchTask,
   pauseTask,
@@ -67,19 +70,15 @@ export async function remove(tasks: TaskRepository, tenant: Tenant, id: string, 
   );
 }
 
-function encodePageToken(lastId: string): string {
-  return Buffer.from(JSON.stringify({ after: lastId })).toString('base64url');
-}
+/** The task list a token is bound to: the tenant's, with its state filter. */
+const taskListQuery = (tenant: Tenant, state: string | undefined): PageQuery => ({
+  list: 'GET /v1/tasks',
+  filters: { tenant: tenant.id, state },
+});
 
-function decodePageToken(token: string): string {
-  try {
-    const { after } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { after?: unknown };
-    if (typeof after === 'string' && /^[0-9a-f-]{36}$/.test(after)) return after;
-  } catch {
-    // fall through
-  }
-  throw invalidArgument('pageToken', 'not a page token this API issued');
-}
+/** A task list's key: the last task's id (ids are UUIDv7, so id order is creation order). */
+const readTaskKey = ([id, ...rest]: unknown[]): string | undefined =>
+  rest.length === 0 && typeof id === 'string' && isId(id) ? id : undefined;
 
 /** A page of the tenant's tasks, oldest first, and the token of the next page when more remain. */
 export async function listTaskPage(
@@ -87,7 +86,8 @@ export async function listTaskPage(
   tenant: Tenant,
   query: ListTasksQuery,
 ): Promise<{ tasks: Task[]; nextPageToken?: string }> {
-  const afterId = query.pageToken ? decodePageToken(query.pageToken) : undefined;
+  const pageQuery = taskListQuery(tenant, query.state);
+  const afterId = query.pageToken ? decodePageToken(query.pageToken, pageQuery, readTaskKey) : undefined;
   const rows = await tasks.list(tenant.id, {
     limit: query.limit + 1,
     ...(afterId ? { afterId } : {}),
@@ -95,6 +95,6 @@ export async function listTaskPage(
   });
   const page = rows.slice(0, query.limit);
   return rows.length > query.limit
-    ? { tasks: page, nextPageToken: encodePageToken(page.at(-1)!.id) }
+    ? { tasks: page, nextPageToken: encodePageToken(pageQuery, [page.at(-1)!.id]) }
     : { tasks: page };
 }

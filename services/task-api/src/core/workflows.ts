@@ -3,17 +3,19 @@ import {
   type CreateWorkflowRequest,
   conflict,
   DschedError,
+  decodePageToken,
+  encodePageToken,
   GRAPH_MAX_EDGES,
   GRAPH_MAX_NODES,
   graphFits,
-  invalidArgument,
   type ListNodeParentsQuery,
   type ListWorkflowNodesQuery,
   NODE_ID,
   type NodeRecord,
   notFound,
+  type PageKey,
+  type PageQuery,
   planWorkflow,
-  queryFingerprint,
   type Tenant,
   type WorkflowRecord,
 } from '@dsched/domain';
@@ -95,9 +97,26 @@ async function readRun<T>(
   return archived(await archivedOrThrow(stores, tenant, id));
 }
 
-function pageFingerprint(id: string, state: string | undefined): string {
-  return queryFingerprint({ workflow: id, state });
+/** The node list a token is bound to: the run's (of the tenant), with its state filter. */
+const nodeListQuery = (tenant: Tenant, id: string, state: string | undefined): PageQuery => ({
+  list: 'GET /v1/workflows/{id}/nodes',
+  filters: { tenant: tenant.id, workflow: id, state },
+});
+
+/**
+ * A node list's key: the last node id, and from history the node bucket it was in (a parents
+ * page resumes by parent id alone: history keeps each parent's bucket beside it).
+ */
+function readNodeKey([after, bucket, ...rest]: unknown[]): { after: string; bucket?: number } | undefined {
+  if (rest.length > 0 || typeof after !== 'string' || !NODE_ID.test(after)) return undefined;
+  if (bucket === undefined) return { after };
+  return Number.isSafeInteger(bucket) && (bucket as number) >= 0
+    ? { after, bucket: bucket as number }
+    : undefined;
 }
+
+const nodeKey = (last: { nodeId: string; bucket?: number }): PageKey =>
+  last.bucket === undefined ? [last.nodeId] : [last.nodeId, last.bucket];
 
 /** A page of a run's nodes, in node id order; the token carries the last node id and the query. */
 export async function listNodesPage(
@@ -106,8 +125,8 @@ export async function listNodesPage(
   id: string,
   query: ListWorkflowNodesQuery,
 ): Promise<{ nodes: NodeRecord[]; nextPageToken?: string }> {
-  const fingerprint = pageFingerprint(id, query.state);
-  const cursor = query.pageToken ? decodeNodeToken(query.pageToken, fingerprint) : undefined;
+  const pageQuery = nodeListQuery(tenant, id, query.state);
+  const cursor = query.pageToken ? decodePageToken(query.pageToken, pageQuery, readNodeKey) : undefined;
   const page = {
     limit: query.limit + 1,
     ...(cursor ? { afterNodeId: cursor.after } : {}),
@@ -126,7 +145,7 @@ export async function listNodesPage(
   );
   const nodes = rows.slice(0, query.limit);
   if (rows.length <= query.limit) return { nodes };
-  return { nodes, nextPageToken: nodeToken(fingerprint, nodes.at(-1)!) };
+  return { nodes, nextPageToken: encodePageToken(pageQuery, nodeKey(nodes.at(-1)!)) };
 }
 
 /** A page of one node's parents with their outputs (what a fan-in's paged inputs point at). */
@@ -137,8 +156,11 @@ export async function listParentsPage(
   nodeId: string,
   query: ListNodeParentsQuery,
 ): Promise<{ parents: NodeRecord[]; nextPageToken?: string }> {
-  const fingerprint = queryFingerprint({ workflow: id, parentsOf: nodeId });
-  const cursor = query.pageToken ? decodeNodeToken(query.pageToken, fingerprint) : undefined;
+  const pageQuery: PageQuery = {
+    list: 'GET /v1/workflows/{id}/nodes/{nodeId}/parents',
+    filters: { tenant: tenant.id, workflow: id, node: nodeId },
+  };
+  const cursor = query.pageToken ? decodePageToken(query.pageToken, pageQuery, readNodeKey) : undefined;
   const page = { limit: query.limit + 1, ...(cursor ? { afterNodeId: cursor.after } : {}) };
   const rows = await readRun(
     stores,
@@ -150,36 +172,7 @@ export async function listParentsPage(
   if (rows === null) throw notFound('node');
   const parents = rows.slice(0, query.limit);
   if (rows.length <= query.limit) return { parents };
-  // A parents page resumes by parent id alone (history keeps each parent's bucket beside it).
-  return { parents, nextPageToken: nodeToken(fingerprint, { nodeId: parents.at(-1)!.nodeId }) };
-}
-
-/** The token: the query's fingerprint, the last node id, and (from history) the bucket it was in. */
-function nodeToken(fingerprint: string, last: { nodeId: string; bucket?: number }): string {
-  return Buffer.from(
-    JSON.stringify({
-      q: fingerprint,
-      after: last.nodeId,
-      ...(last.bucket !== undefined ? { b: last.bucket } : {}),
-    }),
-  ).toString('base64url');
-}
-
-function decodeNodeToken(token: string, fingerprint: string): { after: string; bucket?: number } {
-  let parsed: { q?: unknown; after?: unknown; b?: unknown } = {};
-  try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    // refused below
-  }
-  if (typeof parsed.after !== 'string' || !NODE_ID.test(parsed.after)) {
-    throw invalidArgument('pageToken', 'not a page token this API issued');
-  }
-  if (parsed.b !== undefined && !(Number.isSafeInteger(parsed.b) && (parsed.b as number) >= 0)) {
-    throw invalidArgument('pageToken', 'not a page token this API issued');
-  }
-  if (parsed.q !== fingerprint) throw invalidArgument('pageToken', 'was issued for another query');
-  return { after: parsed.after, ...(parsed.b !== undefined ? { bucket: parsed.b as number } : {}) };
+  return { parents, nextPageToken: encodePageToken(pageQuery, [parents.at(-1)!.nodeId]) };
 }
 
 /** Cancel, pause or resume: 404 for another tenant's or a missing run, 409 when it has ended. */
