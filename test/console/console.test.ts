@@ -2,12 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { freePort } from '@dsched/testkit/ports';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildConsole } from '../../apps/console/scripts/build.ts';
@@ -26,8 +25,7 @@ const SHOTS =
     : join(tmpdir(), 'dsched-console-shots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let target: ScriptedTarget;
 let fleet: Fleet | undefined;
 let browser: Browser | undefined;
@@ -38,9 +36,7 @@ let tenant: { id: string; apiKey: string };
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
+  [target] = await Promise.all([
     startScriptedTarget((call) => ({ status: call.path.startsWith('/fail') ? 500 : 200, body: 'ok' })),
     buildConsole(),
   ]);
@@ -83,8 +79,6 @@ afterAll(async () => {
   await browser?.close();
   await fleet?.stop();
   await target?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 async function api(

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { freePort } from '@dsched/testkit/ports';
 import { type RunningService, type ServiceName, startService } from '@dsched/testkit/services';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_PORTS } from '../../deploy/docker/healthcheck.ts';
 import { type ImageTree, productionInstall } from './support/image.ts';
@@ -35,14 +34,12 @@ const AWAITING_EXPORT: Record<string, ServiceName[]> = {};
 /** Labels the scrape adds (Prometheus, the operator) or that every dsched metric carries. */
 const TARGET_LABELS = new Set(['service', 'instance', 'job', 'pod', 'namespace', 'le']);
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let image: ImageTree | undefined;
 const running: RunningService[] = [];
 const scrapes = new Map<ServiceName, Map<string, string>>();
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   const env = {
     DATABASE_URL: db.url,
     CASSANDRA_KEYSPACE: ks.keyspace,
@@ -63,8 +60,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(running.map((s) => s.stop()));
-  await db?.close();
-  await ks?.close();
   image?.remove();
 });
 

@@ -1,7 +1,6 @@
 import { request } from 'node:http';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // own schema (ajv, draft 2020-12), as a generated client or the fuzzer reads it.
 
 const ADMIN = 'contract-admin-token-0123456789abcdef';
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let fleet: Fleet;
 let taskApi: string;
 let jobApi: string;
@@ -23,7 +21,6 @@ type Doc = { paths: Record<string, Record<string, Record<string, unknown>>>; com
 const docs: Record<'task' | 'job', Doc> = {} as never;
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   fleet = await startFleet(
     { DATABASE_URL: db.url, CASSANDRA_KEYSPACE: ks.keyspace, DSCHED_ADMIN_TOKEN: ADMIN },
     ['task-api', 'job-api'],
@@ -37,8 +34,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fleet?.stop();
-  await db?.close();
-  await ks?.close();
 });
 
 async function call(base: string, method: string, path: string, body?: unknown, token = apiKey) {

@@ -1,26 +1,19 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { useTestStores } from '@dsched/testkit/test-stores';
+import { afterAll, expect, it } from 'vitest';
 
 // Invariant 5 under a crash: the archiver is killed (SIGKILL, as kill -9) between its Cassandra
 // write and its MySQL delete, by the test-only ARCHIVER_FAILPOINT switch. After a restart every
 // job is in history once and gone from MySQL.
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 const started: RunningService[] = [];
 
-beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
-});
 afterAll(async () => {
   await Promise.all(started.map((s) => s.stop('SIGKILL')));
-  await db.close();
-  await ks.close();
 });
 
 async function mysqlJobs(ids: string[]): Promise<number> {

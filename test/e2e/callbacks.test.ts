@@ -4,9 +4,9 @@ import { insertJobs as materialiseJobs } from '@dsched/mysql/jobs';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { withTransaction } from '@dsched/mysql/transaction';
 import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { type ReceivedCall, type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { metric, startExecutor } from './executor-kit.ts';
 
@@ -18,13 +18,13 @@ import { metric, startExecutor } from './executor-kit.ts';
 // own, leaving the job it reports succeeded.
 
 const LEASE_S = 6;
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: RecordingTarget;
 const started: RunningService[] = [];
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([createTestDatabase(import.meta.url), startRecordingTarget()]);
+  target = await startRecordingTarget();
   env = {
     DATABASE_URL: db.url,
     EXECUTOR_LEASE_S: String(LEASE_S),
@@ -36,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(started.map((s) => s.stop('SIGKILL')));
   await target?.close();
-  await db?.close();
 });
 
 const count = async (sql: string, params: unknown[] = []) => {

@@ -42,6 +42,15 @@ const tokyoTask = [
   'https://example.test/report',
 ];
 
+/** Requests job-api answered on the run list route, from its /metrics. */
+async function runListRequests(): Promise<number> {
+  const text = await (await fetch(`${stack.jobApi.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('dsched_http_requests_total{') && l.includes('route="/v1/tasks/:id/runs"'))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}
+
 async function taskCount(): Promise<number> {
   const [[row]] = await stack.db.pool.query<RowDataPacket[]>(
     'SELECT COUNT(*) AS n FROM tasks WHERE tenant_id = UNHEX(REPLACE(?, "-", ""))',
@@ -309,7 +318,13 @@ describe('live commands', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as { id: string; state: string });
-    await new Promise((r) => setTimeout(r, 500));
+    // Two polls of the run list answered (job-api counts them): nothing printed while there is no run.
+    const polled = await runListRequests();
+    await eventually(
+      async () => ((await runListRequests()) >= polled + 2 ? true : undefined),
+      10_000,
+      'two polls',
+    );
     expect(events()).toEqual([]);
     const { jobId } = JSON.parse((await cli(['task', 'trigger', task.id, '-o', 'json'], env)).stdout);
     await eventually(async () => (events().length === 1 ? true : undefined), 10_000, 'the new run');

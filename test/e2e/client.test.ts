@@ -1,8 +1,7 @@
 import { createDschedClient, DschedApiError, type Job, PageTokenError } from '@dsched/client';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type RunningService, startService } from '@dsched/testkit/services';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // @dsched/client against job-api and task-api as processes: the paging iterator walks 10,000
@@ -12,20 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const N = 10_000;
 const ADMIN = 'client-admin-token-0123456789abcdef';
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let taskApi: RunningService;
 let jobApi: RunningService;
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   const env = { DATABASE_URL: db.url, CASSANDRA_KEYSPACE: ks.keyspace, DSCHED_ADMIN_TOKEN: ADMIN };
   [taskApi, jobApi] = await Promise.all([startService('task-api', env), startService('job-api', env)]);
 });
 afterAll(async () => {
   await Promise.all([taskApi?.stop(), jobApi?.stop()]);
-  await db?.close();
-  await ks?.close();
 });
 
 /** Counts the requests a client makes, and the statuses it got. */

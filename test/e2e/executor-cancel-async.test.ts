@@ -1,18 +1,17 @@
 import type { JobView } from '@dsched/domain';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import { idToBin } from '@dsched/mysql/ids';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { insertDueJobs } from '@dsched/testkit/queue';
+import { awaitSentinelJob, insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { type RunningService, startService } from '@dsched/testkit/services';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptRows, jobRow, startExecutor, waitForState } from './executor-kit.ts';
 
 // Cancel and asynchronous completion across processes: an executor, job-api and a target on
 // loopback that talks back to job-api the way a real asynchronous endpoint would.
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let target: ScriptedTarget;
 let executor: RunningService;
 let jobApi: RunningService;
@@ -21,11 +20,7 @@ let tenant: Awaited<ReturnType<typeof createTenantWithKey>>;
 const LEASE_S = 3; // renewed (and cancels delivered) every second
 
 beforeAll(async () => {
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    startScriptedTarget(),
-  ]);
+  target = await startScriptedTarget();
   [executor, jobApi] = await Promise.all([
     startExecutor(db, { EXECUTOR_LEASE_S: String(LEASE_S) }),
     startService('job-api', { DATABASE_URL: db.url, CASSANDRA_KEYSPACE: ks.keyspace }),
@@ -35,8 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([executor?.stop('SIGKILL'), jobApi?.stop()]);
   await target?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 const api = (path: string, body: unknown) =>
@@ -45,6 +38,10 @@ const api = (path: string, body: unknown) =>
     headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+
+/** A job of the same tenant and lane, due now, on `path` of the target. */
+const sentinel = (path: string) => ({ tenantId: tenant.id, target: { url: `${target.url}/${path}` } });
+const calledWithKey = (id: string) => target.calls.some((c) => c.idempotencyKey === id);
 
 describe('cancel', () => {
   it('aborts a running call within one lease renewal, and the job never fires again', async () => {
@@ -68,7 +65,9 @@ describe('cancel', () => {
     );
     await waitForState(db, [id!], 'cancelled');
     expect(await attemptRows(db, id!)).toMatchObject([{ attempt: 1, error_class: 'cancelled' }]);
-    await new Promise((r) => setTimeout(r, 1500));
+    // A job due after the cancel is called: the claim passes since would have taken it again.
+    target.setHandler(() => ({ status: 200 }));
+    await awaitSentinelJob(db.pool, sentinel('cancel-sentinel'), calledWithKey);
     expect(target.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(1);
   });
 
@@ -81,7 +80,10 @@ describe('cancel', () => {
     });
     const res = await api(`/v1/jobs/${id}/cancel`, {});
     expect(await res.json()).toMatchObject({ state: 'cancelled', attempt: 0 });
-    await new Promise((r) => setTimeout(r, 4000));
+    // Its time comes at once (the row's run_at moved back, rather than waiting 3 s for it), and a
+    // job due after it is called: the claim passes reached it and left it.
+    await db.pool.query('UPDATE jobs SET run_at = NOW(6) - INTERVAL 1 SECOND WHERE id = ?', [idToBin(id!)]);
+    await awaitSentinelJob(db.pool, sentinel('later-sentinel'), calledWithKey);
     expect(target.calls.filter((c) => c.idempotencyKey === id)).toHaveLength(0);
     expect(await jobRow(db, id!)).toMatchObject({ state: 'cancelled', attempt: 0 });
   });

@@ -1,9 +1,9 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // An executor killed with SIGKILL while it holds 50 claimed jobs: the reconciler gives all 50
@@ -11,17 +11,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const LEASE_S = 8;
 const RECONCILER_INTERVAL_MS = 500;
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: RecordingTarget;
 const started: RunningService[] = [];
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([createTestDatabase(import.meta.url), startRecordingTarget()]);
+  target = await startRecordingTarget();
 });
 afterAll(async () => {
   await Promise.all(started.map((s) => s.stop('SIGKILL')));
   await target?.close();
-  await db.close();
 });
 
 const count = async (sql: string, params: unknown[]) => {

@@ -1,9 +1,9 @@
 import { releaseExpiredClaims } from '@dsched/mysql/jobs/reconcile';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { type RunningService, startService } from '@dsched/testkit/services';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { attemptRows, jobRow, metricReaches, startExecutor, waitForState } from './executor-kit.ts';
 
@@ -11,17 +11,16 @@ import { attemptRows, jobRow, metricReaches, startExecutor, waitForState } from 
 // target on loopback: the attempt fences a late result, and a killed executor's call is
 // delivered again with the same Idempotency-Key.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: ScriptedTarget;
 const services: RunningService[] = [];
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([createTestDatabase(import.meta.url), startScriptedTarget()]);
+  target = await startScriptedTarget();
 });
 afterAll(async () => {
   await Promise.all(services.map((s) => s.stop('SIGKILL')));
   await target?.close();
-  await db?.close();
 });
 
 it('keeps the second claimant’s outcome when the first reports after its claim was taken over, and counts the stale write', async () => {

@@ -1,30 +1,27 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService } from '@dsched/testkit/services';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { attemptRows, jobRow, metric, startExecutor, waitForState } from './executor-kit.ts';
 
 // Lanes isolate: a lane full of ten-minute calls does not delay short jobs, and critical jobs
 // have slots of their own that a full default lane cannot take, and are claimed ahead of time.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: ScriptedTarget;
 let executor: RunningService;
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    // /hold/* calls are never answered (until the executor goes away); the rest at once.
-    startScriptedTarget((call, gone) =>
-      call.path.startsWith('/hold/')
-        ? new Promise((resolve) => gone.addEventListener('abort', () => resolve({ status: 200 })))
-        : { status: 200 },
-    ),
-  ]);
+  // /hold/* calls are never answered (until the executor goes away); the rest at once.
+  target = await startScriptedTarget((call, gone) =>
+    call.path.startsWith('/hold/')
+      ? new Promise((resolve) => gone.addEventListener('abort', () => resolve({ status: 200 })))
+      : { status: 200 },
+  );
   executor = await startExecutor(db, {
     EXECUTOR_LONG_CONCURRENCY: '2',
     EXECUTOR_DEFAULT_CONCURRENCY: '8',
@@ -35,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await executor?.stop('SIGKILL');
   await target?.close();
-  await db?.close();
 });
 
 it('runs 100 short jobs while the long lane is full of ten-minute calls', async () => {

@@ -1,8 +1,9 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { createTestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import type { RunningService } from '@dsched/testkit/services';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptRows, jobRow, metric, metricReaches, startExecutor, waitForState } from './executor-kit.ts';
 
@@ -10,31 +11,27 @@ import { attemptRows, jobRow, metric, metricReaches, startExecutor, waitForState
 // the attempt cap, and the SSRF guard refusing (and recording) a loopback target when no
 // operator allowed it.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: ScriptedTarget;
 let executor: RunningService;
 let tenant: Awaited<ReturnType<typeof createTenantWithKey>>;
 const fast = { initialBackoffMs: 50, maxBackoffMs: 100 };
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    startScriptedTarget((call) => {
-      if (call.path === '/missing') return { status: 404 };
-      if (call.path === '/busy')
-        return call.attempt === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 };
-      if (call.path === '/broken') return { status: 500 };
-      if (call.path === '/conflict') return call.attempt === 1 ? { status: 409 } : { status: 200 };
-      return { status: 200 };
-    }),
-  ]);
+  target = await startScriptedTarget((call) => {
+    if (call.path === '/missing') return { status: 404 };
+    if (call.path === '/busy')
+      return call.attempt === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 };
+    if (call.path === '/broken') return { status: 500 };
+    if (call.path === '/conflict') return call.attempt === 1 ? { status: 409 } : { status: 200 };
+    return { status: 200 };
+  });
   executor = await startExecutor(db);
   tenant = await createTenantWithKey(db.pool);
 });
 afterAll(async () => {
   await executor?.stop('SIGKILL');
   await target?.close();
-  await db?.close();
 });
 
 const seed = (path: string, retry = {}) =>

@@ -1,25 +1,24 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService } from '@dsched/testkit/services';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { attemptRows, jobRow, startExecutor, waitForState } from './executor-kit.ts';
 
 // SIGTERM: the executor stops claiming, lets calls finish within the grace period, and gives
 // back the rest with a fenced update that does not count as an attempt.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: ScriptedTarget;
 const executors: RunningService[] = [];
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([createTestDatabase(import.meta.url), startScriptedTarget()]);
+  target = await startScriptedTarget();
 });
 afterAll(async () => {
   await Promise.all(executors.map((e) => e.stop('SIGKILL')));
   await target?.close();
-  await db?.close();
 });
 
 it('finishes what it can within the grace period and gives back the rest without spending an attempt', async () => {

@@ -1,31 +1,29 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import type { RunningService } from '@dsched/testkit/services';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { metric, startExecutor, waitForState } from './executor-kit.ts';
 
 // A tenant's concurrency limit holds across executor processes, not per process, and a tenant at
 // its limit does not hold back the others.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: ScriptedTarget;
 const executors: RunningService[] = [];
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    // Each call takes a moment, so calls overlap; the group is the tenant (first path segment).
-    startScriptedTarget(() => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 150))),
-  ]);
+  // Each call takes a moment, so calls overlap; the group is the tenant (first path segment).
+  target = await startScriptedTarget(
+    () => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 150)),
+  );
 });
 afterAll(async () => {
   await Promise.all(executors.map((e) => e.stop('SIGKILL')));
   await target?.close();
-  await db?.close();
 });
 
 it('never lets the target see more than 5 calls of a tenant limited to 5, over three executors, while others proceed', async () => {

@@ -1,9 +1,9 @@
 import { updateTenant } from '@dsched/mysql/tenants';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // Weighted fair share with the executor as a process and a loopback target: every tenant is
@@ -16,15 +16,12 @@ const CALL_MS = 40;
 /** The idle-tenant test's flood: 60 of the tagger's passes of 500 in due order. */
 const FLOOD = 30_000;
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: RecordingTarget;
 let fleet: Fleet;
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    startRecordingTarget(() => ({ status: 200, delayMs: CALL_MS })),
-  ]);
+  target = await startRecordingTarget(() => ({ status: 200, delayMs: CALL_MS }));
   fleet = await startFleet(
     {
       DATABASE_URL: db.url,
@@ -39,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fleet?.stop();
   await target?.close();
-  await db?.close();
 });
 beforeEach(async () => {
   // What a test left pending is not the next test's load; calls still landing are told apart by tenant.

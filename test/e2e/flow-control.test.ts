@@ -1,9 +1,9 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually } from '@dsched/testkit/services';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { metric } from './executor-kit.ts';
 
@@ -12,16 +12,15 @@ import { metric } from './executor-kit.ts';
 // are counted at the loopback target.
 
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let target: ScriptedTarget;
 let fleet: Fleet;
 
 beforeAll(async () => {
-  [db, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    // Each call takes a moment, so calls of a key would overlap without the limit.
-    startScriptedTarget(() => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 150))),
-  ]);
+  // Each call takes a moment, so calls of a key would overlap without the limit.
+  target = await startScriptedTarget(
+    () => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 150)),
+  );
   fleet = await startFleet(
     { DATABASE_URL: db.url, DSCHED_ADMIN_TOKEN: ADMIN_TOKEN, ...FAST_LOOPS, EXECUTOR_POLL_MS: '50' },
     ['task-api', 'scheduler', 'executor', 'executor', 'executor'],
@@ -30,7 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fleet?.stop();
   await target?.close();
-  await db?.close();
 });
 
 async function tenant(name: string): Promise<{ id: string; apiKey: string }> {

@@ -1,10 +1,9 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { useTestStores } from '@dsched/testkit/test-stores';
+import { afterAll, expect, it } from 'vitest';
 
 // 10,000 finished jobs of one task move to history while a client pages through the task's runs:
 // the pages are newest first, with no gap and no repeat, although the jobs change store under
@@ -12,17 +11,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const N = 10_000;
 const STEP_MS = 30_000; // 10,000 runs span about 3.5 days: several day partitions
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 const started: RunningService[] = [];
 
-beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
-});
 afterAll(async () => {
   await Promise.all(started.map((s) => s.stop()));
-  await db.close();
-  await ks.close();
 });
 
 it('archives 10,000 jobs and pages a task’s runs with stable tokens across the move', async () => {

@@ -1,9 +1,8 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { metric } from './executor-kit.ts';
 import { startScheduler } from './scheduler-helpers.ts';
@@ -14,17 +13,12 @@ import { startScheduler } from './scheduler-helpers.ts';
 // while paused, and after a resume counts again from zero.
 
 const ADMIN_TOKEN = 'e2e-admin-token-pause-0123';
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let target: RecordingTarget;
 const services: RunningService[] = [];
 
 beforeAll(async () => {
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    startRecordingTarget(() => ({ status: 404 })),
-  ]);
+  target = await startRecordingTarget(() => ({ status: 404 }));
   const env = {
     DATABASE_URL: db.url,
     CASSANDRA_KEYSPACE: ks.keyspace,
@@ -45,8 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(services.map((s) => s.stop()));
   await target?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 const service = (name: string) => services.find((s) => s.name === name)!;
@@ -123,9 +115,20 @@ it('pauses an interval task after three dead occurrences in a row, with its reas
   // The occurrences materialised ahead (a 2 s lookahead of a 1 s interval) were cancelled by the pause.
   expect(settled.cancelled).toBeGreaterThanOrEqual(1);
   const calls = target.calls.length;
-  await new Promise((r) => setTimeout(r, 3000));
+  // A sentinel task made after the pause, every second: two of its occurrences called prove two
+  // scheduler passes and the executor's claims ran since, and made nothing of the paused task.
+  const sentinel = await call('POST', '/v1/tasks', {
+    name: 'sentinel',
+    schedule: { type: 'interval', every: '1s' },
+    target: { url: `${target.url}/sentinel` },
+    retry: { maxAttempts: 1 },
+  });
+  const sentinelId = ((await sentinel.json()) as { id: string }).id;
+  const sentinelCalls = () => target.calls.filter((c) => c.url === '/sentinel').length;
+  await eventually(async () => (sentinelCalls() >= 2 ? true : undefined), 30_000, 'two sentinel calls');
+  expect((await call('DELETE', `/v1/tasks/${sentinelId}`)).status).toBe(204);
   expect(await scheduledJobs(task.id)).toEqual(settled);
-  expect(target.calls.length).toBe(calls);
+  expect(target.calls.filter((c) => c.url !== '/sentinel').length).toBe(calls);
 
   // A resume counts from zero: it takes three more dead occurrences, not one, to pause again.
   const resumed = await call('POST', `/v1/tasks/${task.id}/resume`);

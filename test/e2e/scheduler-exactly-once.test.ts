@@ -1,11 +1,10 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
 import { insertCronTasks } from '@dsched/testkit/tasks';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dbNow, metric, startScheduler } from './scheduler-helpers.ts';
 
@@ -20,23 +19,16 @@ const TASKS = 1000;
 const EVERY_S = 10;
 const RUN_S = 150;
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let target: RecordingTarget;
 const services: RunningService[] = [];
 
 beforeAll(async () => {
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    startRecordingTarget(),
-  ]);
+  target = await startRecordingTarget();
 });
 afterAll(async () => {
   await Promise.all(services.map((s) => s.stop('SIGKILL')));
   await target?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 /** Job ids per (task, scheduled_for), from MySQL and from history; a job in both counts once. */

@@ -1,12 +1,11 @@
 import { openSecret, parseSecretsKeyring, verifyWebhookSignature } from '@dsched/domain';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { TEST_SECRETS_KEY } from '@dsched/testkit/secrets';
 import { eventually, type ServiceName } from '@dsched/testkit/services';
 import { type RecordingTarget, startRecordingTarget } from '@dsched/testkit/target';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // The six services at the most verbose log level through a tenant's whole life: created, a task
@@ -16,18 +15,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 // start and still gets signed calls.
 
 const ADMIN_TOKEN = 'e2e-admin-token-for-the-log-test';
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let target: RecordingTarget;
 let legacy: Awaited<ReturnType<typeof createTenantWithKey>>;
 let fleet: Fleet | undefined;
 
 beforeAll(async () => {
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    startRecordingTarget(),
-  ]);
+  target = await startRecordingTarget();
   legacy = await createTenantWithKey(db.pool, 'before-0046');
   fleet = await startFleet({
     DATABASE_URL: db.url,
@@ -41,8 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fleet?.stop();
   await target?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 const url = (name: ServiceName) => fleet!.service(name).url;

@@ -1,22 +1,20 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type RunningService, startService } from '@dsched/testkit/services';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Tenant quotas hold across API replicas: two task-api processes share one MySQL and nothing else.
 
 const ADMIN_TOKEN = 'quota-admin-token-0123456789';
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let replicas: RunningService[] = [];
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   const env = { DATABASE_URL: db.url, DSCHED_ADMIN_TOKEN: ADMIN_TOKEN };
   replicas = await Promise.all([startService('task-api', env), startService('task-api', env)]);
 });
 afterAll(async () => {
   await Promise.all(replicas.map((r) => r.stop()));
-  await db.close();
 });
 
 async function tenant(quotas: Record<string, number>): Promise<{ id: string; apiKey: string }> {

@@ -1,9 +1,8 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // A finished workflow moves to Cassandra history (decision D29) and reads back through task-api
@@ -14,8 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 // MySQL. Services as processes, a loopback target, real MariaDB and Cassandra.
 
 const ADMIN_TOKEN = 'workflow-archive-admin-token-0123';
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let target: ScriptedTarget;
 let taskApi: RunningService;
 let apiKey: string;
@@ -45,16 +43,12 @@ async function start(
 }
 
 beforeAll(async () => {
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    // Each node answers a JSON output naming itself; `zbad` dead-letters at once (a 400).
-    startScriptedTarget((call) =>
-      call.path.endsWith('/zbad')
-        ? { status: 400, body: '{"why":"refused"}' }
-        : { status: 200, body: JSON.stringify({ node: call.path.split('/').at(-1), attempt: call.attempt }) },
-    ),
-  ]);
+  target = await // Each node answers a JSON output naming itself; `zbad` dead-letters at once (a 400).
+  startScriptedTarget((call) =>
+    call.path.endsWith('/zbad')
+      ? { status: 400, body: '{"why":"refused"}' }
+      : { status: 200, body: JSON.stringify({ node: call.path.split('/').at(-1), attempt: call.attempt }) },
+  );
   [taskApi] = await Promise.all([start('task-api'), start('reconciler'), start('executor')]);
   const res = await fetch(`${taskApi.url}/v1/admin/tenants`, {
     method: 'POST',
@@ -66,8 +60,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(started.map((s) => s.stop('SIGKILL')));
   await target?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 async function api(method: string, path: string): Promise<{ status: number; json: any }> {

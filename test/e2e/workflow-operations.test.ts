@@ -1,7 +1,7 @@
 import { verifyWebhookSignature } from '@dsched/domain';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import { idToBin } from '@dsched/mysql/ids';
+import type { RowDataPacket } from '@dsched/mysql/pool';
 import { type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import {
   type Answer,
@@ -11,6 +11,7 @@ import {
   type TargetCall,
 } from '@dsched/testkit/scripted-target';
 import { eventually } from '@dsched/testkit/services';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Workflow operations end to end, with services as processes and a loopback target: parent
@@ -20,8 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ADMIN_TOKEN = 'workflow-ops-admin-token-0123456789';
 const LEASE_S = 300;
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let target: ScriptedTarget;
 let apis: Fleet;
 let executor: Fleet;
@@ -32,11 +32,7 @@ let tenantId: string;
 const special = new Map<string, (call: TargetCall, gone: AbortSignal) => Answer | Promise<Answer>>();
 
 beforeAll(async () => {
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    startScriptedTarget((call, gone) => special.get(call.path)?.(call, gone) ?? { status: 200 }),
-  ]);
+  target = await startScriptedTarget((call, gone) => special.get(call.path)?.(call, gone) ?? { status: 200 });
   const env = {
     DATABASE_URL: db.url,
     CASSANDRA_KEYSPACE: ks.keyspace,
@@ -68,8 +64,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([apis, executor].map((f) => f?.stop()));
   await target?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely here
@@ -265,13 +259,30 @@ describe('pause', () => {
     await target.until(() => target.inFlight('pz') === 1, 30_000, 'the first call in flight');
     expect((await api('POST', `/v1/workflows/${id}/pause`)).json.paused).toBe(true);
     paused();
-    // Long past the retry's backoff and several claim polls: nothing is called while paused.
-    await new Promise((r) => setTimeout(r, 2000));
+    // The 503 recorded, and the retry's backoff (at most 100 ms) past on the database clock.
+    const flaky = await eventually(async () => {
+      const nodes = (await api('GET', `/v1/workflows/${id}/nodes`)).json.nodes as Json[];
+      const node = nodes.find((n) => n.id === 'flaky');
+      return node?.state === 'pending' && node.attempt === 1 ? node : undefined;
+    });
+    await eventually(async () => {
+      const [[row]] = await db.pool.query<RowDataPacket[]>(
+        'SELECT NOW(3) > finished_at + INTERVAL 100000 MICROSECOND AS past FROM job_attempts WHERE job_id = ? AND attempt = 1',
+        [idToBin(flaky.jobId)],
+      );
+      return Number(row?.past) === 1 ? true : undefined;
+    });
+    // A run submitted now, its node due after the retry, is called: the claims since passed the
+    // retry by. Nothing of the paused run was called.
+    await submit('pz-sentinel', [{ id: 'sentinel' }]);
+    await target.until(
+      () => callTo('/pz-sentinel/sentinel') !== undefined,
+      30_000,
+      'the sentinel node called',
+    );
     expect(target.calls.filter((c) => c.path.startsWith('/pz/')).map((c) => [c.path, c.attempt])).toEqual([
       ['/pz/flaky', 1],
     ]);
-    const nodes = (await api('GET', `/v1/workflows/${id}/nodes`)).json.nodes as Json[];
-    expect(nodes.find((n) => n.id === 'flaky')).toMatchObject({ state: 'pending', attempt: 1 });
 
     expect((await api('POST', `/v1/workflows/${id}/resume`)).json.paused).toBe(false);
     expect((await finished(id)).state).toBe('succeeded');
@@ -320,8 +331,15 @@ describe('a scheduled workflow', () => {
     expect(task.target).toBeUndefined();
 
     await target.until(() => target.inFlight('sched') === 1, 30_000, 'the first run’s slow node in flight');
-    // Several occurrences pass while the first run runs: forbid starts none of them.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Several occurrences pass while the first run runs: forbid starts none of them, and records
+    // each one it refused (occurrence_skips, reason overlap).
+    await eventually(async () => {
+      const [[row]] = await db.pool.query<RowDataPacket[]>(
+        "SELECT COUNT(*) AS n FROM occurrence_skips WHERE task_id = ? AND reason = 'overlap'",
+        [idToBin(task.id)],
+      );
+      return Number(row!.n) >= 2 ? true : undefined;
+    });
     expect(target.calls.filter((c) => c.path === '/sched/slow')).toHaveLength(1);
     const first = target.calls.find((c) => c.path === '/sched/slow')!;
     const runs = (await api('GET', `/v1/tasks/${task.id}/runs`, undefined, 'job-api')).json;

@@ -1,8 +1,7 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metric } from './executor-kit.ts';
 
@@ -11,8 +10,7 @@ import { metric } from './executor-kit.ts';
 
 const ADMIN_TOKEN = 'workflow-admin-token-0123456789';
 const LEASE_S = 3;
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let jobApi: RunningService;
 let target: ScriptedTarget;
 let taskApi: RunningService;
@@ -42,11 +40,7 @@ const env = () => ({
 });
 
 beforeAll(async () => {
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    startScriptedTarget((call) => special.get(call.path)?.(call.attempt) ?? { status: 200 }),
-  ]);
+  target = await startScriptedTarget((call) => special.get(call.path)?.(call.attempt) ?? { status: 200 });
   let a: RunningService;
   let b: RunningService;
   [taskApi, jobApi, , , a, b] = await Promise.all([
@@ -68,8 +62,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(started.map((s) => s.stop('SIGKILL')));
   await target?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 /** The bodies these tests read: a workflow (nodes: counts by state) or a node page (nodes: a list). */

@@ -116,3 +116,26 @@ export async function insertTaggedBacklog(
     ],
   );
 }
+
+/**
+ * A sentinel job: one pending job due now (or `runInS` from now) for the same tenant and lane as
+ * what a test watches, and a wait until `called(id)` sees its call at the target. A claim pass that
+ * took the sentinel also reached everything due before it, so once it returns, a test can assert
+ * that a job due earlier was NOT called instead of sleeping "long enough" (which proves nothing on a
+ * loaded machine, and wastes the time on an idle one).
+ */
+export async function awaitSentinelJob(
+  pool: Pool,
+  seed: DueJobSeed,
+  called: (id: string) => boolean,
+  timeoutMs = 30_000,
+): Promise<string> {
+  const [id] = await insertDueJobs(pool, { runInS: 0, ...seed });
+  const deadline = Date.now() + timeoutMs;
+  while (!called(id!)) {
+    if (Date.now() > deadline)
+      throw new Error(`the sentinel job ${id} was not called within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return id!;
+}

@@ -1,9 +1,8 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   cassandraHistoryWriter,
   mysqlDeliveryBacklog,
@@ -13,15 +12,7 @@ import { Archiver } from '../src/core/archive.ts';
 import { ArchiverMetrics } from '../src/metrics.ts';
 
 // The archiver defers to delivery: while due jobs wait it writes nothing, for at most its bound.
-let db: TestDatabase;
-let ks: TestKeyspace;
-beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
-});
-afterAll(async () => {
-  await db.close();
-  await ks.close();
-});
+const { db, ks } = useTestStores(import.meta.url);
 
 const ago = (s: number) => new Date(Date.now() - s * 1000);
 

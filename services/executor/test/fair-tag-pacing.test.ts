@@ -1,9 +1,9 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import { testKeyring } from '@dsched/testkit/secrets';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FAIR_LANES, FAIR_TAG_INTERVAL_MS, mysqlJobClaimer } from '../src/adapters/mysql.ts';
 
 // How often a fair lane's claims tag (FairTagPacer), with the real claimer on real MariaDB and an
@@ -11,15 +11,9 @@ import { FAIR_LANES, FAIR_TAG_INTERVAL_MS, mysqlJobClaimer } from '../src/adapte
 // tagging pass, so a job that became due meanwhile waits at most FAIR_TAG_INTERVAL_MS; a short
 // claim, or a pass that had more to tag than it could, means the next claim tags first.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(() => clearJobs(db.pool));
 
 function claimer(clock: { now: number }) {

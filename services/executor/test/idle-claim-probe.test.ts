@@ -1,9 +1,9 @@
 import type { Pool } from '@dsched/mysql/pool';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import { testKeyring } from '@dsched/testkit/secrets';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FAIR_LANES, mysqlJobClaimer } from '../src/adapters/mysql.ts';
 
 // An idle lane's poll, with the real claimer on real MariaDB: one plain read (claim-probe.sql)
@@ -11,15 +11,9 @@ import { FAIR_LANES, mysqlJobClaimer } from '../src/adapters/mysql.ts';
 // the pool: every transaction takes one, a plain pool query does not); a job that becomes due (or,
 // on a lane with a lead, comes within it) is claimed by the next poll.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(() => clearJobs(db.pool));
 
 /** The real pool, counting the connections taken for transactions. */

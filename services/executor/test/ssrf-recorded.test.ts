@@ -2,11 +2,11 @@ import { isIP } from 'node:net';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createLogger, createRegistry } from '@dsched/runtime';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { testKeyring } from '@dsched/testkit/secrets';
 import { eventually } from '@dsched/testkit/services';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { expect, it } from 'vitest';
 import type { Resolver, SocketOpener } from '../src/adapters/guarded-connector.ts';
 import { httpTargetCaller } from '../src/adapters/http-caller.ts';
 import {
@@ -23,15 +23,8 @@ import { ExecutorMetrics } from '../src/metrics.ts';
 // opener that never dials anything (a refused target must never reach it): SSRF targets are
 // refused, dead-lettered at once and recorded with their reason.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const dialled: string[] = [];
-
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 
 it('refuses and records the metadata address and a name resolving to 10.x', async () => {
   const resolve: Resolver = async (host) => {

@@ -2,29 +2,24 @@ import { writeJobHistory } from '@dsched/cassandra/job-history';
 import { newId } from '@dsched/domain';
 import { loadJobRecords } from '@dsched/mysql/jobs';
 import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './test-app.ts';
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let app: FastifyInstance;
 let alice: { id: string; apiKey: string };
 let bob: { id: string; apiKey: string };
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   app = buildTestApp(db, ks);
   alice = await createTenantWithKey(db.pool, 'alice');
   bob = await createTenantWithKey(db.pool, 'bob');
 });
 afterAll(async () => {
   await app.close();
-  await db.close();
-  await ks.close();
 });
 
 const get = (url: string, key: string) =>

@@ -1,22 +1,17 @@
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp } from './test-app.ts';
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   app = buildTestApp(db, ks, { authThrottle: { maxFailures: 2, windowS: 30 } });
 });
 afterAll(async () => {
   await app?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 it('answers 429 with Retry-After to an address past its failed authentications', async () => {

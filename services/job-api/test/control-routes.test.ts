@@ -3,10 +3,9 @@ import { idToBin } from '@dsched/mysql/ids';
 import { claimJobs } from '@dsched/mysql/jobs/claim';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcome';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp } from './test-app.ts';
@@ -14,15 +13,13 @@ import { buildTestApp } from './test-app.ts';
 // job-api's cancel, heartbeat and complete routes through fastify inject, on real MariaDB and
 // Cassandra (a job not in MySQL is looked up in history).
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let app: FastifyInstance;
 let tenant: Awaited<ReturnType<typeof createTenantWithKey>>;
 let other: Awaited<ReturnType<typeof createTenantWithKey>>;
 const target = { url: 'http://127.0.0.1:9/' };
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   app = buildTestApp(db, ks, { random: () => 0.5 });
   await app.ready();
   tenant = await createTenantWithKey(db.pool, 'acme');
@@ -30,8 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
-  await db?.close();
-  await ks?.close();
 });
 beforeEach(() => clearJobs(db.pool));
 

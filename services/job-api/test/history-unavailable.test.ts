@@ -1,10 +1,10 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
 import { newId } from '@dsched/domain';
 import { createLogger, createRegistry } from '@dsched/runtime';
-import { connectThroughRelay, createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
+import { connectThroughRelay } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { TcpProxy } from '@dsched/testkit/tcp-proxy';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -14,8 +14,7 @@ import { jobApiDeps } from '../src/deps.ts';
 // the server itself untouched): job-api still answers what lives in MySQL, and answers what needs
 // history with a 503 that says so and when to come back, not a 500.
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let proxy: TcpProxy;
 let client: CassandraClient;
 let relay: Awaited<ReturnType<typeof connectThroughRelay>>;
@@ -23,7 +22,6 @@ let app: FastifyInstance;
 let alice: { id: string; apiKey: string };
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   relay = await connectThroughRelay(ks.keyspace);
   ({ proxy, client } = relay);
   app = buildApp({
@@ -41,8 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await relay.close();
-  await db.close();
-  await ks.close();
 });
 
 const get = (url: string) =>

@@ -1,9 +1,8 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { requestBodyObjects } from '@dsched/testkit/openapi';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './test-app.ts';
@@ -11,20 +10,16 @@ import { buildTestApp } from './test-app.ts';
 // Every body and query of job-api refuses unknown fields with a 400 naming each of them, and
 // changes nothing.
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let app: FastifyInstance;
 let tenant: Awaited<ReturnType<typeof createTenantWithKey>>;
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   app = buildTestApp(db, ks);
   tenant = await createTenantWithKey(db.pool, 'acme');
 });
 afterAll(async () => {
   await app?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 const call = (method: 'GET' | 'POST', url: string, payload?: object) =>

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubernetesClient } from '../src/adapters/kubernetes.ts';
 
@@ -14,7 +14,7 @@ import { kubernetesClient } from '../src/adapters/kubernetes.ts';
 // loopback HTTP server answering GET /api/v1/namespaces/{ns}/pods/{name} the way the API does.
 // The reconciler itself runs as a real process on the real MariaDB.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let stub: Server;
 let stubUrl: string;
 const stubCalls: string[] = [];
@@ -33,7 +33,6 @@ const PODS: Record<string, { status: number; body: unknown }> = {
 };
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   stub = createServer((req, res) => {
     stubCalls.push(`${req.method} ${req.url}`);
     const m = /^\/api\/v1\/namespaces\/executors\/pods\/([^/?]+)/.exec(req.url ?? '');
@@ -60,7 +59,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await reconciler?.stop();
   await new Promise((r) => stub.close(r));
-  await db.close();
 });
 
 function kubeconfig(): string {

@@ -1,6 +1,6 @@
 import { createRegistry } from '@dsched/runtime';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { mysqlPartitionLeases } from '../src/adapters/mysql.ts';
 import { PartitionLeaseKeeper } from '../src/core/partition-leases.ts';
 import { SchedulerMetrics } from '../src/metrics.ts';
@@ -8,15 +8,9 @@ import { SchedulerMetrics } from '../src/metrics.ts';
 // Lease keepers of several replicas, in one process, against a real MariaDB: the database clock
 // decides expiry, so these tests only pace themselves.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const TTL = 1_500;
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(async () => {
   await db.pool.query('DELETE FROM leases');
 });

@@ -2,8 +2,8 @@ import { newId } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createRegistry } from '@dsched/runtime';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { describe, expect, it } from 'vitest';
 import { mysqlDueMaterialiser, mysqlPartitionLeases } from '../src/adapters/mysql.ts';
 import { PartitionLeaseKeeper } from '../src/core/partition-leases.ts';
 import { SchedulerTick } from '../src/core/tick.ts';
@@ -12,14 +12,8 @@ import { SchedulerMetrics } from '../src/metrics.ts';
 // The tick through the real adapter: a due set larger than a batch drains within one tick, and
 // a lease lost mid-tick stops that partition at once.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const TENANT = newId();
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 
 async function count(sql: string): Promise<number> {
   const [[row]] = await db.pool.query<RowDataPacket[]>(sql);

@@ -1,10 +1,10 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
 import { newId } from '@dsched/domain';
 import { createLogger, createRegistry } from '@dsched/runtime';
-import { connectThroughRelay, createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { connectThroughRelay } from '@dsched/testkit/cassandra';
 import { testKeyring } from '@dsched/testkit/secrets';
 import type { TcpProxy } from '@dsched/testkit/tcp-proxy';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -15,8 +15,7 @@ import { TEST_ADMIN_TOKEN } from './test-app.ts';
 // live workflows from MySQL, and answers what needs workflow history (a run not in MySQL) with a
 // 503 that says so and when to come back (decision D20), not a 500 and not a 404.
 
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let proxy: TcpProxy;
 let client: CassandraClient;
 let relay: Awaited<ReturnType<typeof connectThroughRelay>>;
@@ -24,7 +23,6 @@ let app: FastifyInstance;
 let apiKey: string;
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   relay = await connectThroughRelay(ks.keyspace);
   ({ proxy, client } = relay);
   app = buildApp({
@@ -53,8 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await relay?.close();
-  await db?.close();
-  await ks?.close();
 });
 
 const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
