@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // One runner for the whole workspace, in two projects. `unit`: pure logic (the domain's decisions,
-// config schemas, the executor's outcome mapping, the docs' links), no storage, no
+// config schemas, the executor's outcome mapping, the docs' links, the fence list), no storage, no
 // processes: `pnpm test:unit`. `storage`: every other test, on the real MariaDB and Cassandra of
 // scripts/stack (brought up by the global setup when they are not running), a database and a
 // keyspace per test file. `pnpm test` runs both.
@@ -13,6 +13,7 @@ const UNIT = [
   'packages/client/test/webhook.test.ts',
   'packages/client/test/generated.test.ts',
   'test/docs/*.test.ts',
+  'test/tooling/*.test.ts',
   'test/shape/**/*.test.ts',
 ];
 
