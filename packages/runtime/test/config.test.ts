@@ -32,6 +32,7 @@ describe('loadConfig', () => {
     expect(loadConfig(schema, { DATABASE_URL: 'mysql://u:p@h:3306/db' })).toEqual({
       DATABASE_URL: 'mysql://u:p@h:3306/db',
       DATABASE_POOL_SIZE: 10,
+      MYSQL_TOPOLOGY: 'single',
     });
   });
 });

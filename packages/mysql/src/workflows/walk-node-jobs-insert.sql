@@ -10,6 +10,8 @@
 -- make a range of the primary key; joined straight to the children, the optimizer took the (run,
 -- parent) prefix and filtered every child of the parent, per slice.
 -- A node job copies its run's trace context: the run is one trace, its nodes' attempts spans of it.
+-- The run's row by its primary key, named: with the run's wide trace_context in the select list,
+-- MariaDB 10.11 costed a scan of workflows with a join buffer cheaper than the key on a small table.
 -- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
@@ -24,5 +26,5 @@ SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(
           JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
                 AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)) d
   JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
-  JOIN workflows w ON w.id = c.workflow_id
+  JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id
  WHERE c.step_token = ? AND c.state = 'pending'

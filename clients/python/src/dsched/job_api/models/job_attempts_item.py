@@ -22,6 +22,8 @@ class JobAttemptsItem:
         error (str | Unset):
         error_class (str | Unset):
         duration_ms (int | Unset):
+        trace_id (str | Unset): The occurrence's OpenTelemetry trace (W3C trace id), the same for each of its attempts;
+            the `traceparent` of every call it made is of this trace.
     """
 
     attempt: int
@@ -32,6 +34,7 @@ class JobAttemptsItem:
     error: str | Unset = UNSET
     error_class: str | Unset = UNSET
     duration_ms: int | Unset = UNSET
+    trace_id: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         attempt = self.attempt
@@ -49,6 +52,8 @@ class JobAttemptsItem:
         error_class = self.error_class
 
         duration_ms = self.duration_ms
+
+        trace_id = self.trace_id
 
         field_dict: dict[str, Any] = {}
 
@@ -69,6 +74,8 @@ class JobAttemptsItem:
             field_dict["errorClass"] = error_class
         if duration_ms is not UNSET:
             field_dict["durationMs"] = duration_ms
+        if trace_id is not UNSET:
+            field_dict["traceId"] = trace_id
 
         return field_dict
 
@@ -91,6 +98,8 @@ class JobAttemptsItem:
 
         duration_ms = d.pop("durationMs", UNSET)
 
+        trace_id = d.pop("traceId", UNSET)
+
         job_attempts_item = cls(
             attempt=attempt,
             started_at=started_at,
@@ -100,6 +109,7 @@ class JobAttemptsItem:
             error=error,
             error_class=error_class,
             duration_ms=duration_ms,
+            trace_id=trace_id,
         )
 
         return job_attempts_item
