@@ -1,4 +1,4 @@
-// `pnpm bench <name>` runs bench/<name>.ts (DESIGN.md "Conventions for measuring"): each brings up
+// `pnpm bench <name>` runs bench/<name>.ts (docs/design.md "Conventions for measuring"): each brings up
 // the stack it needs when it is down, prints a readable table and, last, one JSON line
 // {"bench": "<name>", "metrics": {...}}.
 import { spawnSync } from 'node:child_process';

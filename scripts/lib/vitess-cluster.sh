@@ -214,7 +214,7 @@ up() {
   rm -f "$CL/tablets.new"
   if [ "$fresh" = 1 ]; then
     while read -r uid ks shard; do first_primary "$ks" "$shard" "$uid"; done <"$CL/tablets"
-    # The VSchemas of deploy/vitess (sharding.md); the migrations then go through vtgate.
+    # The VSchemas of deploy/vitess (docs/sharding.md); the migrations then go through vtgate.
     local v
     for v in dsched dsched_global; do
       ctl ApplyVSchema --vschema-file "$ROOT/deploy/vitess/vschema-$v.json" "$v" >>"$CL/logs/setup.log" 2>&1 \

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { sleep } from './wait.ts';
 
-// The public APIs as a tenant and an operator use them (API.md), over keep-alive connections,
+// The public APIs as a tenant and an operator use them (docs/api.md), over keep-alive connections,
 // spread over the replicas in turn. Transient answers (429 with Retry-After, 5xx, a connection
 // refused while a replica restarts) are retried a bounded number of times.
 

@@ -1,6 +1,6 @@
 import type { RunResult } from '../harness/run.ts';
 
-// What a run prints (DESIGN.md "Conventions for measuring"): a readable table, the verdict line,
+// What a run prints (docs/design.md "Conventions for measuring"): a readable table, the verdict line,
 // and last the one JSON line {"scenario", "metrics"} that tools read.
 
 const FIRST = ['expected', 'delivered', 'lost', 'duplicates', 'dead', 'cancelled', 'drain_s'];

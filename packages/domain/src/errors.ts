@@ -1,4 +1,4 @@
-// The small error vocabulary of API.md. Every error the services raise on purpose is a DschedError
+// The small error vocabulary of docs/api.md. Every error the services raise on purpose is a DschedError
 // with a stable code; the HTTP mapping lives in one table in packages/runtime.
 
 export type ErrorCode =
@@ -52,7 +52,7 @@ export function conflict(message: string): DschedError {
 
 /**
  * A store the request needs cannot be reached right now (history while Cassandra is down): code
- * `internal` (API.md's codes are fixed), answered 503 with Retry-After, the store named in the
+ * `internal` (docs/api.md's codes are fixed), answered 503 with Retry-After, the store named in the
  * details. What does not need that store keeps working.
  */
 export function storeUnavailable(

@@ -1,7 +1,7 @@
 import { DschedError, hashApiKey, secretsEqual, type Tenant } from '@dsched/domain';
 import type { FastifyRequest } from 'fastify';
 
-// Bearer authentication for the two kinds of caller of API.md: tenants (API key) and operators
+// Bearer authentication for the two kinds of caller of docs/api.md: tenants (API key) and operators
 // (the admin token). Handlers call these at their start; a missing or wrong credential is 401.
 
 export type TenantLookup = (keyHash: Buffer) => Promise<Tenant | null>;

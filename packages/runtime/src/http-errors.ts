@@ -2,7 +2,7 @@ import { DschedError, type ErrorCode } from '@dsched/domain';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 
-// The one table from error code to HTTP status (API.md), and the body every error has.
+// The one table from error code to HTTP status (docs/api.md), and the body every error has.
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_argument: 400,
   unauthenticated: 401,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 // The standard OpenTelemetry variables (the SDK's own environment specification), read here and
 // not by the SDK: SDK 3 no longer reads the sampler from the environment, and a value it did not
 // understand it only logged and ignored. Here a bad value stops the service at start, naming the
-// variable, like every other setting. Tracing is on only when an endpoint is set (API.md: spans go
+// variable, like every other setting. Tracing is on only when an endpoint is set (docs/api.md: spans go
 // to an OTLP endpoint when OTEL_EXPORTER_OTLP_ENDPOINT is set, and nowhere when not).
 
 export const SAMPLERS = [

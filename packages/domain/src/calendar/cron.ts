@@ -29,7 +29,7 @@ export interface CompiledCron {
   readonly dayOfWeekWildcard: boolean;
   /**
    * Fires in every hour of the day (`*` or a full range in the hour field): an interval-like
-   * schedule, which follows elapsed time across daylight-saving changes (DESIGN.md "Cron").
+   * schedule, which follows elapsed time across daylight-saving changes (docs/design.md "Semantics").
    */
   readonly everyHour: boolean;
 }

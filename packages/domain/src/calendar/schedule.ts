@@ -4,7 +4,7 @@ import { type CompiledCron, CRON_HORIZON_YEARS, compileCron, nextLocalMatch } fr
 import { lastIntervalFireBeforeMs, nextIntervalFireMs } from './interval.ts';
 import { isKnownTimeZone, zoneOffsets } from './time-zone.ts';
 
-// Next-fire computation, daylight saving included (DESIGN.md "Cron", docs/scheduling.md). Pure:
+// Next-fire computation, daylight saving included (docs/design.md "Semantics", docs/scheduling.md). Pure:
 // every function takes the instant to compute from.
 //
 // A cron expression names wall-clock times. Most map to one instant; around a transition a wall

@@ -4,7 +4,7 @@ import type { TriggerRule } from '../model.ts';
 // parents have finished. Pure; the walk in MySQL (packages/mysql/src/workflows) applies the same
 // decision in SQL, and a test checks the two agree.
 
-/** Node states as the API shows them (API.md). */
+/** Node states as the API shows them (docs/api.md). */
 export const NODE_STATES = [
   'waiting',
   'pending',

@@ -18,7 +18,7 @@ import {
 } from './guarded-connector.ts';
 import type { AllowList } from './target-policy.ts';
 
-// The outgoing call (API.md "The call a target receives"): the task's method, headers and body,
+// The outgoing call (docs/api.md "The call a target receives"): the task's method, headers and body,
 // the dsched headers, and a Standard Webhooks signature. undici keeps connections alive per
 // origin; every new connection goes through the SSRF guard. Redirects are never followed
 // (request() does not follow them; a 3xx is an outcome like any other status). The job's timeout

@@ -17,7 +17,7 @@ import {
 } from '@dsched/domain';
 import type { TaskRepository } from '../ports.ts';
 
-// The task lifecycle of API.md: list, edit, pause, resume, delete. Each change runs under the
+// The task lifecycle of docs/api.md: list, edit, pause, resume, delete. Each change runs under the
 // task's row lock with the database clock (TaskRepository.change); the decisions are the domain's.
 
 type Decide = (task: Task, now: Date) => TaskChange | null;
