@@ -1,4 +1,4 @@
--- Releases up to `limit` held nodes of a run to pending, in node order; their jobs are inserted
+-- Dispatches up to `limit` ready nodes of a run to pending, in node order; their jobs are inserted
 -- next (node-jobs-insert-run.sql). A single-table UPDATE with ORDER BY and LIMIT (portable).
 -- Parameters: workflow_id, limit
 -- Returns: affected rows
