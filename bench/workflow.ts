@@ -1,7 +1,7 @@
-// pnpm bench workflow [--parts submit,hop,fanout] [--nodes N] [--rounds N] [--chain N] [--fanout N]
-//                     [--executors N] [--cpu-prof DIR]
+// pnpm bench workflow [--parts submit,hop,hop202,fanout] [--nodes N] [--rounds N] [--chain N]
+//                     [--chain202 N] [--fanout N] [--executors N] [--cpu-prof DIR]
 //
-// Workflows, in three parts (docs/performance.md has the method):
+// Workflows, in four parts (docs/performance.md has the method; hop202 runs only when named):
 //
 // submit  parse, validate (O(V+E) graph check) and store a workflow of --nodes nodes (100,000) with
 //         about two parents per node (~200,000 edges), as task-api does it (the domain's check,
@@ -9,6 +9,10 @@
 // hop     a chain of --chain nodes (2,000) through real executor processes and a reconciler, an
 //         instant loopback target: from a parent's outcome (its node row's finished_at, written in
 //         the outcome transaction) to its child's call at the target: hop_ms_p50, hop_ms_p99.
+// hop202  a chain of --chain202 nodes (100) whose target answers 202 and then completes each call
+//         through job-api (POST /v1/jobs/{id}/complete, as an asynchronous endpoint does): from
+//         job-api's answer to the completion to the child's call at the target: hop202_ms_p50,
+//         hop202_ms_p99. Starts job-api beside the executors and the reconciler.
 // fanout  --fanout plain once-jobs (100,000) due at once, then a workflow 1 → --fanout → 1 of the
 //         same calls, same executors (the middle layer is at most 99,998 wide: with the root and the
 //         join that is the node cap): fanout_ratio (workflow drain / plain drain), fanin_ms (the
@@ -46,6 +50,7 @@ const text = (name: string, fallback: string) => {
   return i >= 0 ? argv[i + 1]! : fallback;
 };
 const PARTS = new Set(text('parts', 'submit,hop,fanout').split(','));
+const CHAIN_202 = arg('chain202', 100);
 const NODES = arg('nodes', 100_000);
 const ROUNDS = arg('rounds', 3);
 const CHAIN = arg('chain', 2000);
@@ -113,7 +118,10 @@ interface Runner {
   url: string;
   pool: Pool;
   tenantId: string;
+  apiKey: string;
   targetUrl: string;
+  /** hop202: node path → the ms job-api answered its completion (the bench's clock). */
+  completedAt: Map<string, number>;
   /** First arrival at the target per path, ms since the epoch (sub-millisecond). */
   arrivals: Map<string, number>;
   calls: () => number;
@@ -130,21 +138,44 @@ async function startRunner(): Promise<Runner> {
   const url = process.env.DATABASE_URL ?? `${MYSQL_SERVER_URL}/${name}`;
   // The executor and the reconciler never touch Cassandra: MySQL's migrations only.
   const keyspace = process.env.CASSANDRA_KEYSPACE ?? 'dsched_bench_workflow';
-  await ensureStack({ DATABASE_URL: url, CASSANDRA_KEYSPACE: keyspace }, 'mysql');
+  // job-api (hop202) reads history from Cassandra: the keyspace is made then.
+  await ensureStack(
+    { DATABASE_URL: url, CASSANDRA_KEYSPACE: keyspace },
+    PARTS.has('hop202') ? 'all' : 'mysql',
+  );
   const pool = createPool(url, { connectionLimit: 4 });
   await emptyRun(pool);
   const tenant = await createTenantWithKey(pool, 'bench-workflow-run', { maxTasks: 1000 });
   const arrivals = new Map<string, number>();
+  const completedAt = new Map<string, number>();
   let calls = 0;
-  // Instant answers; the first arrival of each path is kept (a node's path is its id).
+  let jobApiUrl = '';
+  // Instant answers; the first arrival of each path is kept (a node's path is its id). A hop202
+  // node's call is answered 202, then completed through job-api with its attempt token.
   const target = createServer((req, res) => {
     const at = nowMs();
     calls++;
     const path = req.url ?? '';
     if (!arrivals.has(path)) arrivals.set(path, at);
     req.resume();
-    req.on('end', () => res.end());
+    const async = path.startsWith('/hop202/');
+    req.on('end', () => {
+      res.statusCode = async ? 202 : 200;
+      res.end();
+      if (async)
+        void complete(path, String(req.headers['idempotency-key']), Number(req.headers['dsched-attempt']));
+    });
   });
+  const complete = async (path: string, jobId: string, attempt: number) => {
+    const answer = await fetch(`${jobApiUrl}/v1/jobs/${jobId}/complete`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ attempt, outcome: 'succeeded' }),
+    });
+    await answer.arrayBuffer();
+    if (answer.status !== 200) throw new Error(`hop202: complete ${path} answered ${answer.status}`);
+    completedAt.set(path, nowMs());
+  };
   target.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   const address = target.address();
@@ -159,7 +190,9 @@ async function startRunner(): Promise<Runner> {
       ),
     ),
     startService('reconciler', { ...env, INSTANCE_ID: 'bench-wf-reconciler' }),
+    ...(PARTS.has('hop202') ? [startService('job-api', { ...env, INSTANCE_ID: 'bench-wf-job-api' })] : []),
   ]);
+  jobApiUrl = services.find((s) => s.name === 'job-api')?.url ?? '';
   await new Promise((res) => setTimeout(res, 1000));
   const idleRss: Record<string, number> = {};
   for (const s of services) idleRss[s.name] = Math.max(idleRss[s.name] ?? 0, rssMb(s.process.pid!));
@@ -167,7 +200,9 @@ async function startRunner(): Promise<Runner> {
     url,
     pool,
     tenantId: tenant.id,
+    apiKey: tenant.apiKey,
     targetUrl,
+    completedAt,
     arrivals,
     calls: () => calls,
     services,
@@ -285,6 +320,35 @@ async function hopPart(r: Runner): Promise<void> {
     hop_ms_p99: Number(percentile(hops, 99).toFixed(1)),
     hop_ms_max: Number((hops.at(-1) ?? Number.NaN).toFixed(1)),
     chain_s: Number(total.toFixed(1)),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// hop202
+
+async function hop202Part(r: Runner): Promise<void> {
+  const nodes = Array.from({ length: CHAIN_202 }, (_, i) => ({
+    id: `a${i}`,
+    ...(i > 0 ? { dependsOn: [`a${i - 1}`] } : {}),
+  }));
+  const wf = await submit(r, 'hop202', nodes);
+  const state = await finished(r, wf.id, 60_000 + CHAIN_202 * 5000);
+  const hops: number[] = [];
+  for (let i = 1; i < CHAIN_202; i++) {
+    const called = r.arrivals.get(`/hop202/a${i}`);
+    const parentCompleted = r.completedAt.get(`/hop202/a${i - 1}`);
+    if (called !== undefined && parentCompleted !== undefined) hops.push(called - parentCompleted);
+  }
+  hops.sort((a, b) => a - b);
+  say(`hop202: a chain of ${CHAIN_202} nodes answering 202, ${state}`);
+  say(
+    `  parent's completion (job-api's answer) → child's call: p50 ${percentile(hops, 50).toFixed(1)} ms, p99 ${percentile(hops, 99).toFixed(1)} ms, max ${hops.at(-1)?.toFixed(1)} ms`,
+  );
+  Object.assign(metrics, {
+    chain202: CHAIN_202,
+    hop202_ms_p50: Number(percentile(hops, 50).toFixed(1)),
+    hop202_ms_p99: Number(percentile(hops, 99).toFixed(1)),
+    hop202_ms_max: Number((hops.at(-1) ?? Number.NaN).toFixed(1)),
   });
 }
 
@@ -417,10 +481,11 @@ async function fanoutPart(r: Runner): Promise<void> {
 
 say(`workflow bench: parts ${[...PARTS].join(', ')}; ${machine()}`);
 if (PARTS.has('submit')) await submitPart();
-if (PARTS.has('hop') || PARTS.has('fanout')) {
+if (PARTS.has('hop') || PARTS.has('hop202') || PARTS.has('fanout')) {
   const r = await startRunner();
   try {
     if (PARTS.has('hop')) await hopPart(r);
+    if (PARTS.has('hop202')) await hop202Part(r);
     if (PARTS.has('fanout')) await fanoutPart(r);
     metrics.executors = EXECUTORS;
   } finally {
