@@ -319,8 +319,8 @@ describe('an executor killed mid-call', () => {
   }, 90_000);
 });
 
-describe('a node finished by a path that does not walk', () => {
-  it('an asynchronous (202) node completed through job-api: the sweep walks on, the archiver waits, its output reaches the child', async () => {
+describe('a node that answers 202', () => {
+  it('completed through job-api: its completion walks on, the archiver waits, its output reaches the child', async () => {
     special.set('/async/later', () => ({ status: 202 }));
     const wf = await submit('async', [
       { id: 'later' },

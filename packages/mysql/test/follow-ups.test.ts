@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { binToId, idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { cancelJob, completeJob } from '../src/jobs/control/job-control.ts';
-import { followUpFinishedJobs } from '../src/jobs/follow-ups/follow-ups.ts';
+import { finishJobs } from '../src/jobs/finish/index.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
@@ -123,7 +123,15 @@ describe('callback jobs', () => {
     // And the follow-up itself run again (a transaction replayed after a lost commit) makes none:
     // the callback job's key is the reported job and its attempt group.
     const again = await withTransaction(db.pool, (conn) =>
-      followUpFinishedJobs(conn, [{ id: first.id, followUps: first.followUps! }]),
+      finishJobs(conn, [
+        {
+          id: first.id,
+          attempt: first.attempt,
+          state: 'succeeded',
+          followUps: first.followUps!,
+          workflowNode: null,
+        },
+      ]),
     );
     expect(again.callbackJobs).toBe(0);
 
@@ -183,7 +191,7 @@ describe('callback jobs', () => {
     expect(await callbackJobs(task.id)).toEqual([]);
   });
 
-  it('are not made for a job that ended cancelled, though its caller passed it as finished', async () => {
+  it('are not made for a job that ended cancelled, though its caller said it succeeded', async () => {
     const task = await taskWithJobs(
       { callbacks: { onSuccess: 'http://127.0.0.1:9/ok', onDead: 'http://127.0.0.1:9/dead' } },
       1,
@@ -192,10 +200,13 @@ describe('callback jobs', () => {
     const jobId = binToId(rows[0]!.id);
     expect(await cancelJob(db.pool, task.tenantId, jobId)).toBe('cancelled');
     const report = await withTransaction(db.pool, (conn) =>
-      followUpFinishedJobs(conn, [
+      finishJobs(conn, [
         {
           id: jobId,
+          attempt: 0,
+          state: 'succeeded',
           followUps: { taskId: task.id, callbacks: true, countsFailures: false },
+          workflowNode: null,
           responseBody: null,
         },
       ]),

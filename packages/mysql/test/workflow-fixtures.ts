@@ -10,10 +10,14 @@ import { expect } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { registerWorkflowFollowUps } from '../src/workflows/finish-follow-ups.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
 // What the walk's tests share: a run stored as task-api stores it, node jobs claimed and finished
-// through the executor's own statements, and the run read back.
+// through the executor's own statements, and the run read back. The workflows layer's follow-ups
+// are registered with the finish path, as loading @dsched/mysql/workflows does in a service.
+
+registerWorkflowFollowUps();
 
 export type NodeReq = {
   id: string;

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { registerWorkflowFollowUps } from '../src/workflows/finish-follow-ups.ts';
 import { attachNodeInputs } from '../src/workflows/node-inputs.ts';
 import { listWorkflowNodeParents, listWorkflowNodes } from '../src/workflows/workflow-reads.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
@@ -20,6 +21,8 @@ import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 // Parent outputs on real MariaDB: the outcome batch keeps a node's response body in
 // workflow_node_outputs (fenced like the job update), and a claimed child that asked for its
 // inputs is given its parents' outputs, or the paged URL of them when they do not fit.
+
+registerWorkflowFollowUps();
 
 let db: TestDatabase;
 const TASK_API = 'http://task-api.test:8080';

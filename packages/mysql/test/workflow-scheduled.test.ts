@@ -5,16 +5,19 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
-import { cancelJob } from '../src/jobs/control/job-control.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { databaseNow } from '../src/pool.ts';
 import { withTransaction } from '../src/transaction.ts';
+import { registerWorkflowFollowUps } from '../src/workflows/finish-follow-ups.ts';
+import { cancelJobOrItsRun } from '../src/workflows/occurrence-cancel.ts';
 import { startScheduledRuns } from '../src/workflows/workflow-scheduled.ts';
 
 // Scheduled workflows on real MariaDB: an occurrence job of a workflow task starts one run, whose
 // id is the job's, however often the start is tried; the job stays running until the run ends and
 // then takes its outcome; the run counts as its task, not against maxTasks.
+
+registerWorkflowFollowUps();
 
 let db: TestDatabase;
 
@@ -125,7 +128,7 @@ describe('a workflow task’s occurrence', () => {
     // Started: job-api's cancel of the occurrence ends the run cancelled, and the job with it.
     const started = await occurrence(task.id, '2026-12-02T02:30:00.000Z');
     expect(await startScheduledRuns(db.pool, 10)).toBe(1);
-    expect(await cancelJob(db.pool, t.id, started)).toBe('cancelled');
+    expect(await cancelJobOrItsRun(db.pool, t.id, started)).toBe('cancelled');
     expect(await row('SELECT state FROM workflows WHERE id = ?', [idToBin(started)])).toMatchObject({
       state: 'cancelled',
     });
@@ -153,7 +156,7 @@ describe('a workflow task’s occurrence', () => {
 
     // Not started yet: cancelled while pending, the run never starts.
     const pending = await occurrence(task.id, '2026-12-03T02:30:00.000Z');
-    expect(await cancelJob(db.pool, t.id, pending)).toBe('cancelled');
+    expect(await cancelJobOrItsRun(db.pool, t.id, pending)).toBe('cancelled');
     expect(await startScheduledRuns(db.pool, 10)).toBe(0);
     expect(await row('SELECT id FROM workflows WHERE id = ?', [idToBin(pending)])).toBeUndefined();
   });

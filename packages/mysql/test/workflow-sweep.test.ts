@@ -7,11 +7,14 @@ import { idToBin } from '../src/ids.ts';
 import { selectArchivableJobs } from '../src/jobs/archive/archive.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { registerWorkflowFollowUps } from '../src/workflows/finish-follow-ups.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 import { sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
 
 // The reconciler's workflow sweep on real MariaDB: it finishes and repairs runs from their durable
 // node states alone, idempotently, and fails runs past their deadline.
+
+registerWorkflowFollowUps();
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -50,10 +53,11 @@ const sweepAll = async () => {
 };
 
 describe('the workflow sweep', () => {
-  it('applies an outcome no walk applied (a job finished through job-api) and finishes the run, once', async () => {
+  it('applies an outcome no walk applied (a job finished by a bare update) and finishes the run, once', async () => {
     const t = await createTenantWithKey(db.pool, 'stranded');
     const wf = await submit(t.id, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }]);
-    // a finishes by a path that does not walk (as job-api's complete does).
+    // a finishes by a path that does not walk: every path walks through the finish path now, so a
+    // bare update stands for a job ended by code from before it, or by a bug.
     await db.pool.query(
       "UPDATE jobs SET state = 'succeeded', attempt = 1, finished_at = NOW(3) WHERE workflow_id = ? AND node_id = 'a'",
       [idToBin(wf.id)],

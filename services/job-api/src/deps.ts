@@ -1,7 +1,8 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
-import { cancelJob, completeJob, heartbeatJob } from '@dsched/mysql/jobs/control';
+import { completeJob, heartbeatJob } from '@dsched/mysql/jobs/control';
 import type { Pool } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants';
+import { cancelJobOrItsRun } from '@dsched/mysql/workflows';
 import type { Logger } from '@dsched/runtime';
 import type { Registry } from 'prom-client';
 import {
@@ -37,7 +38,7 @@ export function jobApiDeps(args: {
     dlq: mysqlDeadLetterQueue(pool),
     now: mysqlClock(pool),
     control: {
-      cancel: (tenantId, id) => cancelJob(pool, tenantId, id),
+      cancel: (tenantId, id) => cancelJobOrItsRun(pool, tenantId, id),
       heartbeat: (a) => heartbeatJob(pool, a),
       complete: (a, decide) => completeJob(pool, a, decide),
     },

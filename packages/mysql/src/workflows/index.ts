@@ -1,7 +1,14 @@
 // Workflows: submission, reads, operations (cancel, pause, retry a node), the walk that tells a
-// finished node's children, the reconciler's sweep and the archiver's side.
+// finished node's children, the reconciler's sweep and the archiver's side. Loading this layer
+// registers its follow-ups with the finish path (finish-follow-ups.ts): every service that ends
+// jobs loads it, and finishJobs refuses a node job's end without them.
+import { registerWorkflowFollowUps } from './finish-follow-ups.ts';
+
+registerWorkflowFollowUps();
+
+export { heldRetries, nodeOutputs, registerWorkflowFollowUps, runEnds, walk } from './finish-follow-ups.ts';
 export { attachNodeInputs, type NodeInputsOptions } from './node-inputs.ts';
-export { keepNodeOutput, keepNodeOutputs } from './node-outputs.ts';
+export { cancelJobOrItsRun } from './occurrence-cancel.ts';
 export {
   archiveEdgePage,
   archiveNodePage,
@@ -16,7 +23,6 @@ export {
   retryWorkflowNode,
   setWorkflowPaused,
 } from './workflow-control.ts';
-export { holdRetriedNodeJobs } from './workflow-hold.ts';
 export {
   getWorkflow,
   isWorkflowLive,
@@ -24,7 +30,5 @@ export {
   listWorkflowNodeParents,
   listWorkflowNodes,
 } from './workflow-reads.ts';
-export { stopRuns } from './workflow-runs.ts';
 export { insertWorkflow, type NewWorkflow } from './workflow-submit.ts';
 export { countRunningWorkflows, countWalkQueue, type SweepResult, sweepWorkflows } from './workflow-sweep.ts';
-export { advanceWorkflows, type FinishedNodeJob, finishedNodeJobs } from './workflow-walk.ts';

@@ -1,6 +1,7 @@
-import { nodeOutputJson, type OutcomeWrite } from '@dsched/domain';
+import { nodeOutputJson } from '@dsched/domain';
 import type { PoolConnection } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
+import type { JobEnd } from '../jobs/finish/index.ts';
 import { loadSql } from '../sql.ts';
 
 const NODE_OUTPUTS_UPSERT = loadSql(import.meta.url, './node-outputs-upsert.sql');
@@ -8,12 +9,21 @@ const NODE_OUTPUTS_UPSERT = loadSql(import.meta.url, './node-outputs-upsert.sql'
 /** The most bytes of outputs one statement carries (well under max_allowed_packet, 16 MiB on MariaDB). */
 const MAX_OUTPUT_BATCH_BYTES = 4 * 1024 * 1024;
 
+/** A node's output from its job's end: a 202 job's report as it is, a call's body as JSON text. */
+function outputOf(end: JobEnd): string | null {
+  if (end.report) return end.report.output;
+  if (end.responseBody === undefined || end.responseBody === null) return null;
+  return nodeOutputJson(end.responseBody);
+}
+
 /**
- * Keeps the response bodies of the node jobs in `applied` (writes whose fenced update matched) that
- * finished with one (succeeded, or dead on a status), in the caller's transaction. One statement for
- * a batch of ordinary outputs; a batch of large ones is split at MAX_OUTPUT_BATCH_BYTES.
+ * Keeps the outputs of the node jobs in `ends` that finished with one (succeeded, or dead on a
+ * status; a 202 node's completion report), in the caller's transaction: the same upsert for every
+ * way a node ends, so an older attempt never overwrites a newer one. One statement for a batch of
+ * ordinary outputs; a batch of large ones is split at MAX_OUTPUT_BATCH_BYTES. A report is already
+ * capped by job-api (MAX_CALLBACK_DOC_BYTES, under any output cap).
  */
-export async function keepNodeOutputs(conn: PoolConnection, applied: readonly OutcomeWrite[]): Promise<void> {
+export async function keepNodeOutputs(conn: PoolConnection, ends: readonly JobEnd[]): Promise<void> {
   let rows: unknown[][] = [];
   let bytes = 0;
   const flush = async () => {
@@ -23,30 +33,13 @@ export async function keepNodeOutputs(conn: PoolConnection, applied: readonly Ou
     rows = [];
     bytes = 0;
   };
-  for (const { job, transition, responseBody } of applied) {
-    if (!job.workflowId || !job.nodeId || responseBody === undefined || responseBody === null) continue;
-    if (transition.to !== 'succeeded' && transition.to !== 'dead') continue;
-    const output = nodeOutputJson(responseBody);
+  for (const end of ends) {
+    if (!end.workflowNode || (end.state !== 'succeeded' && end.state !== 'dead')) continue;
+    const output = outputOf(end);
+    if (output === null) continue;
     if (bytes + output.length > MAX_OUTPUT_BATCH_BYTES) await flush();
-    rows.push([idToBin(job.workflowId), job.nodeId, job.attempt, output]);
+    rows.push([idToBin(end.workflowNode.workflowId), end.workflowNode.nodeId, end.attempt, output]);
     bytes += output.length;
   }
   await flush();
-}
-
-/**
- * Keeps one node's output from a completion through job-api (a 202 node's report), in the
- * caller's transaction: the same upsert, so an older attempt never overwrites a newer one. The
- * report is a JSON document already capped by job-api (MAX_CALLBACK_DOC_BYTES, under any output cap).
- */
-export async function keepNodeOutput(
-  conn: PoolConnection,
-  node: { workflowId: string; nodeId: string; attempt: number; output: string },
-): Promise<void> {
-  await conn.query(NODE_OUTPUTS_UPSERT.replace(':rows', '(?, ?, ?, ?, NOW(3))'), [
-    idToBin(node.workflowId),
-    node.nodeId,
-    node.attempt,
-    node.output,
-  ]);
 }

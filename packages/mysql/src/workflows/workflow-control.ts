@@ -28,13 +28,21 @@ async function lockRun(conn: PoolConnection, tenantId: string, id: string): Prom
   return rows[0] ?? null;
 }
 
-/** Cancels a running run: nothing not started runs, running calls are aborted. */
-export async function cancelWorkflow(pool: Pool, tenantId: string, id: string): Promise<RunOperationResult> {
+/**
+ * Cancels a running run: nothing not started runs, running calls are aborted. `reason` is the
+ * last_error of the node jobs it cancels (default `workflow cancelled`).
+ */
+export async function cancelWorkflow(
+  pool: Pool,
+  tenantId: string,
+  id: string,
+  reason?: string,
+): Promise<RunOperationResult> {
   return withTransaction(pool, async (conn) => {
     const run = await lockRun(conn, tenantId, id);
     if (!run) return 'not_found';
     if (run.state !== 'running') return 'not_running';
-    await stopRuns(conn, [run.id], 'cancelled');
+    await stopRuns(conn, [run.id], 'cancelled', reason ? { reason } : {});
     return 'done';
   });
 }

@@ -1,12 +1,12 @@
-import type { OutcomeWrite } from '@dsched/domain';
 import type { PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
+import type { JobEnd } from '../jobs/finish/index.ts';
 import { loadSql } from '../sql.ts';
 
 // Pause holds the jobs a run already made (docs/workflows.md "Run operations"): their run_at moves
 // to a hold time no claim reaches, and resume makes them due again. Three places keep that true:
-// the pause itself, the outcome batch (a retry of a paused run's node), and the reconciler's sweep
-// (any other path that makes a paused run's node job pending again).
+// the pause itself, the finish path (a node job sent back to pending, by a retry or a give-back,
+// whatever path ended its attempt), and the reconciler's sweep (a node job a node retry revives).
 
 const HOLD = loadSql(import.meta.url, './node-jobs-hold.sql');
 const RELEASE = loadSql(import.meta.url, './node-jobs-release.sql');
@@ -25,13 +25,8 @@ export async function releaseHeldRunJobs(conn: PoolConnection, id: Buffer): Prom
   return res.affectedRows;
 }
 
-/** In an outcome batch: holds the node jobs it sent back to pending whose run is paused. */
-export async function holdRetriedNodeJobs(
-  conn: PoolConnection,
-  applied: readonly OutcomeWrite[],
-): Promise<void> {
-  const ids = applied
-    .filter((w) => w.job.workflowId && (w.transition.to === 'retry' || w.transition.to === 'give_back'))
-    .map((w) => idToBin(w.job.id));
+/** In the finish path: holds the node jobs sent back to pending (a retry, a give-back) whose run is paused. */
+export async function holdRetriedNodeJobs(conn: PoolConnection, ends: readonly JobEnd[]): Promise<void> {
+  const ids = ends.filter((e) => e.workflowNode && e.state === 'pending').map((e) => idToBin(e.id));
   if (ids.length > 0) await conn.query(HOLD_RETRIED, [ids]);
 }

@@ -9,7 +9,8 @@ import { advanceWorkflows, continueWalk, fullBudget, type WalkBounds } from './w
 
 // The reconciler's guarantee that no run stays running forever (docs/workflows.md): each pass
 // takes a page of running runs and, from their durable node states only, applies the outcomes of
-// node jobs that finished by a path that does not walk, takes on walks left at their bound, and
+// node jobs that no walk applied (every path that ends a job walks in its own transaction, so these
+// are left by code from before the finish path, or by a bug), takes on walks left at their bound, and
 // finishes the runs with nothing left to run; and fails runs past their deadline. Idempotent: every
 // statement it runs is conditional, so running it twice, or beside an executor, changes nothing more.
 
@@ -68,9 +69,10 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     held = await holdPausedRunJobs(conn, ids);
     // One budget of children for the whole transaction: the repairs' walk and the queue's.
     const budget = fullBudget(SWEEP_WALK_BOUNDS);
+    let advanced = new Map<string, Buffer>();
     if (ids.length > 0) {
       const [stranded] = await conn.query<RowDataPacket[]>(STRANDED, [ids, limit]);
-      await advanceWorkflows(
+      advanced = await advanceWorkflows(
         conn,
         stranded.map((s) => ({
           workflowId: binToId(s.workflow_id),
@@ -86,7 +88,7 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     }
     const walked = await continueWalk(conn, SWEEP_WALK_BOUNDS, budget);
     walkFull = walked.size > 0;
-    const touched = [...ids, ...walked.values()];
+    const touched = [...ids, ...advanced.values(), ...walked.values()];
     await dispatchHeld(conn, touched, { onlyCapped: true });
     finished = await finishDoneRuns(conn, touched);
   });

@@ -1,12 +1,14 @@
-import type { OutcomeWrite } from '@dsched/domain';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
+import type { JobEnd } from '../jobs/finish/index.ts';
 import { loadSql, withRows } from '../sql.ts';
-import { dispatchHeld, finishDoneRuns, stepToken, stopRuns } from './workflow-runs.ts';
+import { stepToken, stopRuns } from './workflow-runs.ts';
 
-// The walk (docs/workflows.md): run inside the transaction that records node jobs' final outcomes,
-// it finishes their nodes, tells their children (one statement per step for the whole batch),
-// makes the children that may run into jobs and finishes runs with nothing left to run. Nothing is
+// The walk (docs/workflows.md): run inside the transaction that ended node jobs (a follow-up of the
+// finish path, finish-follow-ups.ts, whatever path ended them; and the reconciler's sweep), it
+// finishes their nodes and tells their children (one statement per step for the whole batch),
+// making the children that may run into jobs. It returns the runs it touched: the run ends that
+// follow (dispatch held nodes, finish runs with nothing left to run) are the caller's. Nothing is
 // held in memory but the batch and one frontier.
 
 const FINISH_NODES = loadSql(import.meta.url, './walk-finish-nodes.sql');
@@ -62,19 +64,17 @@ export interface WalkBounds {
 
 export const OUTCOME_WALK_BOUNDS: WalkBounds = { maxSteps: 4, stepLimit: 1000, maxEdges: 2000 };
 
-/** The writes of an outcome batch that finished a node's job (applied: their fence held). */
-export function finishedNodeJobs(applied: readonly OutcomeWrite[]): FinishedNodeJob[] {
+/** The ends of node jobs that finished their node (a final state; not a retry or a give-back). */
+export function finishedNodeJobs(ends: readonly JobEnd[]): FinishedNodeJob[] {
   const out: FinishedNodeJob[] = [];
-  for (const { job, transition } of applied) {
-    if (!job.workflowId || !job.nodeId) continue;
-    const to = transition.to;
-    if (to !== 'succeeded' && to !== 'dead' && to !== 'cancelled') continue;
+  for (const end of ends) {
+    if (!end.workflowNode || end.state === 'pending' || end.state === 'parked') continue;
     out.push({
-      workflowId: job.workflowId,
-      nodeId: job.nodeId,
-      jobId: job.id,
-      state: to,
-      attempt: job.attempt,
+      workflowId: end.workflowNode.workflowId,
+      nodeId: end.workflowNode.nodeId,
+      jobId: end.id,
+      state: end.state,
+      attempt: end.attempt,
     });
   }
   return out;
@@ -82,15 +82,16 @@ export function finishedNodeJobs(applied: readonly OutcomeWrite[]): FinishedNode
 
 /**
  * Advances the runs of node jobs that just finished (the caller's transaction holds their job rows,
- * fenced by attempt).
+ * fenced by attempt). Returns the runs it touched (by hex id), whose ends are the caller's.
  */
 export async function advanceWorkflows(
   conn: PoolConnection,
   finished: readonly FinishedNodeJob[],
   bounds: WalkBounds = OUTCOME_WALK_BOUNDS,
   budget: WalkBudget = fullBudget(bounds),
-): Promise<void> {
-  if (finished.length === 0) return;
+): Promise<Map<string, Buffer>> {
+  const runs = new Map<string, Buffer>();
+  if (finished.length === 0) return runs;
   const token = stepToken();
   const sorted = [...finished].sort((a, b) =>
     a.workflowId === b.workflowId ? (a.nodeId < b.nodeId ? -1 : 1) : a.workflowId < b.workflowId ? -1 : 1,
@@ -110,7 +111,6 @@ export async function advanceWorkflows(
     ]);
     frontier = rows.map(frontierNode);
   }
-  const runs = new Map<string, Buffer>();
   for (const f of frontier) runs.set(f.workflowId.toString('hex'), f.workflowId);
   // fail_fast: a dead node stops its run before its children are told (they are cancelled with it).
   const dead = frontier.filter((f) => f.state === 'dead').map((f) => f.workflowId);
@@ -120,10 +120,7 @@ export async function advanceWorkflows(
   if (step.deferred.length > 0) await conn.query(DEFER, [step.deferred.map((f) => [f.workflowId, f.nodeId])]);
   await tellStep(conn, step, budget);
   for (const run of (await continueWalk(conn, bounds, budget)).values()) runs.set(run.toString('hex'), run);
-  if (runs.size === 0) return;
-  // Runs with a maxParallel hold their ready nodes back; the places these outcomes freed go now.
-  await dispatchHeld(conn, [...runs.values()], { onlyCapped: true });
-  await finishDoneRuns(conn, [...runs.values()]);
+  return runs;
 }
 
 /**

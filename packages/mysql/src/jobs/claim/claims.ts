@@ -8,11 +8,12 @@ import {
   type Target,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { maybeBinToId, uuidFromHex } from '../../ids.ts';
+import { binToId, maybeBinToId, uuidFromHex } from '../../ids.ts';
 import { readJson } from '../../json.ts';
 import { loadSql, withRows } from '../../sql.ts';
 import { binToTrace } from '../../trace-context.ts';
 import { withTransaction } from '../../transaction.ts';
+import { finishJobs } from '../finish/index.ts';
 import { applyFlowControl, createFlowKeys, type FlowRow } from '../flow-control/index.ts';
 import { followUpsOfRow } from '../follow-ups/index.ts';
 
@@ -215,7 +216,21 @@ async function lockAndClaim(
     const counts = { deferred: deferred.length, cancelled: toCancel.length, flowDeferred: flow.deferred };
     const done = (result: ClaimResult) => ({ result, missingFlowKeys: flow.missing });
 
-    if (toCancel.length > 0) await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
+    if (toCancel.length > 0) {
+      await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
+      // Found cancelled at claim: its attempt ended before it started (a node's run moves on).
+      await finishJobs(
+        conn,
+        toCancel.map((r) => ({
+          id: uuidFromHex(r.hexId),
+          attempt: Number(r.attempt),
+          state: 'cancelled' as const,
+          followUps: followUpsOfRow(r),
+          workflowNode:
+            r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: r.node_id } : null,
+        })),
+      );
+    }
     if (deferred.length > 0) {
       await conn.query(CLAIM_DEFER, [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
     }

@@ -1,23 +1,25 @@
-import {
-  type CallbackResult,
-  type CancelResult,
-  type CompletionDecision,
-  cappedResponseBody,
-  type JobState,
-  type LockedJob,
-  type RetryPolicy,
+import type {
+  CallbackResult,
+  CancelResult,
+  CompletionDecision,
+  JobState,
+  LockedJob,
+  RetryPolicy,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../../ids.ts';
 import { readJson } from '../../json.ts';
 import { loadSql } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
-import { keepNodeOutput, stopRuns } from '../../workflows/index.ts';
-import { followUpFinishedJobs, followUpsOfRow } from '../follow-ups/index.ts';
+import { finishJobs, type JobEnd } from '../finish/index.ts';
+import { followUpsOfRow } from '../follow-ups/index.ts';
 
 // job-api's writes on a job: cancel, and the heartbeat and completion of an asynchronous (202)
 // job. Each locks the one row, lets the caller decide on what it read, and applies the decision
-// with an update fenced by the attempt it read (docs/async-completion.md).
+// with an update fenced by the attempt it read (docs/async-completion.md). A cancel or a completion
+// that ends the attempt then runs the finish path (../finish) in the same transaction: a node's
+// output, its children, its run's end, callbacks and streaks follow at once, as after an executor's
+// outcome.
 
 const CONTROL_LOCK = loadSql(import.meta.url, './control-lock.sql');
 const CANCEL_NOW = loadSql(import.meta.url, './control-cancel-now.sql');
@@ -74,25 +76,38 @@ function fenced(res: ResultSetHeader): void {
   if (res.affectedRows !== 1) throw new Error('job-control: locked row did not match its fence');
 }
 
+/** What a locked job's end carries to the follow-ups. */
+function endOf(job: LockedJob, id: string, state: JobEnd['state'], report: JobEnd['report'] = null): JobEnd {
+  return {
+    id,
+    attempt: job.attempt,
+    state,
+    followUps: job.followUps,
+    workflowNode: job.workflowNode ?? null,
+    report,
+  };
+}
+
 /**
  * Cancels a job: a pending or parked one at once, one an executor is calling by marking it (the
- * executor's cancel watch aborts the call within EXECUTOR_CANCEL_POLL_MS and records it cancelled),
- * a scheduled workflow's running occurrence by cancelling its run.
+ * executor's cancel watch aborts the call within EXECUTOR_CANCEL_POLL_MS and records it cancelled).
+ * A scheduled workflow's occurrence whose run has started is not cancelled here: its cancel is its
+ * run's (`starts_run`: the caller cancels the run, whose end finishes the job cancelled).
  */
-export async function cancelJob(pool: Pool, tenantId: string, id: string): Promise<CancelResult> {
+export async function cancelJob(
+  pool: Pool,
+  tenantId: string,
+  id: string,
+): Promise<CancelResult | 'starts_run'> {
   return withTransaction(pool, async (conn) => {
     const job = await lockJob(conn, tenantId, id);
     if (!job) return 'not_found';
     if (job.state === 'cancelled') return 'already_cancelled';
     if (job.state !== 'pending' && job.state !== 'running') return 'finished';
+    // Not started yet, the job is pending and its cancel below means the run never starts (the
+    // start needs it pending).
+    if (job.startsWorkflow && job.state === 'running') return 'starts_run';
     const bin = idToBin(id);
-    if (job.startsWorkflow && job.state === 'running') {
-      // A scheduled workflow's occurrence, its run started (the run's id is the job's): cancelling
-      // it cancels the run, whose end finishes the job cancelled (endRuns). Not started yet, the
-      // job is pending and its cancel below means the run never starts (the start needs it pending).
-      const stopped = await stopRuns(conn, [bin], 'cancelled', { reason: 'workflow occurrence cancelled' });
-      if (stopped.length > 0) return 'cancelled';
-    }
     if (job.claimed) {
       const [res] = await conn.query<ResultSetHeader>(CANCEL_REQUEST, [bin, job.attempt]);
       fenced(res);
@@ -101,6 +116,7 @@ export async function cancelJob(pool: Pool, tenantId: string, id: string): Promi
     if (job.parked) await conn.query(ATTEMPT_CLOSE, ['cancelled', 'cancelled', bin, job.attempt]);
     const [res] = await conn.query<ResultSetHeader>(CANCEL_NOW, [bin, job.attempt, job.state]);
     fenced(res);
+    await finishJobs(conn, [endOf(job, id, 'cancelled')]);
     return 'cancelled';
   });
 }
@@ -165,22 +181,11 @@ export async function completeJob(
           ])
         : await conn.query<ResultSetHeader>(COMPLETE, [output, error, decision.to, bin, job.attempt]);
     fenced(res);
-    // A node's output is its last finished attempt's report, as the executor keeps a response body:
-    // in this transaction, so the node's children (their inputs) see it once the sweep walks on.
-    if (decision.to !== 'retry' && job.workflowNode && output !== null) {
-      await keepNodeOutput(conn, { ...job.workflowNode, attempt: job.attempt, output });
-    }
-    if (decision.to !== 'retry' && job.followUps) {
-      // The target's report stands in for the response body of a synchronous call.
-      const report = output ?? error;
-      await followUpFinishedJobs(conn, [
-        {
-          id: args.id,
-          followUps: job.followUps,
-          responseBody: report === null ? null : cappedResponseBody(Buffer.from(report)),
-        },
-      ]);
-    }
+    // The target's report stands in for the response body of a synchronous call: a node's output,
+    // a callback event's body.
+    await finishJobs(conn, [
+      endOf(job, args.id, decision.to === 'retry' ? 'pending' : decision.to, { output, error }),
+    ]);
     return { kind: 'ok', value: decision };
   });
 }

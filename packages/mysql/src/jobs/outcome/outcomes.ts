@@ -10,20 +10,14 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../../ids.ts';
 import { loadSql, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
-import {
-  advanceWorkflows,
-  finishedNodeJobs,
-  holdRetriedNodeJobs,
-  keepNodeOutputs,
-} from '../../workflows/index.ts';
-import { followUpFinishedJobs } from '../follow-ups/index.ts';
+import { finishJobs, type JobEnd } from '../finish/index.ts';
+import { releaseTenantSlots } from '../follow-ups/index.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
 const OUTCOME_FINISH = loadSql(import.meta.url, './outcome-finish.sql');
 const OUTCOME_APPLY = loadSql(import.meta.url, './outcome-apply.sql');
 const OUTCOME_ATTEMPTS = loadSql(import.meta.url, './outcome-attempts.sql');
 const OUTCOME_ATTEMPTS_PARKED = loadSql(import.meta.url, './outcome-attempts-parked.sql');
-const SLOTS_RELEASE = loadSql(import.meta.url, './slots-release.sql');
 
 /** outcome-lock.sql: the claims of a batch that are still current. */
 interface FencedClaimRow extends RowDataPacket {
@@ -87,31 +81,41 @@ async function applyOutcomes(
   if (current.length > 0 && (await updateJobs(conn, current)) !== current.length) {
     throw new FenceMismatch();
   }
-  const followUps = await followUpsOf(conn, current);
   await writeAttempts(conn, writes);
-  await keepNodeOutputs(conn, current);
-  await holdRetriedNodeJobs(conn, current);
-  await advanceWorkflows(conn, finishedNodeJobs(current));
-  // A slot is freed by its holder whatever became of the job: the call it guarded has ended.
-  const slots = writes.filter((w) => w.job.tenantSlot != null && w.job.tenantId);
-  if (slots.length > 0) {
-    await conn.query(SLOTS_RELEASE, [
-      slots.map((w) => [idToBin(w.job.tenantId!), w.job.tenantSlot, idToBin(w.job.id), w.job.attempt]),
-    ]);
-  }
-  return { lost: live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [], followUps };
+  const finished = await finishJobs(conn, current.map(endOf));
+  const lost = live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [];
+  // A slot is freed by its holder whatever became of the job: the call it guarded has ended. The
+  // finish path frees those of the ends; a lost claim's holder frees its own here.
+  await releaseTenantSlots(conn, lost.map(claimOf));
+  const followUps = current.some(isReported)
+    ? { callbackJobs: finished.callbackJobs, pausedTasks: finished.pausedTasks }
+    : null;
+  return { lost, followUps };
 }
 
-/** The follow-ups of the current writes that finished their job (follow-ups.ts); null: none ran. */
-async function followUpsOf(conn: PoolConnection, current: OutcomeWrite[]): Promise<FollowUpReport | null> {
-  const finished = current.filter(
-    (w) => w.job.followUps && (w.transition.to === 'succeeded' || w.transition.to === 'dead'),
-  );
-  if (finished.length === 0) return null;
-  return followUpFinishedJobs(
-    conn,
-    finished.map((w) => ({ id: w.job.id, followUps: w.job.followUps!, responseBody: w.responseBody })),
-  );
+/** A write whose final outcome its row says to report or count (callbacks, failure streak). */
+function isReported(w: OutcomeWrite): boolean {
+  return !!w.job.followUps && (w.transition.to === 'succeeded' || w.transition.to === 'dead');
+}
+
+/** The attempt a write held, with its tenant slot. */
+function claimOf(w: OutcomeWrite): Pick<JobEnd, 'id' | 'attempt' | 'slot'> {
+  const slot =
+    w.job.tenantSlot != null && w.job.tenantId ? { tenantId: w.job.tenantId, slot: w.job.tenantSlot } : null;
+  return { id: w.job.id, attempt: w.job.attempt, slot };
+}
+
+/** What an applied write ended: the job's new state, and what its end carries to the follow-ups. */
+function endOf(w: OutcomeWrite): JobEnd {
+  const { job, transition } = w;
+  const to = transition.to;
+  return {
+    ...claimOf(w),
+    state: to === 'retry' || to === 'give_back' ? 'pending' : to,
+    followUps: job.followUps ?? null,
+    workflowNode: job.workflowId && job.nodeId ? { workflowId: job.workflowId, nodeId: job.nodeId } : null,
+    responseBody: w.responseBody ?? null,
+  };
 }
 
 /**

@@ -1,11 +1,12 @@
 -- Running jobs claimed by executors known to be gone (their pod no longer exists). A job parked
 -- after a 202 (deadline_at set) is not held by its executor any more, so it is left to its
 -- deadline. Walks jobs_by_state_lease over the running rows, which executor concurrency bounds.
--- task_id, has_callbacks, counts_failures: what a job sent to the DLQ here sets off (follow-ups.ts).
+-- task_id, has_callbacks, counts_failures, workflow_id, node_id: what the end of its attempt here
+-- sets off (the finish path, ../finish).
 -- Parameters: owners (list), limit
--- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures)
+-- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures, workflow_id, node_id)
 SELECT id, attempt, attempt >= max_attempts AS spent,
-       task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures
+       task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures, workflow_id, node_id
   FROM jobs
  WHERE state = 'running' AND claimed_by IN (?) AND deadline_at IS NULL
  ORDER BY id

@@ -3,7 +3,8 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { binToId } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
-import { followUpFinishedJobs, followUpsOfRow } from '../follow-ups/index.ts';
+import { finishJobs } from '../finish/index.ts';
+import { followUpsOfRow } from '../follow-ups/index.ts';
 
 // The reconciler's statements. Each pass takes one batch: a locking select that skips rows
 // another replica holds (so replicas share the work instead of queueing on it), one fenced update
@@ -30,6 +31,8 @@ interface ReleasableRow extends RowDataPacket {
   task_id: Buffer | null;
   has_callbacks: number;
   counts_failures: number;
+  workflow_id: Buffer | null;
+  node_id: string | null;
 }
 
 /** running-owners.sql. */
@@ -64,16 +67,20 @@ async function releaseBatch(
   if (res.affectedRows === 0) return NONE;
   await conn.query(CLOSE_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);
   // The rows stay locked from the select to here, so the update changed exactly those rows and
-  // `spent` (read under the lock) says which of them went to the DLQ.
-  const spent = rows.filter((r) => Number(r.spent) === 1);
-  const dead = spent.length;
-  // A job sent to the DLQ here has reached its final outcome like one an executor recorded.
-  const finished = spent.flatMap((r) => {
-    const followUps = followUpsOfRow(r);
-    return followUps ? [{ id: binToId(r.id), followUps }] : [];
-  });
-  if (finished.length === 0) return { released: res.affectedRows - dead, dead };
-  const { pausedTasks } = await followUpFinishedJobs(conn, finished);
+  // `spent` (read under the lock) says which of them went to the DLQ, the others back to pending.
+  // Either way an attempt ended here, as one an executor recorded: the finish path follows it.
+  const { pausedTasks } = await finishJobs(
+    conn,
+    rows.map((r) => ({
+      id: binToId(r.id),
+      attempt: Number(r.attempt),
+      state: Number(r.spent) === 1 ? 'dead' : 'pending',
+      followUps: followUpsOfRow(r),
+      workflowNode:
+        r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
+    })),
+  );
+  const dead = rows.filter((r) => Number(r.spent) === 1).length;
   return { released: res.affectedRows - dead, dead, ...(pausedTasks > 0 ? { pausedTasks } : {}) };
 }
 

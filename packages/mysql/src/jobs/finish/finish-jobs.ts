@@ -1,0 +1,48 @@
+import type { PoolConnection } from 'mysql2/promise';
+import { callbackJobs } from '../follow-ups/callbacks.ts';
+import { failureStreaks } from '../follow-ups/failure-streaks.ts';
+import { tenantSlots } from '../follow-ups/tenant-slots.ts';
+import { type FinishContext, FOLLOW_UP_PHASES, type FollowUp, type JobEnd } from './job-end.ts';
+
+// One way to end a job (docs/design.md invariant 11). Whatever ended an attempt of a job (the
+// executor's outcome batch, job-api's complete and cancel, the reconciler's give-back and
+// dead-lettering, and what comes next: a signal, a sleep's end) applies its own fenced update and
+// then calls finishJobs with what it ended, in the same transaction. finishJobs runs every
+// follow-up registered here on those ends, in phases, so a follow-up never depends on which path
+// ended the job.
+//
+// The follow-ups of jobs themselves (tenant slots, callback jobs, failure streaks) are listed
+// below; the layers above register theirs (packages/mysql/src/workflows registers node outputs,
+// the hold of a paused run's retried node, the walk and run ends): this folder imports nothing of
+// theirs.
+
+const registered: FollowUp[] = [tenantSlots, callbackJobs, failureStreaks];
+
+/** Adds a follow-up of a layer above jobs/ (once: a second registration of the name is ignored). */
+export function registerFollowUp(followUp: FollowUp): void {
+  if (registered.some((f) => f.name === followUp.name)) return;
+  registered.push(followUp);
+}
+
+/** The registered follow-ups in the order they run. */
+export function followUps(): readonly FollowUp[] {
+  return FOLLOW_UP_PHASES.flatMap((phase) => registered.filter((f) => f.phase === phase));
+}
+
+/**
+ * Runs every follow-up on the ends one path applied, in the caller's transaction (which holds the
+ * ended job rows). Returns what they made: callback jobs, paused tasks.
+ */
+export async function finishJobs(conn: PoolConnection, ends: readonly JobEnd[]): Promise<FinishContext> {
+  const context: FinishContext = { callbackJobs: 0, pausedTasks: 0, runs: new Map() };
+  if (ends.length === 0) return context;
+  const ordered = followUps();
+  if (ends.some((e) => e.workflowNode) && !ordered.some((f) => f.nodeJobs)) {
+    throw new Error(
+      'finishJobs: a workflow node job ended, but no follow-up for node jobs is registered ' +
+        '(load @dsched/mysql/workflows, which registers the walk)',
+    );
+  }
+  for (const followUp of ordered) await followUp.run(conn, ends, context);
+  return context;
+}

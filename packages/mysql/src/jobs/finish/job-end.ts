@@ -1,0 +1,58 @@
+import type { FinishFollowUps, FollowUpReport } from '@dsched/domain';
+import type { PoolConnection } from 'mysql2/promise';
+
+// The vocabulary of the finish path (finish-jobs.ts): what a path ended, and what a follow-up is.
+
+/** What one path ended, in the caller's transaction, its fenced update having matched. */
+export interface JobEnd {
+  id: string;
+  /** The attempt that ended (the fencing token the path's update carried). */
+  attempt: number;
+  /**
+   * What the job became: a final state; `pending` when the attempt ended and the job waits for
+   * another (a retry after backoff, a give-back); `parked` when the call answered 202 and the job
+   * waits for its completion through job-api (the call ended, the attempt did not).
+   */
+  state: 'succeeded' | 'dead' | 'cancelled' | 'pending' | 'parked';
+  /** What its final outcome sets off (its row's callbacks, failure count); null: nothing. */
+  followUps: FinishFollowUps | null;
+  /** A workflow node's job: its node, whose run the end moves on. */
+  workflowNode: { workflowId: string; nodeId: string } | null;
+  /** The tenant slot the ended attempt held (an executor's claim of a limited tenant's job). */
+  slot?: { tenantId: string; slot: number } | null;
+  /** The call's capped response body (the executor's outcome). */
+  responseBody?: string | null;
+  /** The target's report of a 202 job through job-api: its output as JSON text, and its error. */
+  report?: { output: string | null; error: string | null } | null;
+}
+
+/**
+ * When a follow-up runs: `record`, what the ended attempt leaves (its slot, its output, its callback
+ * job, its task's streak, the hold of a retry in a paused run); `tell`, what the end tells other
+ * rows (the walk: a node's children); `settle`, what ends with it (runs with nothing left to run).
+ */
+export const FOLLOW_UP_PHASES = ['record', 'tell', 'settle'] as const;
+export type FollowUpPhase = (typeof FOLLOW_UP_PHASES)[number];
+
+/** What one finishJobs call's follow-ups did, and what later ones read of earlier ones. */
+export interface FinishContext extends FollowUpReport {
+  /** Workflow runs the follow-ups touched (the walk, by hex id), for the run ends of `settle`. */
+  runs: Map<string, Buffer>;
+}
+
+/** One follow-up: one small module, one or two statements for a whole batch of ends. */
+export interface FollowUp {
+  name: string;
+  phase: FollowUpPhase;
+  /**
+   * It acts on workflow node jobs' ends: finishJobs refuses to end a node job while no registered
+   * follow-up says so (the workflows layer not loaded), rather than leave its run unwalked.
+   */
+  nodeJobs?: boolean;
+  run(conn: PoolConnection, ends: readonly JobEnd[], context: FinishContext): Promise<void>;
+}
+
+/** The ends that are final outcomes: succeeded or dead (what callbacks and streaks report). */
+export function finalOutcomes(ends: readonly JobEnd[]): JobEnd[] {
+  return ends.filter((e) => e.state === 'succeeded' || e.state === 'dead');
+}

@@ -1,0 +1,36 @@
+import { CALLBACK_RETRY, CALLBACK_TIMEOUT_MS, cappedResponseBody, newId } from '@dsched/domain';
+import type { ResultSetHeader } from 'mysql2/promise';
+import { loadSql } from '../../sql.ts';
+import { type FollowUp, finalOutcomes, type JobEnd } from '../finish/job-end.ts';
+
+// A job's final outcome, reported (docs/callbacks.md): a callback job POSTs a signed event to its
+// task's onSuccess or onDead URL. One statement for the batch; it checks each job's state itself.
+
+const CALLBACKS = loadSql(import.meta.url, './follow-up-callbacks.sql');
+
+/** What the event carries of the call: its capped response body, or a 202 job's report. */
+function reportedBody(end: JobEnd): string | null {
+  if (end.responseBody !== undefined && end.responseBody !== null) return end.responseBody;
+  const report = end.report ? (end.report.output ?? end.report.error) : null;
+  return report === null ? null : cappedResponseBody(Buffer.from(report));
+}
+
+export const callbackJobs: FollowUp = {
+  name: 'callback jobs',
+  phase: 'record',
+  async run(conn, ends, context) {
+    const calling = finalOutcomes(ends).filter((e) => e.followUps?.callbacks);
+    if (calling.length === 0) return;
+    const now = Date.now();
+    const document = JSON.stringify(
+      calling.map((e) => [e.id.replaceAll('-', ''), newId(now).replaceAll('-', ''), reportedBody(e)]),
+    );
+    const [res] = await conn.query<ResultSetHeader>(CALLBACKS, [
+      CALLBACK_RETRY.maxAttempts,
+      CALLBACK_TIMEOUT_MS,
+      JSON.stringify(CALLBACK_RETRY),
+      document,
+    ]);
+    context.callbackJobs += res.affectedRows;
+  },
+};

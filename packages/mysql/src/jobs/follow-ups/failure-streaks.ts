@@ -1,0 +1,27 @@
+import type { ResultSetHeader } from 'mysql2/promise';
+import { idToBin } from '../../ids.ts';
+import { loadSql } from '../../sql.ts';
+import { type FollowUp, finalOutcomes } from '../finish/job-end.ts';
+
+// A task's failure streak (docs/scheduling.md#pause-on-failure): its scheduled occurrences' final
+// outcomes move it, and the pause it reaches supersedes the task's unstarted jobs. The statements
+// check each job's state and counts_failures themselves.
+
+const STREAK = loadSql(import.meta.url, './follow-up-streak.sql');
+const PAUSE = loadSql(import.meta.url, './follow-up-pause.sql');
+const SUPERSEDE = loadSql(import.meta.url, './follow-up-supersede.sql');
+
+export const failureStreaks: FollowUp = {
+  name: 'failure streaks',
+  phase: 'record',
+  async run(conn, ends, context) {
+    const counting = finalOutcomes(ends).filter((e) => e.followUps?.countsFailures);
+    if (counting.length === 0) return;
+    const ids = counting.map((e) => idToBin(e.id));
+    await conn.query(STREAK, [ids, ids]);
+    const tasks = [...new Set(counting.map((e) => e.followUps!.taskId))].sort().map(idToBin);
+    const [paused] = await conn.query<ResultSetHeader>(PAUSE, [tasks]);
+    context.pausedTasks += paused.affectedRows;
+    if (paused.affectedRows > 0) await conn.query(SUPERSEDE, [tasks]);
+  },
+};
