@@ -2,7 +2,9 @@ import type { TriggerRule } from '../model.ts';
 
 // A workflow node's states and the trigger-rule decision: what a node becomes once all its
 // parents have finished. Pure; the walk in MySQL (packages/mysql/src/workflows) applies the same
-// decision in SQL, and a test checks the two agree.
+// decisions in SQL (walk-decide.sql, walk-runs-done.sql, stopRuns), and a property test runs random
+// DAGs through both and asserts the same node and run states
+// (packages/mysql/test/walk-agrees.property.test.ts).
 
 /** Node states as the API shows them (docs/api.md). */
 export const NODE_STATES = [
@@ -38,10 +40,6 @@ export type StoredNodeState = (typeof STORED_NODE_STATES)[number];
 /** States a node does not leave without an operator's retry. */
 export const FINISHED_NODE_STATES = ['succeeded', 'dead', 'skipped', 'upstream_failed', 'cancelled'] as const;
 export type FinishedNodeState = (typeof FINISHED_NODE_STATES)[number];
-
-export function isFinishedNode(s: StoredNodeState): s is FinishedNodeState {
-  return (FINISHED_NODE_STATES as readonly string[]).includes(s);
-}
 
 /**
  * How a finished parent counts for its children. `failed`: it did not do its work and something

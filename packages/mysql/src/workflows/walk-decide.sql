@@ -1,6 +1,6 @@
 -- The walk, after walk-count.sql: the children counted in this step whose last parent finished
 -- are decided by their trigger rule (the SQL form of triggerDecision in
--- packages/domain/src/decisions/workflow-nodes.ts; a test checks they agree):
+-- packages/domain/src/decisions/workflow-nodes.ts; walk-agrees.property.test.ts checks they agree):
 -- - to run: `pending` (its job is inserted next, walk-node-jobs-insert.sql), or `ready` when the
 --   run is paused or has a maxParallel (dispatch is held; workflow-dispatch.sql releases it);
 -- - skipped or upstream_failed, or cancelled when the run has ended: finished without a job, and
