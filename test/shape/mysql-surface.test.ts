@@ -49,6 +49,37 @@ function sourcesOutsideMysql(): string[] {
     .filter((f) => f && !f.startsWith('packages/mysql/') && f !== 'test/shape/mysql-surface.test.ts');
 }
 
+/** Imports of files under `packages/mysql/src/<from>` that reach into `packages/mysql/src/<into>`. */
+function layerBreaches(from: string, into: string): string[] {
+  const root = new URL('packages/mysql/src/', ROOT);
+  const files = execFileSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', `${from}/*.ts`],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  )
+    .split('\n')
+    .filter(Boolean);
+  return files.flatMap((file) =>
+    importSpecifiers(readFileSync(new URL(file, root), 'utf8'))
+      .filter(
+        (s) =>
+          s.startsWith('.') &&
+          new URL(s, new URL(file, root)).href.startsWith(new URL(`${into}/`, root).href),
+      )
+      .map((s) => `${file}: ${s}`),
+  );
+}
+
+describe('the layers of packages/mysql', () => {
+  it('jobs/ imports nothing of workflows/: the workflows layer registers its follow-ups with the finish path', () => {
+    expect(layerBreaches('jobs', 'workflows')).toEqual([]);
+    expect(layerBreaches('jobs', 'tasks')).toEqual([]);
+  });
+});
+
 describe('the public surface of packages/mysql', () => {
   it('exports one index per folder, and every one of them exists', () => {
     expect(EXPORTS).toContain('@dsched/mysql/jobs/claim');
