@@ -1,8 +1,9 @@
-import type { ClaimedJob } from '@dsched/domain';
+import { type ClaimedJob, createWorkflowSchema, planWorkflow } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import { claimJobs } from '@dsched/mysql/jobs/claim';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcome';
 import type { RowDataPacket } from '@dsched/mysql/pool';
+import { insertWorkflow } from '@dsched/mysql/workflows';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import { useTestStores } from '@dsched/testkit/test-stores';
@@ -226,5 +227,74 @@ describe('asynchronous completion', () => {
     ]);
     expect(lost).toHaveLength(1);
     expect(await row(job.id)).toMatchObject({ state: 'succeeded' });
+  });
+});
+
+describe('a workflow node that answered 202, completed through job-api', () => {
+  // No reconciler runs here: only the completion's own transaction can move the run on (the finish
+  // path, docs/design.md invariant 11). Before it, the child waited for the workflow sweep.
+  async function parkedNodeRun() {
+    const plan = planWorkflow(
+      createWorkflowSchema.parse({
+        name: 'hop',
+        nodes: [
+          { id: 'a', target, retry: { maxAttempts: 1, initialBackoffMs: 0, maxBackoffMs: 0 } },
+          { id: 'b', dependsOn: ['a'], target, inputs: 'parents' },
+        ],
+      }),
+      tenant.id,
+      Date.now(),
+    );
+    expect(await insertWorkflow(db.pool, plan)).toBe(true);
+    const a = await claimOne();
+    expect(a.nodeId).toBe('a');
+    await recordOutcomes(db.pool, [
+      {
+        job: a,
+        transition: { to: 'parked', lastStatus: 202, heartbeatSeconds: 60, deadlineSeconds: 600 },
+        attempt: { status: 202, errorClass: null, error: null, durationMs: 4 },
+      },
+    ]);
+    return { plan, a };
+  }
+
+  async function nodes(workflowId: string): Promise<Record<string, string>> {
+    const [rows] = await db.pool.query<RowDataPacket[]>(
+      `SELECT n.node_id, n.state, j.state AS job FROM workflow_nodes n
+         LEFT JOIN jobs j ON j.workflow_id = n.workflow_id AND j.node_id = n.node_id
+        WHERE n.workflow_id = ?`,
+      [idToBin(workflowId)],
+    );
+    return Object.fromEntries(rows.map((r) => [r.node_id, `${r.state}/${r.job ?? 'no job'}`]));
+  }
+
+  it('makes its child a job before the answer, with the completion’s output as the parent’s', async () => {
+    const { plan, a } = await parkedNodeRun();
+    expect(await nodes(plan.id)).toEqual({ a: 'pending/running', b: 'waiting/no job' });
+    const res = await post(`/v1/jobs/${a.id}/complete`, {
+      attempt: a.attempt,
+      outcome: 'succeeded',
+      output: { rows: 7 },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await nodes(plan.id)).toEqual({ a: 'succeeded/succeeded', b: 'pending/pending' });
+    const [[out]] = await db.pool.query<RowDataPacket[]>(
+      "SELECT output FROM workflow_node_outputs WHERE workflow_id = ? AND node_id = 'a'",
+      [idToBin(plan.id)],
+    );
+    expect(JSON.parse(String(out!.output))).toEqual({ rows: 7 });
+    const b = await claimOne();
+    expect(b.nodeId).toBe('b');
+  });
+
+  it('that failed on its last attempt fails its child upstream and ends its run, before the answer', async () => {
+    const { plan, a } = await parkedNodeRun();
+    const res = await post(`/v1/jobs/${a.id}/complete`, { attempt: a.attempt, outcome: 'failed' });
+    expect(res.json()).toMatchObject({ state: 'dead' });
+    expect(await nodes(plan.id)).toEqual({ a: 'dead/dead', b: 'upstream_failed/no job' });
+    const [[run]] = await db.pool.query<RowDataPacket[]>('SELECT state FROM workflows WHERE id = ?', [
+      idToBin(plan.id),
+    ]);
+    expect(run!.state).toBe('failed');
   });
 });
