@@ -64,7 +64,8 @@ describe('pause', () => {
     const t = await createTenantWithKey(db.pool, 'pause-sweep');
     const wf = await submit(t.id, [{ id: 'y' }]);
     await setWorkflowPaused(db.pool, t.id, wf.id, true);
-    // As a give-back by the reconciler would: pending and due.
+    // Pending and due outside the finish path (a node retry, or code from before it; the reconciler's
+    // give-back holds it itself now: finish-path.test.ts).
     await db.pool.query('UPDATE jobs SET run_at = NOW(3) WHERE workflow_id = ?', [idToBin(wf.id)]);
     let held = 0;
     let after: string | null = null;

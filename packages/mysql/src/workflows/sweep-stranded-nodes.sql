@@ -1,6 +1,6 @@
--- Nodes of the given runs still pending whose job finished by a path that does not walk (job-api's
--- complete or cancel, the reconciler dead-lettering an expired or late claim): their outcome is
--- applied now, as the executor would have. A range of workflow_nodes_by_state per run (the run's
+-- Nodes of the given runs still pending whose job finished with no walk applying it (every path
+-- that ends a job walks through the finish path: this is the safety net for code from before it,
+-- or a bug): their outcome is applied now, as the finish path would have. A range of workflow_nodes_by_state per run (the run's
 -- live nodes), a primary-key probe of jobs each.
 -- Parameters: ids (list), limit
 -- Returns: rows of (workflow_id, node_id, job_id, state, attempt)

@@ -1,10 +1,10 @@
 -- Finished jobs ready to move to history, oldest first: succeeded and cancelled at once, dead ones
 -- after their retention in the DLQ. One range of jobs_finished per state, each read in index order
 -- and capped, so the statement touches at most 3 x limit index entries.
--- A workflow node's job stays while its node is still pending: its outcome came by a path that
--- does not walk (job-api's complete or cancel, the reconciler), and the reconciler's workflow sweep
--- applies it from this row within a pass (docs/workflows.md); archived first, it would be lost and
--- the run would wait forever. A primary-key probe of workflow_nodes for node jobs only.
+-- A workflow node's job stays while its node is still pending: no walk applied its outcome (every
+-- path that ends a job walks through the finish path, so this is the safety net's case), and the
+-- reconciler's workflow sweep applies it from this row within a pass (docs/workflows.md); archived
+-- first, it would be lost and the run would wait forever. A primary-key probe of workflow_nodes for node jobs only.
 -- Parameters: limit, limit, dead_retention_seconds, limit
 -- Returns: rows of (id, finished_at) (one result set of every part)
 (SELECT id, finished_at FROM jobs WHERE finished_state = 'succeeded' AND (workflow_id IS NULL OR NOT EXISTS (
