@@ -1,7 +1,7 @@
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertTaggedBacklog } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { explainJobsStatement, jobsSql } from './plans.ts';
 
 // The claim's plans at scale: 1,000,000 ready jobs across 10,000 tenants in one lane (tagged, as
@@ -11,12 +11,11 @@ import { explainJobsStatement, jobsSql } from './plans.ts';
 // scans read in ORDER BY order (no filesort), or a locking read would lock every candidate, and
 // the tagger's reads must not walk the backlog.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const READY = 1_000_000;
 const TENANTS = 10_000;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   await db.pool.query('DELETE FROM jobs');
   // Ids and tenant ids are n and n mod TENANTS in 16 bytes, tags interleave the tenants as a fair
   // tagging would (insertTaggedBacklog), one statement per 100,000 rows.
@@ -33,9 +32,6 @@ beforeAll(async () => {
   );
   await db.pool.query('ANALYZE TABLE jobs');
 }, 600_000);
-afterAll(async () => {
-  await db.close();
-});
 
 const plan = (file: string, params: unknown[]) => explainJobsStatement(db.pool, file, params);
 

@@ -1,10 +1,9 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { claimDue, clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { updateTenant } from '../src/tenants/tenant-store.ts';
@@ -13,15 +12,9 @@ import { explainJobsStatement } from './plans.ts';
 // Claims on real MariaDB: the plan of the claim query, tenant concurrency slots taken inside the
 // claim, deferral of a saturated tenant's jobs, and cancels that never fire.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(() => clearJobs(db.pool));
 
 async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
@@ -29,8 +22,7 @@ async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[
   return r;
 }
 
-const claim = (owner: string, limit: number) =>
-  claimJobs(db.pool, { lane: 'default', limit, owner, leaseSeconds: 60, deferMs: 30_000 });
+const claim = (owner: string, limit: number) => claimDue(db.pool, { limit, owner, deferMs: 30_000 });
 
 describe('the claim query', () => {
   it('is a range scan of jobs_claim in ORDER BY order: no filesort, nothing not yet due walked', async () => {
@@ -66,13 +58,7 @@ describe('the claim query', () => {
     expect(first.locked).toBe(3);
     // Between the claims: a job of a higher priority becomes due; a resumed claim does not see it.
     const [urgent] = await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 1 }, 1);
-    const resumed = await claimJobs(db.pool, {
-      lane: 'default',
-      limit: 20,
-      owner: 'a',
-      leaseSeconds: 60,
-      after: first.cursor,
-    });
+    const resumed = await claimDue(db.pool, { limit: 20, owner: 'a', after: first.cursor });
     expect(resumed.jobs.map((j) => j.id)).toEqual([...p2.slice(3), ...p3.sort()]);
     // From the head again, the job that arrived behind the cursor is taken.
     expect((await claim('a', 20)).jobs.map((j) => j.id)).toEqual([urgent]);

@@ -1,19 +1,11 @@
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseNow } from '../src/pool.ts';
 
 // The one clock: MySQL's NOW(3), or an instant a test stands in for it (database-now.sql).
 
-let db: TestDatabase;
-
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-
-afterAll(async () => {
-  await db.close();
-});
+const db = useTestDatabase(import.meta.url);
 
 describe('databaseNow', () => {
   it("is the server's clock, as a Date", async () => {

@@ -1,8 +1,8 @@
 import { firstCursor, newId } from '@dsched/domain';
 import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import {
   archiverLagSeconds,
@@ -15,15 +15,11 @@ import { getLiveJob } from '../src/jobs/job-records.ts';
 import { liveJobIds, liveTaskRuns, liveTenantJobs } from '../src/jobs/lists/job-lists.ts';
 import { jobsSql } from './plans.ts';
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let tenantId: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   tenantId = (await createTenantWithKey(db.pool)).id;
-});
-afterAll(async () => {
-  await db.close();
 });
 beforeEach(async () => {
   await db.pool.query('DELETE FROM job_attempts');

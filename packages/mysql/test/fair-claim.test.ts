@@ -1,10 +1,9 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { claimDue, clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { tagDueJobs } from '../src/jobs/fair-share/fair-tags.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { loadSql, withRows } from '../src/sql.ts';
@@ -15,15 +14,9 @@ import { explainJobsStatement } from './plans.ts';
 // by claim-select-fair.sql. Plans, the share order over 50,000 jobs, jobs materialised ahead, a
 // quiet tenant during a flood, retries tagged again, and a tenant at its limit not blocking others.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(() => clearJobs(db.pool));
 
 async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
@@ -32,7 +25,7 @@ async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[
 }
 
 const claim = (owner: string, limit: number) =>
-  claimJobs(db.pool, { lane: 'default', limit, owner, leaseSeconds: 60, deferMs: 30_000, order: 'fair' });
+  claimDue(db.pool, { limit, owner, deferMs: 30_000, order: 'fair' });
 
 /** Tags every due job of the default lane, a pass of `batch` at a time. */
 async function tagAll(batch = 1000): Promise<number> {
@@ -198,9 +191,7 @@ describe('the fair claim order', () => {
     const t = await tenantWithWeight('raced', 1);
     const [id] = await insertDueJobs(db.pool, { tenantId: t, target }, 1);
     // The tagger read it; a due-order claimer takes it before the tags are written.
-    const [job] = (
-      await claimJobs(db.pool, { lane: 'default', limit: 1, owner: 'e', leaseSeconds: 60, deferMs: 30_000 })
-    ).jobs;
+    const [job] = (await claimDue(db.pool, { limit: 1, owner: 'e', deferMs: 30_000 })).jobs;
     expect(job!.id).toBe(id);
     const update = withRows(
       loadSql(import.meta.url, '../src/jobs/fair-share/fair-tags-update.sql'),

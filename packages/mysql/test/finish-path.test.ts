@@ -1,30 +1,24 @@
 import type { ClaimedJob, WorkflowPlan } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { claimNodeJobs, nodeStates, runState, submitWorkflow } from '@dsched/testkit/workflows';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { cancelJob, completeJob } from '../src/jobs/control/job-control.ts';
 import { followUps } from '../src/jobs/finish/index.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { failPastDeadline, releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { setWorkflowPaused } from '../src/workflows/workflow-control.ts';
-import { claimNodeJobs, nodeStates, runState, submitWorkflow } from './workflow-fixtures.ts';
 
 // One way to end a job (docs/design.md invariant 11), on real MariaDB: whatever path ends a node's
 // job, its run moves on in that path's own transaction, with no reconciler sweep in between. Before
 // the finish path only the executor's outcome batch walked; a node finished through job-api or by
 // the reconciler waited for the next workflow sweep (RECONCILER_WORKFLOW_INTERVAL_MS).
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let tenantId: string;
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(async () => {
   for (const t of [
     'jobs',
@@ -39,7 +33,9 @@ beforeEach(async () => {
 });
 
 const chain = (maxAttempts = 2) =>
-  submitWorkflow(db.pool, tenantId, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], {}, maxAttempts);
+  submitWorkflow(db.pool, tenantId, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], {
+    retry: { maxAttempts, initialBackoffMs: 0, maxBackoffMs: 0 },
+  });
 
 async function nodeJobs(wf: WorkflowPlan, nodeId: string): Promise<RowDataPacket[]> {
   const [rows] = await db.pool.query<RowDataPacket[]>(

@@ -1,24 +1,17 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { claimDue, clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 
 // Flow control in the claim on real MariaDB: a key's parallelism and rate hold across claimers,
 // over-limit jobs are deferred (not failed, no attempt spent), keys are per tenant.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(async () => {
   await clearJobs(db.pool);
   await db.pool.query('DELETE FROM flow_keys');
@@ -46,8 +39,7 @@ async function keyed(
   return ids;
 }
 
-const claim = (owner: string, limit = 20) =>
-  claimJobs(db.pool, { lane: 'default', limit, owner, leaseSeconds: 60, flowDeferMs: 30_000 });
+const claim = (owner: string, limit = 20) => claimDue(db.pool, { limit, owner, flowDeferMs: 30_000 });
 const dueAgain = () =>
   db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
 

@@ -1,8 +1,8 @@
 import { CALLBACK_RETRY, type ClaimedJob, type FollowUpReport, type OutcomeWrite } from '@dsched/domain';
 import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { binToId, idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { cancelJob, completeJob } from '../src/jobs/control/job-control.ts';
@@ -16,14 +16,8 @@ import { withTransaction } from '../src/transaction.ts';
 // What a final outcome sets off, on real MariaDB: the callback job made with it (once, whatever is
 // written again) and the task's failure streak, which pauses the task at its threshold.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(async () => {
   for (const t of ['jobs', 'job_attempts', 'tasks']) await db.pool.query(`DELETE FROM ${t}`);
 });

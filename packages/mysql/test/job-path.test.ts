@@ -1,9 +1,9 @@
 import { ClaimLostError, dueBatchDecision } from '@dsched/domain';
 import { createTask, createTenantWithKey, onceTask } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimDueJobs } from '../src/jobs/claim/claims.ts';
 import { loadJobRecords } from '../src/jobs/job-records.ts';
@@ -12,7 +12,7 @@ import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { archiveRowsFor } from './archive-helpers.ts';
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 const UNLEASED_PARTITION_0 = {
   scope: { unleased: [0] },
@@ -24,12 +24,6 @@ const UNLEASED_PARTITION_0 = {
   }),
 };
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(async () => {
   await db.pool.query('DELETE FROM job_attempts');
   await db.pool.query('DELETE FROM jobs');

@@ -1,25 +1,20 @@
 import { jitteredRunAt, occurrenceKey } from '@dsched/domain';
 import { createTenantWithKey, onceTask } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-
 import { addTasks, dbNow, materialise } from './scheduler-fixtures.ts';
 
 // The scheduler's batch for interval schedules and jittered tasks: the occurrence key and
 // scheduled_for keep the nominal time, run_at takes the task's deterministic jitter, and a
 // rematerialisation lands on the same instant.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let tenantId: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   tenantId = (await createTenantWithKey(db.pool)).id;
-});
-afterAll(async () => {
-  await db.close();
 });
 beforeEach(async () => {
   for (const t of ['jobs', 'tasks', 'occurrence_skips']) await db.pool.query(`DELETE FROM ${t}`);

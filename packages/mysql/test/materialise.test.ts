@@ -1,8 +1,8 @@
 import { dueBatchDecision } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
 import {
@@ -23,17 +23,13 @@ import {
 
 // The scheduler's batch against a real MariaDB: what it reads, writes and refuses to write.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let tenantId: string;
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   tenantId = (await createTenantWithKey(db.pool)).id;
-});
-afterAll(async () => {
-  await db.close();
 });
 beforeEach(async () => {
   for (const t of ['jobs', 'tasks', 'occurrence_skips', 'leases']) await db.pool.query(`DELETE FROM ${t}`);

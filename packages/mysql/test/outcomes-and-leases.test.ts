@@ -1,26 +1,19 @@
 import { type ClaimedJob, decideOutcome, type OutcomeWrite } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { claimDue, clearJobs, insertDueJobs } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { renewClaimLeases } from '../src/jobs/claim/claim-leases.ts';
-import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 
 // Outcome batches, lease renewal and give-backs on real MariaDB: every write fenced by attempt.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 beforeEach(() => clearJobs(db.pool));
 
 async function job(id: string): Promise<RowDataPacket> {
@@ -42,7 +35,7 @@ async function attemptRow(id: string, attempt: number): Promise<RowDataPacket> {
 }
 
 const claim = async (owner: string, limit = 10): Promise<ClaimedJob[]> =>
-  (await claimJobs(db.pool, { lane: 'default', limit, owner, leaseSeconds: 60 })).jobs;
+  (await claimDue(db.pool, { limit, owner })).jobs;
 
 const attempt = (status: number | null, errorClass: string | null = null) => ({
   status,

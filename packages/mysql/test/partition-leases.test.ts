@@ -1,6 +1,6 @@
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   acquirePartitionLeases,
   countMembers,
@@ -16,14 +16,10 @@ const ACQUIRE = loadSql(new URL('../src/leases/', import.meta.url).href, './acqu
 // The partition lease statements on their own: a held lease is never taken, and the member rows
 // that size each replica's share are forgotten only long after they expired.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   await ensurePartitionLeases(db.pool, 4);
-});
-afterAll(async () => {
-  await db.close();
 });
 
 describe('partition leases', () => {

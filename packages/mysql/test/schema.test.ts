@@ -1,15 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { describe, expect, it } from 'vitest';
 import { dumpSchema, migrateMysql, schemaFile, serverFlavor } from '../src/migrations.ts';
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
+const db = useTestDatabase(import.meta.url);
 
 describe('migrations', () => {
   it('produce the committed schema of the engine (run `pnpm schema:dump` after adding one)', async () => {

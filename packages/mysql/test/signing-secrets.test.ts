@@ -1,9 +1,9 @@
 import { newSecretsKey, openSecret, parseSecretsKeyring, sealedKeyId } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { loadSql, withRows } from '../src/sql.ts';
@@ -12,18 +12,11 @@ import { resealSigningSecrets } from '../src/tenants/signing-secrets.ts';
 // Tenant signing secrets at rest: sealed when written with a keyring, plaintext rows from before
 // migration 0046 still read, and the reseal pass moving every row to the current key.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const oldRing = parseSecretsKeyring(`old:${newSecretsKey()}`);
 const newRing = parseSecretsKeyring(
   `new:${newSecretsKey()},old:${[...oldRing.byId.values()][0]!.toString('base64')}`,
 );
-
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
 
 async function stored(id: string): Promise<{ secret: string; keyId: string | null }> {
   const [rows] = await db.pool.query<RowDataPacket[]>(

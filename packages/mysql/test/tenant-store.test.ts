@@ -1,21 +1,13 @@
 import { newId } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { describe, expect, it } from 'vitest';
 import { getTenant, updateTenant } from '../src/tenants/tenant-store.ts';
 
 // A quota patch on real MariaDB: each field it names is written (null lifts a limit), each it
 // leaves out stays as it was.
 
-let db: TestDatabase;
-
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-
-afterAll(async () => {
-  await db.close();
-});
+const db = useTestDatabase(import.meta.url);
 
 describe('a tenant quota patch', () => {
   it('writes the fields it names and keeps the others', async () => {

@@ -11,16 +11,16 @@ import {
   type WorkflowState,
 } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { nodeStates, runState, submitWorkflow } from '@dsched/testkit/workflows';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { cancelJob, completeJob } from '../src/jobs/control/job-control.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
-import { nodeStates, runState, submitWorkflow } from './workflow-fixtures.ts';
 
 // The walk's decisions are SQL (walk-decide.sql, walk-runs-done.sql, stopRuns); the domain states
 // them as functions (triggerDecision, parentOutcome, canNodeTransition, finalWorkflowState in
@@ -137,15 +137,11 @@ class WalkModel {
   }
 }
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let tenantId: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   tenantId = (await createTenantWithKey(db.pool, 'walk-property', { maxTasks: 10_000 })).id;
-});
-afterAll(async () => {
-  await db.close();
 });
 
 const attempt = { status: 200, errorClass: null, error: null, durationMs: 1 };
@@ -202,8 +198,10 @@ async function runBoth(spec: RunSpec): Promise<void> {
     db.pool,
     tenantId,
     spec.nodes.map((n, i) => ({ id: `n${i}`, dependsOn: n.parents.map((p) => `n${p}`), trigger: n.trigger })),
-    { failurePolicy: spec.failurePolicy },
-    1,
+    {
+      extra: { failurePolicy: spec.failurePolicy },
+      retry: { maxAttempts: 1, initialBackoffMs: 0, maxBackoffMs: 0 },
+    },
   );
   const model = new WalkModel(spec);
   const sqlStates = async () => {

@@ -1,22 +1,15 @@
-import {
-  type ClaimedJob,
-  createWorkflowSchema,
-  MAX_INLINE_PARENTS,
-  type OutcomeWrite,
-  planWorkflow,
-  type WorkflowPlan,
-} from '@dsched/domain';
+import { type ClaimedJob, MAX_INLINE_PARENTS, type OutcomeWrite, type WorkflowPlan } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { claimDue } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { type NodeReq, submitWorkflow } from '@dsched/testkit/workflows';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { registerWorkflowFollowUps } from '../src/workflows/finish-follow-ups.ts';
 import { attachNodeInputs } from '../src/workflows/node-inputs.ts';
 import { listWorkflowNodeParents, listWorkflowNodes } from '../src/workflows/workflow-reads.ts';
-import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
 // Parent outputs on real MariaDB: the outcome batch keeps a node's response body in
 // workflow_node_outputs (fenced like the job update), and a claimed child that asked for its
@@ -24,34 +17,16 @@ import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
 registerWorkflowFollowUps();
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 const TASK_API = 'http://task-api.test:8080';
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
-
-type NodeReq = { id: string; dependsOn?: string[]; inputs?: 'parents' | 'none'; body?: unknown };
-
-async function submit(tenantId: string, nodes: NodeReq[]): Promise<WorkflowPlan> {
-  const req = createWorkflowSchema.parse({
-    name: 'wf',
-    nodes: nodes.map(({ body, ...n }) => ({
-      ...n,
-      target: { url: 'http://127.0.0.1:9/', ...(body !== undefined ? { body } : {}) },
-      retry: { maxAttempts: 3, initialBackoffMs: 0, maxBackoffMs: 0 },
-    })),
+const submit = (tenantId: string, nodes: NodeReq[]): Promise<WorkflowPlan> =>
+  submitWorkflow(db.pool, tenantId, nodes, {
+    retry: { maxAttempts: 3, initialBackoffMs: 0, maxBackoffMs: 0 },
   });
-  const plan = planWorkflow(req, tenantId, Date.now());
-  expect(await insertWorkflow(db.pool, plan)).toBe(true);
-  return plan;
-}
 
 const claim = async (limit = 2000): Promise<ClaimedJob[]> =>
-  (await claimJobs(db.pool, { lane: 'default', limit, owner: 'exec-o', leaseSeconds: 60 })).jobs;
+  (await claimDue(db.pool, { limit, owner: 'exec-o' })).jobs;
 
 function success(
   job: ClaimedJob,

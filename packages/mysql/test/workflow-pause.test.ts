@@ -1,31 +1,26 @@
 import type { ClaimedJob, WorkflowPlan } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimDue } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { type NodeReq, submitWorkflow } from '@dsched/testkit/workflows';
+import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { setWorkflowPaused } from '../src/workflows/workflow-control.ts';
 import { countRunningWorkflows, sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
-import { type NodeReq, submitWorkflow } from './workflow-fixtures.ts';
 
 // Pause holds the jobs a run already made, on real MariaDB: a paused run's pending node jobs are
 // never claimed (whether made before the pause, sent back by a retry during it, or made pending
 // by any other path, which the sweep holds), and resume releases them.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
+const submit = (tenantId: string, nodes: NodeReq[]) =>
+  submitWorkflow(db.pool, tenantId, nodes, {
+    retry: { maxAttempts: 3, initialBackoffMs: 0, maxBackoffMs: 0 },
+  });
 
-const submit = (tenantId: string, nodes: NodeReq[]) => submitWorkflow(db.pool, tenantId, nodes, {}, 3);
-
-const claim = async (): Promise<ClaimedJob[]> =>
-  (await claimJobs(db.pool, { lane: 'default', limit: 100, owner: 'exec-p', leaseSeconds: 60 })).jobs;
+const claim = async (): Promise<ClaimedJob[]> => (await claimDue(db.pool, { owner: 'exec-p' })).jobs;
 const claimed = async (wf: WorkflowPlan) =>
   (await claim())
     .filter((j) => j.workflowId === wf.id)

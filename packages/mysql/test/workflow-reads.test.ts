@@ -1,38 +1,25 @@
-import { createWorkflowSchema, planWorkflow, type WorkflowPlan, type WorkflowRecord } from '@dsched/domain';
+import type { WorkflowPlan, WorkflowRecord } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { submitWorkflow } from '@dsched/testkit/workflows';
+import { expect, it } from 'vitest';
 import { cancelWorkflow } from '../src/workflows/workflow-control.ts';
 import { getWorkflow } from '../src/workflows/workflow-reads.ts';
-import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
 // A run's read is one snapshot, on real MariaDB: readers that poll a run while it is cancelled see
 // it either before the cancel (running, nothing cancelled) or after (cancelled, every node
 // cancelled), never a running run with cancelled nodes.
 
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
-
-async function submit(tenantId: string): Promise<WorkflowPlan> {
-  const req = createWorkflowSchema.parse({
-    name: 'wf',
-    nodes: [
-      { id: 'a', target: { url: 'http://127.0.0.1:9/' } },
-      { id: 'b', target: { url: 'http://127.0.0.1:9/' }, dependsOn: ['a'] },
-      { id: 'c', target: { url: 'http://127.0.0.1:9/' }, dependsOn: ['a'] },
-      { id: 'd', target: { url: 'http://127.0.0.1:9/' }, dependsOn: ['b', 'c'] },
-    ],
-  });
-  const plan = planWorkflow(req, tenantId, Date.now());
-  expect(await insertWorkflow(db.pool, plan)).toBe(true);
-  return plan;
-}
+/** A diamond: a → b, c → d. */
+const submit = (tenantId: string): Promise<WorkflowPlan> =>
+  submitWorkflow(db.pool, tenantId, [
+    { id: 'a' },
+    { id: 'b', dependsOn: ['a'] },
+    { id: 'c', dependsOn: ['a'] },
+    { id: 'd', dependsOn: ['b', 'c'] },
+  ]);
 
 it('a run read while it is cancelled is wholly before or wholly after the cancel', async () => {
   const t = await createTenantWithKey(db.pool, 'reads-snapshot');

@@ -1,8 +1,8 @@
 import { createWorkflowSchema, WORKFLOW_START_LANE, WORKFLOW_TASK_TARGET } from '@dsched/domain';
 import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { insertJobs } from '../src/jobs/insert-jobs.ts';
@@ -19,14 +19,7 @@ import { startScheduledRuns } from '../src/workflows/workflow-scheduled.ts';
 
 registerWorkflowFollowUps();
 
-let db: TestDatabase;
-
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
+const db = useTestDatabase(import.meta.url);
 
 const workflow = createWorkflowSchema.parse({
   name: 'nightly-etl',

@@ -1,14 +1,14 @@
-import { createWorkflowSchema, planWorkflow, type WorkflowPlan } from '@dsched/domain';
+import type { WorkflowPlan } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { claimDue } from '@dsched/testkit/queue';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { type NodeReq, submitWorkflow } from '@dsched/testkit/workflows';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { selectArchivableJobs } from '../src/jobs/archive/archive.ts';
-import { claimJobs } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { registerWorkflowFollowUps } from '../src/workflows/finish-follow-ups.ts';
-import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 import { sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
 
 // The reconciler's workflow sweep on real MariaDB: it finishes and repairs runs from their durable
@@ -16,24 +16,10 @@ import { sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
 
 registerWorkflowFollowUps();
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
+const db = useTestDatabase(import.meta.url);
 
-async function submit(tenantId: string, nodes: { id: string; dependsOn?: string[] }[], extra = {}) {
-  const req = createWorkflowSchema.parse({
-    name: 'wf',
-    nodes: nodes.map((n) => ({ ...n, target: { url: 'http://127.0.0.1:9/' } })),
-    ...extra,
-  });
-  const plan = planWorkflow(req, tenantId, Date.now());
-  expect(await insertWorkflow(db.pool, plan)).toBe(true);
-  return plan;
-}
+const submit = (tenantId: string, nodes: NodeReq[], extra = {}) =>
+  submitWorkflow(db.pool, tenantId, nodes, { extra });
 
 const state = async (wf: WorkflowPlan) =>
   (await db.pool.query<RowDataPacket[]>('SELECT state FROM workflows WHERE id = ?', [idToBin(wf.id)]))[0][0]!
@@ -70,8 +56,7 @@ describe('the workflow sweep', () => {
     expect(await archivable()).toEqual([]);
     expect((await sweepAll()).repaired).toBe(1);
     expect((await archivable()).map((j) => j.view.nodeId)).toEqual(['a']);
-    const jobs = (await claimJobs(db.pool, { lane: 'default', limit: 10, owner: 'x', leaseSeconds: 60 }))
-      .jobs;
+    const { jobs } = await claimDue(db.pool, { limit: 10, owner: 'x' });
     expect(jobs.map((j) => j.nodeId)).toEqual(['b']);
     // The run's last node finishes by that path too: the sweep completes the run.
     await db.pool.query("UPDATE jobs SET state = 'succeeded', finished_at = NOW(3) WHERE id = ?", [
@@ -90,8 +75,7 @@ describe('the workflow sweep', () => {
   it('finishes a run whose last completion did not finish it (two last nodes in two transactions)', async () => {
     const t = await createTenantWithKey(db.pool, 'lost');
     const wf = await submit(t.id, [{ id: 'a' }]);
-    const [job] = (await claimJobs(db.pool, { lane: 'default', limit: 10, owner: 'x', leaseSeconds: 60 }))
-      .jobs;
+    const [job] = (await claimDue(db.pool, { limit: 10, owner: 'x' })).jobs;
     await recordOutcomes(db.pool, [
       {
         job: job!,

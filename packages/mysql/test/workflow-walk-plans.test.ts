@@ -1,8 +1,8 @@
 import { createWorkflowSchema, planWorkflow } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { loadSql, withRows } from '../src/sql.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
@@ -14,11 +14,10 @@ import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 // outcome batch (a 3,000-node fan-out took 46 s instead of 5, docs/performance.md).
 
 const SQL_DIR = new URL('../src/workflows/', import.meta.url).href;
-let db: TestDatabase;
+const db = useTestDatabase(import.meta.url);
 let workflowId: Buffer;
 
 beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
   const tenant = await createTenantWithKey(db.pool);
   const req = createWorkflowSchema.parse({
     name: 'plans',
@@ -39,9 +38,6 @@ beforeAll(async () => {
   const plan = planWorkflow(req, tenant.id, Date.now());
   expect(await insertWorkflow(db.pool, plan)).toBe(true);
   workflowId = idToBin(plan.id);
-});
-afterAll(async () => {
-  await db.close();
 });
 
 /** Every table node of an EXPLAIN FORMAT=JSON plan, by its alias. */

@@ -6,16 +6,7 @@ import {
   type WorkflowPlan,
 } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
-import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idToBin } from '../src/ids.ts';
-import { redriveJobs } from '../src/jobs/control/redrive.ts';
-import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
-import { withTransaction } from '../src/transaction.ts';
-import { cancelWorkflow, retryWorkflowNode, setWorkflowPaused } from '../src/workflows/workflow-control.ts';
-import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
-import { advanceWorkflows } from '../src/workflows/workflow-walk.ts';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
 import {
   claimNodeJobs,
   drainNodeJobs,
@@ -23,22 +14,24 @@ import {
   nodeStates as nodeStatesOf,
   runState as runStateOf,
   submitWorkflow,
-} from './workflow-fixtures.ts';
+} from '@dsched/testkit/workflows';
+import type { RowDataPacket } from 'mysql2/promise';
+import { describe, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { redriveJobs } from '../src/jobs/control/redrive.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { withTransaction } from '../src/transaction.ts';
+import { cancelWorkflow, retryWorkflowNode, setWorkflowPaused } from '../src/workflows/workflow-control.ts';
+import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
+import { advanceWorkflows } from '../src/workflows/workflow-walk.ts';
 
 // The walk on real MariaDB: submission stores a run and its roots' jobs in one transaction; each
 // outcome batch finishes its nodes, counts their children off and makes the ready ones jobs.
 
-let db: TestDatabase;
-
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
+const db = useTestDatabase(import.meta.url);
 
 const submit = (tenantId: string, nodes: NodeReq[], extra: Record<string, unknown> = {}) =>
-  submitWorkflow(db.pool, tenantId, nodes, extra);
+  submitWorkflow(db.pool, tenantId, nodes, { extra });
 const nodeStates = (wf: WorkflowPlan) => nodeStatesOf(db.pool, wf);
 const runState = (wf: WorkflowPlan) => runStateOf(db.pool, wf);
 const claim = (limit = 500) => claimNodeJobs(db.pool, limit);

@@ -1,8 +1,16 @@
 import type { WorkflowPlan } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import {
+  claimNodeJobs,
+  drainNodeJobs,
+  finishNodeJobs,
+  type NodeReq,
+  runState,
+  submitWorkflow,
+} from '@dsched/testkit/workflows';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { withTransaction } from '../src/transaction.ts';
 import { retryWorkflowNode } from '../src/workflows/workflow-control.ts';
@@ -14,28 +22,13 @@ import {
   OUTCOME_WALK_BOUNDS,
   takeStep,
 } from '../src/workflows/workflow-walk.ts';
-import {
-  claimNodeJobs,
-  drainNodeJobs,
-  finishNodeJobs,
-  type NodeReq,
-  runState,
-  submitWorkflow,
-} from './workflow-fixtures.ts';
 
 // A parent with more children than one transaction's walk budget (OUTCOME_WALK_BOUNDS.maxEdges,
 // 2,000) is told in slices, one per transaction, its cursor (walk_after) kept on its row (D33):
 // each child is told once, whatever the number of transactions, and no transaction makes more
 // than a budget of jobs.
 
-let db: TestDatabase;
-
-beforeAll(async () => {
-  db = await createTestDatabase(import.meta.url);
-});
-afterAll(async () => {
-  await db.close();
-});
+const db = useTestDatabase(import.meta.url);
 
 const BUDGET = OUTCOME_WALK_BOUNDS.maxEdges;
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type Lane, newId, type RetryPolicy, type Target } from '@dsched/domain';
+import { type ClaimResult, type Lane, newId, type RetryPolicy, type Target } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
+import { type ClaimArgs, claimJobs } from '@dsched/mysql/jobs/claim';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
 
 // Pending jobs straight into the queue, due on the database clock, for tests and benchmarks that
@@ -138,4 +139,12 @@ export async function awaitSentinelJob(
     await new Promise((r) => setTimeout(r, 20));
   }
   return id!;
+}
+
+/**
+ * The executor's claim with the tests' defaults: the default lane, owner `executor-test`, a 60 s
+ * claim lease, up to 100 jobs; `args` overrides any of them (deferMs, order, flowDeferMs, …).
+ */
+export function claimDue(pool: Pool, args: Partial<ClaimArgs> = {}): Promise<ClaimResult> {
+  return claimJobs(pool, { lane: 'default', owner: 'executor-test', leaseSeconds: 60, limit: 100, ...args });
 }
