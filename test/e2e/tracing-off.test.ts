@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { parseTraceparent } from '@dsched/domain';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually } from '@dsched/testkit/services';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT), every other OTEL_* variable set as if it were on:
@@ -12,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // exporting is logged; calls still carry a traceparent of the trace job-api shows (docs/tracing.md).
 
 const ADMIN_TOKEN = 'e2e-tracing-off-admin-token-0';
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let target: ScriptedTarget;
 let receiver: Server;
 const received: string[] = [];
@@ -31,11 +29,7 @@ beforeAll(async () => {
     );
     receiver.listen(4318, '127.0.0.1', resolve);
   });
-  [db, ks, target] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    startScriptedTarget(),
-  ]);
+  target = await startScriptedTarget();
   off = await startFleet(
     {
       DATABASE_URL: db.url,
@@ -53,8 +47,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await off?.stop();
   await target?.close();
-  await db?.close();
-  await ks?.close();
   await new Promise((r) => receiver?.close(r));
 });
 

@@ -1,5 +1,4 @@
 import { parseTraceparent } from '@dsched/domain';
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
 import {
   describeTrace,
@@ -10,9 +9,9 @@ import {
   startJaeger,
   tagOf,
 } from '@dsched/testkit/jaeger';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -26,8 +25,7 @@ import { cli } from './cli-kit.ts';
 
 const ADMIN_TOKEN = 'e2e-tracing-admin-token-0123';
 const LEASE_S = 4;
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let jaeger: RunningJaeger;
 let target: ScriptedTarget;
 let fleet: Fleet | undefined;
@@ -37,11 +35,7 @@ let targetTraces: TracerProvider;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  [db, ks, jaeger] = await Promise.all([
-    createTestDatabase(import.meta.url),
-    createTestKeyspace(import.meta.url),
-    startJaeger(),
-  ]);
+  jaeger = await startJaeger();
   // The tenant's service: its own tracer, continuing dsched's traceparent.
   targetTraces = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'test-target' }),
@@ -80,8 +74,6 @@ afterAll(async () => {
   await target?.close();
   await targetTraces?.shutdown();
   await jaeger?.stop();
-  await db?.close();
-  await ks?.close();
 });
 
 /** The target answers with `status(call)`, inside a span of its own that continues the call's traceparent. */

@@ -12,6 +12,7 @@ import {
 } from '@dsched/testkit/scripted-target';
 import { eventually } from '@dsched/testkit/services';
 import { useTestStores } from '@dsched/testkit/test-stores';
+import { type NodeReq, workflowRequest } from '@dsched/testkit/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Workflow operations end to end, with services as processes and a loopback target: parent
@@ -78,15 +79,15 @@ async function api(method: string, path: string, body?: unknown, base: 'task-api
   return { status: res.status, json: (await res.json()) as Json };
 }
 
-async function submit(prefix: string, nodes: Record<string, unknown>[]): Promise<string> {
-  const res = await api('POST', '/v1/workflows', {
-    name: prefix,
-    nodes: nodes.map(({ body, ...n }) => ({
-      ...n,
-      target: { url: `${target.url}/${prefix}/${n.id}`, ...(body !== undefined ? { body } : {}) },
+/** A run whose nodes call `/<prefix>/<node id>` on the target, retried three times 50–100 ms apart. */
+async function submit(prefix: string, nodes: NodeReq[]): Promise<string> {
+  const res = await api(
+    'POST',
+    '/v1/workflows',
+    workflowRequest(prefix, `${target.url}/${prefix}`, nodes, {
       retry: { maxAttempts: 3, initialBackoffMs: 50, maxBackoffMs: 100 },
-    })),
-  });
+    }),
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json.id;
 }

@@ -2,6 +2,7 @@ import type { RowDataPacket } from '@dsched/mysql/pool';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { useTestStores } from '@dsched/testkit/test-stores';
+import { type NodeReq, workflowRequest } from '@dsched/testkit/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metric } from './executor-kit.ts';
 
@@ -80,18 +81,18 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, json: (await res.json()) as Doc };
 }
 
-type NodeSpec = { id: string; dependsOn?: string[]; trigger?: string; inputs?: 'parents' };
+type NodeSpec = NodeReq;
 
+/** A run whose nodes call `/<prefix>/<node id>` on the target, retried five times 50–100 ms apart. */
 async function submit(prefix: string, nodes: NodeSpec[], extra: Record<string, unknown> = {}) {
-  const res = await api('POST', '/v1/workflows', {
-    name: prefix,
-    nodes: nodes.map((n) => ({
-      ...n,
-      target: { url: `${target.url}/${prefix}/${n.id}` },
+  const res = await api(
+    'POST',
+    '/v1/workflows',
+    workflowRequest(prefix, `${target.url}/${prefix}`, nodes, {
+      extra,
       retry: { maxAttempts: 5, initialBackoffMs: 50, maxBackoffMs: 100 },
-    })),
-    ...extra,
-  });
+    }),
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json as { id: string };
 }

@@ -1,9 +1,8 @@
-import { createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { runToEnd } from '@dsched/testkit/processes';
 import { pythonToolVenv } from '@dsched/testkit/python';
+import { useTestStores } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // The Python client's pytest suite (clients/python/tests) against task-api, job-api and an
@@ -13,12 +12,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 // committed code is stale against the OpenAPI documents.
 
 const ADMIN_TOKEN = 'python-client-admin-token-0123456789';
-let db: TestDatabase;
-let ks: TestKeyspace;
+const { db, ks } = useTestStores(import.meta.url);
 let fleet: Fleet;
 
 beforeAll(async () => {
-  [db, ks] = await Promise.all([createTestDatabase(import.meta.url), createTestKeyspace(import.meta.url)]);
   fleet = await startFleet(
     { DATABASE_URL: db.url, CASSANDRA_KEYSPACE: ks.keyspace, DSCHED_ADMIN_TOKEN: ADMIN_TOKEN, ...FAST_LOOPS },
     ['task-api', 'job-api', 'executor'],
@@ -27,8 +24,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fleet?.stop();
-  await db?.close();
-  await ks?.close();
 });
 
 it('pytest clients/python/tests passes against the live APIs', async () => {
