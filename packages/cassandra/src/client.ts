@@ -1,7 +1,11 @@
 import { storeUnavailable } from '@dsched/domain';
 import cassandra from 'cassandra-driver';
+import { checkConsistency, consistencyOf } from './consistency.ts';
 
 export type CassandraClient = cassandra.Client;
+
+/** The execution profile of history's writes: the write level (CASSANDRA_WRITE_CONSISTENCY). */
+export const HISTORY_WRITES = 'history-writes';
 
 export interface CassandraSettings {
   contactPoints: string[];
@@ -9,6 +13,10 @@ export interface CassandraSettings {
   keyspace?: string;
   username?: string | undefined;
   password?: string | undefined;
+  /** The level of every statement that names none (history's reads), LOCAL_QUORUM by default. */
+  readConsistency?: string;
+  /** History's writes (the archiver passes it to them): checked at start with the read level. */
+  writeConsistency?: string;
 }
 
 export function createCassandraClient(s: CassandraSettings): cassandra.Client {
@@ -17,17 +25,33 @@ export function createCassandraClient(s: CassandraSettings): cassandra.Client {
     localDataCenter: s.localDataCenter,
     ...(s.keyspace ? { keyspace: s.keyspace } : {}),
     ...(s.username ? { credentials: { username: s.username, password: s.password ?? '' } } : {}),
-    queryOptions: { prepare: true, consistency: cassandra.types.consistencies.localQuorum },
+    // Every history statement is idempotent (reads, and upserts of fixed values keyed by the job):
+    // one cut short by a node that died is retried on another by the driver, not failed.
+    queryOptions: { prepare: true, isIdempotent: true },
+    profiles: [
+      new cassandra.ExecutionProfile('default', {
+        consistency: consistencyOf(s.readConsistency ?? 'LOCAL_QUORUM'),
+      }),
+      new cassandra.ExecutionProfile(HISTORY_WRITES, {
+        consistency: consistencyOf(s.writeConsistency ?? 'LOCAL_QUORUM'),
+      }),
+    ],
     socketOptions: { connectTimeout: 5_000, readTimeout: 12_000 },
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 2 } },
   });
 }
 
+/** Asks the node itself (system.local has one replica, its own): at ONE, whatever history's levels. */
 export async function pingCassandra(client: cassandra.Client): Promise<void> {
-  await client.execute('SELECT release_version FROM system.local');
+  await client.execute('SELECT release_version FROM system.local', [], {
+    consistency: cassandra.types.consistencies.localOne,
+  });
 }
 
-/** A client whose cluster answered; a failure names the variable that points at it. */
+/**
+ * A client whose cluster answered; a failure names the variable that points at it. With a keyspace,
+ * the consistency levels are checked against its replication and the cluster (checkConsistency).
+ */
 export async function connectCassandra(
   s: CassandraSettings,
   variable = 'CASSANDRA_CONTACT_POINTS',
@@ -39,6 +63,17 @@ export async function connectCassandra(
     await client.shutdown().catch(() => undefined);
     throw new Error(`${variable}: cannot reach Cassandra (${(err as Error).message})`, { cause: err });
   }
+  if (s.keyspace) {
+    try {
+      await checkConsistency(client, s.keyspace, s.localDataCenter, {
+        read: s.readConsistency ?? 'LOCAL_QUORUM',
+        write: s.writeConsistency ?? 'LOCAL_QUORUM',
+      });
+    } catch (err) {
+      await client.shutdown().catch(() => undefined);
+      throw err;
+    }
+  }
   return client;
 }
 
@@ -49,6 +84,8 @@ export function cassandraSettings(config: {
   CASSANDRA_KEYSPACE: string;
   CASSANDRA_USERNAME?: string | undefined;
   CASSANDRA_PASSWORD?: string | undefined;
+  CASSANDRA_READ_CONSISTENCY: string;
+  CASSANDRA_WRITE_CONSISTENCY: string;
 }): CassandraSettings {
   return {
     contactPoints: config.CASSANDRA_CONTACT_POINTS,
@@ -56,6 +93,8 @@ export function cassandraSettings(config: {
     keyspace: config.CASSANDRA_KEYSPACE,
     username: config.CASSANDRA_USERNAME,
     password: config.CASSANDRA_PASSWORD,
+    readConsistency: config.CASSANDRA_READ_CONSISTENCY,
+    writeConsistency: config.CASSANDRA_WRITE_CONSISTENCY,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { JobView } from '@dsched/domain';
 import cassandra from 'cassandra-driver';
+import { HISTORY_WRITES } from './client.ts';
 import { loadCql } from './cql.ts';
 
 const { Uuid, LocalDate } = cassandra.types;
@@ -104,10 +105,10 @@ export async function writeJobHistory(
   }
   await runBounded(partitionBatches(rows), options.concurrency, (group) =>
     group.length === 1
-      ? client.execute(group[0]!.query, group[0]!.params, { prepare: true })
+      ? client.execute(group[0]!.query, group[0]!.params, { prepare: true, executionProfile: HISTORY_WRITES })
       : client.batch(
           group.map((r) => ({ query: r.query, params: r.params })),
-          { prepare: true, logged: false },
+          { prepare: true, logged: false, executionProfile: HISTORY_WRITES },
         ),
   );
 }

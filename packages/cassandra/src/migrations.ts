@@ -43,7 +43,8 @@ export async function migrateCassandra(
       `INSERT INTO ${keyspace}.schema_migrations_lock (id, holder) VALUES ('lock', ?) IF NOT EXISTS USING TTL 120`,
       [holder],
     );
-    if (res.first()?.get('[applied]') === true) break;
+    // A retried insert that had gone through finds its own holder: the lock is ours.
+    if (res.first()?.get('[applied]') === true || res.first()?.get('holder') === holder) break;
     if (Date.now() > deadline) throw new Error('could not take the Cassandra migration lock within 120 s');
     await new Promise((r) => setTimeout(r, 500));
   }

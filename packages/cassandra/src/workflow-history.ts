@@ -8,6 +8,7 @@ import {
   workflowRecordFromJson,
 } from '@dsched/domain';
 import cassandra from 'cassandra-driver';
+import { HISTORY_WRITES } from './client.ts';
 import { loadCql } from './cql.ts';
 
 const { Uuid, Long } = cassandra.types;
@@ -55,6 +56,7 @@ async function run(
   await cassandra.concurrent.executeConcurrent(client, statements, {
     concurrencyLevel: options.concurrency,
     raiseOnFirstError: true,
+    executionProfile: HISTORY_WRITES,
   });
 }
 
@@ -116,7 +118,7 @@ export async function writeWorkflowRun(
       JSON.stringify(archived),
       options.ttlSeconds,
     ],
-    { prepare: true },
+    { prepare: true, executionProfile: HISTORY_WRITES },
   );
 }
 

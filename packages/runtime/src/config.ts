@@ -108,6 +108,29 @@ export const mysqlConfigShape = {
   MYSQL_TOPOLOGY: z.enum(['single', 'vitess']).default('single'),
 };
 
+/**
+ * Consistency levels history may be read or written at (docs/history.md, D40). ANY is not one: a
+ * write acknowledged as a hint alone is on no replica, and the archiver deletes the job from MySQL
+ * once its history write is acknowledged. SERIAL and LOCAL_SERIAL are for lightweight transactions.
+ */
+export const CASSANDRA_WRITE_CONSISTENCIES = [
+  'ONE',
+  'TWO',
+  'THREE',
+  'QUORUM',
+  'LOCAL_ONE',
+  'LOCAL_QUORUM',
+  'EACH_QUORUM',
+  'ALL',
+] as const;
+/** Reads stay in one data centre or a count of replicas: EACH_QUORUM is for writes. */
+export const CASSANDRA_READ_CONSISTENCIES = CASSANDRA_WRITE_CONSISTENCIES.filter((l) => l !== 'EACH_QUORUM');
+
+const consistency = (levels: readonly string[]) =>
+  z
+    .enum(levels as [string, ...string[]], { error: `must be one of ${levels.join(', ')}` })
+    .default('LOCAL_QUORUM');
+
 export const cassandraConfigShape = {
   CASSANDRA_CONTACT_POINTS: env.csv('127.0.0.1:9042'),
   CASSANDRA_LOCAL_DC: z.string().min(1).default('datacenter1'),
@@ -117,6 +140,13 @@ export const cassandraConfigShape = {
     .default('dsched'),
   CASSANDRA_USERNAME: z.string().optional(),
   CASSANDRA_PASSWORD: z.string().optional(),
+  /**
+   * Replicas that must acknowledge a history write before the archiver deletes the job from MySQL;
+   * checked at start against the keyspace's replication (checkConsistency of @dsched/cassandra).
+   */
+  CASSANDRA_WRITE_CONSISTENCY: consistency(CASSANDRA_WRITE_CONSISTENCIES),
+  /** Replicas that must answer a history read (job-api, task-api). */
+  CASSANDRA_READ_CONSISTENCY: consistency(CASSANDRA_READ_CONSISTENCIES),
 };
 
 /**

@@ -54,6 +54,8 @@ SHUTDOWN_GRACE_MS: {{ .Values.config.shutdownGraceMs | quote }}
 CASSANDRA_CONTACT_POINTS: {{ .Values.config.cassandra.contactPoints | quote }}
 CASSANDRA_LOCAL_DC: {{ .Values.config.cassandra.localDc | quote }}
 CASSANDRA_KEYSPACE: {{ .Values.config.cassandra.keyspace | quote }}
+CASSANDRA_WRITE_CONSISTENCY: {{ .Values.config.cassandra.writeConsistency | quote }}
+CASSANDRA_READ_CONSISTENCY: {{ .Values.config.cassandra.readConsistency | quote }}
 SCHEDULER_PARTITIONS: {{ .Values.config.schedulerPartitions | quote }}
 KEY_ROTATION_GRACE_S: {{ .Values.config.keyRotationGraceS | quote }}
 {{- with .Values.config.executorAllowedTargets }}
