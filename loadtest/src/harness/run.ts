@@ -6,16 +6,18 @@ import { SinkProcess as Sink } from '../sink/client.ts';
 import type { SinkProfile } from '../sink/protocol.ts';
 import { type Analysis, analyze, type Check } from './analyze.ts';
 import { ApiClient, createTenant, type Tenant } from './api.ts';
+import { type ClusterOptions, OwnCassandraCluster } from './cassandra-cluster.ts';
 import { FLEET_PROFILES, Fleet, type FleetProfile, type FleetSpec, type ServiceName } from './fleet.ts';
 import { type MachineState, machineState } from './machine.ts';
 import { scratchDir } from './paths.ts';
 import { adoptPidFile } from './processes.ts';
 import { OwnReplicaSet, type ReplicaSetOptions } from './replication.ts';
 import {
-  CASSANDRA_CONTACT,
   ensureSharedStack,
   freshStores,
+  type HistoryCluster,
   OwnMariadb,
+  SHARED_CASSANDRA,
   SHARED_MYSQL,
   type Stores,
   storeName,
@@ -77,6 +79,8 @@ export interface StartSpec {
   ownMariadbArgs?: string[];
   /** A primary and a replica of the run's own behind a front-door relay (mysql-failover). */
   ownReplicaSet?: ReplicaSetOptions;
+  /** History on a Cassandra cluster of the run's own, replicated 3 times (cassandra-node-down). */
+  ownCassandra?: ClusterOptions;
 }
 
 export interface Sample {
@@ -133,6 +137,7 @@ export class Run {
   tenants: Tenant[] = [];
   ownMariadb: OwnMariadb | undefined;
   replicaSet: OwnReplicaSet | undefined;
+  cassandraCluster: OwnCassandraCluster | undefined;
   registration: Registration | undefined;
   #machineBefore: MachineState = machineState();
   #sampler: NodeJS.Timeout | undefined;
@@ -193,10 +198,30 @@ export class Run {
         `own primary 127.0.0.1:${set.primary.port} and replica 127.0.0.1:${set.replica.port} (${spec.ownReplicaSet.semiSync ? 'semi-sync AFTER_SYNC' : 'asynchronous'}, link +${spec.ownReplicaSet.linkDelayMs} ms each way); services and harness through the front door 127.0.0.1:${set.front.port}`,
       );
     }
+    let history: HistoryCluster = SHARED_CASSANDRA;
+    if (spec.ownCassandra) {
+      rmSync(`${this.scratch}cassandra`, { recursive: true, force: true });
+      const started = Date.now();
+      const cluster = await OwnCassandraCluster.start(
+        `${this.scratch}cassandra/`,
+        `${this.scratch}logs/`,
+        spec.ownCassandra,
+      );
+      this.cassandraCluster = cluster;
+      const replicas = Math.min(3, spec.ownCassandra.nodes);
+      history = {
+        contactPoints: cluster.contactPoints,
+        replication: `{'class': 'NetworkTopologyStrategy', 'datacenter1': ${replicas}}`,
+      };
+      this.log(
+        `own Cassandra cluster ${cluster.contactPoints.join(', ')} (heap ${spec.ownCassandra.heap} each, replication factor ${replicas}, hints ${spec.ownCassandra.hints ? 'on' : 'off'}), up in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
+    }
     const name = storeName(this.opts.scenario, this.opts.storePrefix);
-    this.stores = await freshStores(server, name);
+    this.stores = await freshStores(server, name, history);
     this.view = new StoresView(this.stores.databaseUrl, this.stores.keyspace, {
       unprofiled: (spec.ownMariadbArgs?.length ?? 0) > 0,
+      cassandra: history.contactPoints,
     });
     this.log(`stores: database and keyspace ${name}, freshly migrated`);
     this.sink = await Sink.start(`${this.scratch}logs/sink.log`);
@@ -204,7 +229,7 @@ export class Run {
       replicas: { ...FLEET_PROFILES[this.opts.profile ?? 'ha'], ...spec.replicas },
       env: {
         DATABASE_URL: this.stores.databaseUrl,
-        CASSANDRA_CONTACT_POINTS: CASSANDRA_CONTACT,
+        CASSANDRA_CONTACT_POINTS: history.contactPoints.join(','),
         CASSANDRA_KEYSPACE: this.stores.keyspace,
         ...SERVICE_ENV,
         ...spec.env,
@@ -420,6 +445,7 @@ export class Run {
     await this.jobApi?.close().catch(() => undefined);
     await this.ownMariadb?.down('term').catch(() => undefined);
     await this.replicaSet?.stop().catch(() => undefined);
+    await this.cassandraCluster?.stop().catch(() => undefined);
     for (const cleanup of this.cleanups.splice(0)) await cleanup().catch(() => undefined);
   }
 }

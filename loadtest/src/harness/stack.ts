@@ -38,8 +38,24 @@ export interface Stores {
   keyspace: string;
 }
 
+/** Where a run's history lives: the shared node (the default) or a cluster of the run's own. */
+export interface HistoryCluster {
+  contactPoints: string[];
+  /** The keyspace's replication map, as CQL writes it. */
+  replication: string;
+}
+
+export const SHARED_CASSANDRA: HistoryCluster = {
+  contactPoints: [CASSANDRA_CONTACT],
+  replication: "{'class': 'SimpleStrategy', 'replication_factor': 1}",
+};
+
 /** Drops and recreates the run's database and keyspace, then applies every migration. */
-export async function freshStores(serverUrl: string, name: string): Promise<Stores> {
+export async function freshStores(
+  serverUrl: string,
+  name: string,
+  history: HistoryCluster = SHARED_CASSANDRA,
+): Promise<Stores> {
   if (!/^[a-z][a-z0-9_]{0,47}$/.test(name)) throw new Error(`unsafe store name ${name}`);
   const admin = await mysql.createConnection(`${serverUrl}/mysql`);
   try {
@@ -56,12 +72,12 @@ export async function freshStores(serverUrl: string, name: string): Promise<Stor
     await pool.end();
   }
   const cassandra = createCassandraClient({
-    contactPoints: [CASSANDRA_CONTACT],
+    contactPoints: history.contactPoints,
     localDataCenter: 'datacenter1',
   });
   try {
     await cassandra.execute(`DROP KEYSPACE IF EXISTS ${name}`);
-    await migrateCassandra(cassandra, { keyspace: name });
+    await migrateCassandra(cassandra, { keyspace: name, replication: history.replication });
   } finally {
     await cassandra.shutdown();
   }

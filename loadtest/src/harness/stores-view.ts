@@ -16,18 +16,34 @@ export interface StoredJob {
   where: 'mysql' | 'cassandra' | 'both';
 }
 
+/** Every id of jobs_by_id, as `client` reads it (its level, its hosts). */
+export async function idsOf(client: CassandraClient): Promise<Set<string>> {
+  const ids = new Set<string>();
+  const stream = client.stream('SELECT id FROM jobs_by_id', [], { prepare: true, fetchSize: 5000 });
+  for await (const row of stream as unknown as AsyncIterable<{ get(c: string): unknown }>)
+    ids.add(String(row.get('id')));
+  return ids;
+}
+
 export class StoresView {
   readonly pool: Pool;
   readonly keyspace: string;
+  readonly #contactPoints: string[];
   #history: CassandraClient | undefined;
 
   /**
    * `unprofiled`: the server's statement profile (db-profile.ts) leaves the harness's own reads out:
    * each connection turns its performance_schema instrumentation and its slow log off.
+   * `cassandra`: the contact points of the run's history (the shared node by default).
    */
-  constructor(databaseUrl: string, keyspace: string, options: { unprofiled?: boolean } = {}) {
+  constructor(
+    databaseUrl: string,
+    keyspace: string,
+    options: { unprofiled?: boolean; cassandra?: string[] } = {},
+  ) {
     this.pool = createPool(databaseUrl, { connectionLimit: 2 });
     this.keyspace = keyspace;
+    this.#contactPoints = options.cassandra ?? [CASSANDRA_CONTACT];
     if (options.unprofiled) {
       this.pool.pool.on('connection', (conn) => {
         conn.query('SET SESSION sql_log_slow = 0', () => undefined);
@@ -78,7 +94,7 @@ export class StoresView {
       });
     }
     const cassandra = createCassandraClient({
-      contactPoints: [CASSANDRA_CONTACT],
+      contactPoints: this.#contactPoints,
       localDataCenter: 'datacenter1',
       keyspace: this.keyspace,
     });
@@ -170,10 +186,20 @@ export class StoresView {
     return rows[0] ? binToId(rows[0].id as Buffer) : undefined;
   }
 
+  /** Ids of every job in history (jobs_by_id, read at the client's level: LOCAL_QUORUM). */
+  async historyIds(): Promise<Set<string>> {
+    this.#history ??= createCassandraClient({
+      contactPoints: this.#contactPoints,
+      localDataCenter: 'datacenter1',
+      keyspace: this.keyspace,
+    });
+    return idsOf(this.#history);
+  }
+
   /** Whether history (Cassandra) holds the job. */
   async inHistory(id: string): Promise<boolean> {
     this.#history ??= createCassandraClient({
-      contactPoints: [CASSANDRA_CONTACT],
+      contactPoints: this.#contactPoints,
       localDataCenter: 'datacenter1',
       keyspace: this.keyspace,
     });

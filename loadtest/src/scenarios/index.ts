@@ -1,5 +1,6 @@
 import { archiverKill } from './archiver-kill.ts';
 import { cancelStorm } from './cancel-storm.ts';
+import { cassandraNodeDown } from './cassandra-node-down.ts';
 import { executorKillScenario, smoke } from './executor-kill.ts';
 import { hostileTargets } from './hostile-targets.ts';
 import { mariadbRestart } from './mariadb-restart.ts';
@@ -31,6 +32,7 @@ export const SCENARIOS: Scenario[] = [
   archiverKill,
   tenantLimit,
   cassandraDown,
+  cassandraNodeDown,
   executorPartition,
   mariadbRestartPeak,
   mysqlFailover,

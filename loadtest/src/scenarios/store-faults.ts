@@ -6,6 +6,7 @@ import { CASSANDRA_CONTACT, SHARED_MYSQL } from '../harness/stack.ts';
 import { pollUntil, sleep } from '../harness/wait.ts';
 import { spread } from '../harness/workload.ts';
 import { dueAfterRegistering, finishWindow, lossHeadline, registerSpread } from './common.ts';
+import { count, describe, findArchivedJob, isHistoryUnavailable, newProbe } from './history-probes.ts';
 import { registerBurst } from './peak.ts';
 import type { Scenario } from './types.ts';
 
@@ -21,27 +22,6 @@ async function relayTo(run: Run, hostPort: string): Promise<TcpProxy> {
   run.cleanups.push(() => proxy.close());
   return proxy;
 }
-
-interface Probe {
-  ok: number;
-  wrong: number;
-  /** The statuses seen, `503×12`. */
-  statuses: Map<number, number>;
-}
-
-const newProbe = (): Probe => ({ ok: 0, wrong: 0, statuses: new Map() });
-const count = (p: Probe, status: number, ok: boolean) => {
-  p.statuses.set(status, (p.statuses.get(status) ?? 0) + 1);
-  if (ok) p.ok++;
-  else p.wrong++;
-};
-const describe = (p: Probe) => [...p.statuses].map(([s, n]) => `${s}×${n}`).join(', ') || 'no answer';
-
-type ErrorBody = { error?: { code?: string; details?: { field?: string; issue?: string }[] } };
-const isHistoryUnavailable = (status: number, body: unknown) =>
-  status === 503 &&
-  (body as ErrorBody)?.error?.details?.some((d) => d.field === '(history)' && d.issue === 'unavailable') ===
-    true;
 
 export const cassandraDown: Scenario = {
   name: 'cassandra-down',
@@ -69,19 +49,7 @@ export const cassandraDown: Scenario = {
       return finishWindow(run, w, lossHeadline);
     }
     // An archived job (in history, gone from MySQL) to ask job-api for while history is away.
-    const records = await run.sink.records();
-    let archived: { id: string; key: string } | undefined;
-    await pollUntil(
-      async () => {
-        for (let i = 0; i < records.key.length && !archived; i += 50) {
-          const id = records.key[i] ?? '';
-          if ((await run.view.inHistory(id)) && !(await run.view.liveJobIds()).has(id))
-            archived = { id, key: run.tenants[records.tenant[i] ?? 0]?.apiKey ?? '' };
-        }
-        return archived !== undefined;
-      },
-      { timeoutMs: 20_000, intervalMs: 1000 },
-    );
+    const archived = await findArchivedJob(run);
     const backlogBefore = await run.view.archiveBacklog();
     const idsAtCut = await run.view.liveJobIds();
     const effectsAtCut = (await run.sink.stats()).effects;
