@@ -20,7 +20,7 @@ export interface CassandraSettings {
 }
 
 export function createCassandraClient(s: CassandraSettings): cassandra.Client {
-  return new cassandra.Client({
+  const client = new cassandra.Client({
     contactPoints: s.contactPoints,
     localDataCenter: s.localDataCenter,
     ...(s.keyspace ? { keyspace: s.keyspace } : {}),
@@ -38,7 +38,44 @@ export function createCassandraClient(s: CassandraSettings): cassandra.Client {
     ],
     socketOptions: { connectTimeout: 5_000, readTimeout: 12_000 },
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 2 } },
+    // A node that was down is tried again every 10 s at most (the driver's default backs off to
+    // 10 minutes): back from a restart, it takes its share again within seconds.
+    policies: {
+      reconnection: new cassandra.policies.reconnection.ExponentialReconnectionPolicy(1_000, 10_000),
+    },
   });
+  return preparingPastEmptyPools(client);
+}
+
+/** The driver's error for a host whose pool has no open connection. */
+const isEmptyPool = (err: unknown) => err instanceof Error && err.message === 'No connection available';
+
+/**
+ * The driver (4.10) prepares a statement on the first host of the query plan and fails the call when
+ * that host's pool is empty ("No connection available" is not a socket error to it), where a request
+ * moves on to the next host. A node killed -9 leaves its pools empty while the driver may still
+ * count it up (job-api answered 500 twice so in `cassandra-node-down`, and an archiver at ALL failed
+ * so for a minute), so the first use of a statement could fail while two replicas answer. Such a
+ * call sent nothing: it is made again, each time on a new query plan, which starts at the next host.
+ */
+function preparingPastEmptyPools(client: cassandra.Client): cassandra.Client {
+  type Call = (...args: unknown[]) => Promise<unknown>;
+  const again =
+    (call: Call): Call =>
+    async (...args) => {
+      // A callback (never used here) gets the driver's own behaviour.
+      if (typeof args.at(-1) === 'function') return call(...args);
+      for (let tries = 1; ; tries++) {
+        try {
+          return await call(...args);
+        } catch (err) {
+          if (!isEmptyPool(err) || tries >= Math.max(3, client.hosts.length)) throw err;
+        }
+      }
+    };
+  client.execute = again(client.execute.bind(client) as Call) as typeof client.execute;
+  client.batch = again(client.batch.bind(client) as Call) as typeof client.batch;
+  return client;
 }
 
 /** Asks the node itself (system.local has one replica, its own): at ONE, whatever history's levels. */
