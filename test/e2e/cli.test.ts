@@ -145,6 +145,65 @@ describe('golden outputs', () => {
     ).toEqual(['report', 'report']);
   });
 
+  it('schedule parse and task create --when: the words, their sentence, or the word refused', async () => {
+    const parsed = await cli(
+      [
+        'schedule',
+        'parse',
+        'on',
+        'the',
+        'last',
+        'day',
+        'of',
+        'every',
+        'month',
+        'at',
+        '23:00',
+        '--timezone',
+        'Europe/Berlin',
+        '--time',
+        'iso',
+      ],
+      env,
+    );
+    expect(parsed.code, parsed.stderr).toBe(0);
+    expect(parsed.stdout).toMatch(/^when\s+At 23:00, on the last day of the month, Europe\/Berlin$/m);
+    expect(parsed.stdout).toMatch(/^schedule\s+cron "0 23 L \* \*" Europe\/Berlin$/m);
+    expect(parsed.stdout.match(/^ {2}\d{4}-\d{2}-\d{2}T/gm)).toHaveLength(5);
+    const made = await cli(
+      [
+        'task',
+        'create',
+        '--name',
+        'words',
+        '--when',
+        'every weekday at 9am',
+        '--timezone',
+        'Asia/Tokyo',
+        '--url',
+        'https://example.test/w',
+        '-o',
+        'json',
+      ],
+      env,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const task = JSON.parse(made.stdout) as { id: string; schedule: Record<string, unknown> };
+    expect(task.schedule).toMatchObject({
+      type: 'cron',
+      expression: '0 9 * * 1-5',
+      timezone: 'Asia/Tokyo',
+      text: 'every weekday at 9am',
+      description: 'At 09:00, Monday through Friday, Asia/Tokyo',
+    });
+    const get = await cli(['task', 'get', task.id, '--time', 'iso'], env);
+    expect(get.stdout).toMatch(/^when\s+At 09:00, Monday through Friday, Asia\/Tokyo$/m);
+    expect(get.stdout).toMatch(/^words\s+every weekday at 9am$/m);
+    const refused = await cli(['schedule', 'parse', 'every', 'day', 'at', '9'], env);
+    expect([refused.code, refused.stdout]).toEqual([2, '']);
+    expect(refused.stderr).toContain('text: "9" (word 4 of 4): "9" could be morning or evening');
+  });
+
   it('task next shows DST shifts and skips on a real transition', async () => {
     const berlin = await createTask([
       '--name',

@@ -10,11 +10,16 @@ export interface TaskFlags {
   file?: string;
   name?: string;
   cron?: string;
+  when?: string;
   at?: string;
   in?: string;
   timezone?: string;
   dstRepeated?: string;
   dstSkipped?: string;
+  holidays?: string;
+  weekends?: boolean;
+  excludeDates?: string;
+  onExcluded?: string;
   url?: string;
   method?: string;
   header?: string[];
@@ -39,14 +44,29 @@ function merge(base: unknown, over: Doc): Doc | undefined {
 export async function taskBody(flags: TaskFlags, io: Io, now: number, current?: Doc): Promise<Doc> {
   const file = flags.file ? await readDocument(flags.file, io, '--file') : {};
   const doc: Doc = { ...file };
-  const base = (field: string) => doc[field] ?? current?.[field];
+  const base = (field: string) => {
+    if (field !== 'schedule' || doc.schedule !== undefined) return doc[field] ?? current?.[field];
+    // A task's schedule as the API shows it, less what it shows beside the schedule.
+    const shown = current?.schedule as Doc | undefined;
+    if (!shown) return undefined;
+    const { description: _d, text: _t, ...schedule } = shown;
+    return schedule;
+  };
 
   if (flags.name !== undefined) doc.name = flags.name;
 
-  const whenFlags = [flags.cron, flags.at, flags.in].filter((v) => v !== undefined).length;
-  if (whenFlags > 1) throw new UsageError('give one of --cron, --at or --in', '--cron');
+  const whenFlags = [flags.cron, flags.when, flags.at, flags.in].filter((v) => v !== undefined).length;
+  if (whenFlags > 1) throw new UsageError('give one of --cron, --when, --at or --in', '--cron');
   const schedule: Doc = {};
   if (flags.cron !== undefined) Object.assign(schedule, { type: 'cron', expression: flags.cron });
+  if (flags.when !== undefined) {
+    // Words: the API reads them (and names the word it does not understand).
+    doc.schedule = {
+      type: 'text',
+      text: flags.when,
+      ...(flags.timezone ? { timezone: flags.timezone } : {}),
+    };
+  }
   if (flags.at !== undefined)
     Object.assign(schedule, { type: 'once', at: parseTime(flags.at, '--at', now, 'future') });
   if (flags.in !== undefined)
@@ -58,7 +78,11 @@ export async function taskBody(flags: TaskFlags, io: Io, now: number, current?: 
     if (flags.dstSkipped !== undefined) dst.skipped = flags.dstSkipped;
     schedule.dst = dst;
   }
-  if (schedule.type === 'once') {
+  if (flags.when !== undefined) {
+    if (flags.dstRepeated !== undefined || flags.dstSkipped !== undefined) {
+      throw new UsageError('words take the default DST policy; use --cron to set one', '--dst-repeated');
+    }
+  } else if (schedule.type === 'once') {
     const merged = { type: 'once', at: schedule.at };
     doc.schedule = merged;
   } else if (Object.keys(schedule).length > 0) {
@@ -67,6 +91,14 @@ export async function taskBody(flags: TaskFlags, io: Io, now: number, current?: 
       prior?.type === 'cron' || schedule.type === 'cron'
         ? merge(prior?.type === 'cron' ? prior : {}, schedule)
         : schedule;
+  }
+
+  const calendar = calendarFlags(flags);
+  if (calendar) {
+    const prior = (doc.schedule ?? base('schedule')) as Doc | undefined;
+    if (!prior)
+      throw new UsageError('a calendar goes with a schedule: give --cron or --when', '--on-excluded');
+    doc.schedule = { ...prior, calendar: { ...((prior.calendar as Doc | undefined) ?? {}), ...calendar } };
   }
 
   const target: Doc = {};
@@ -93,10 +125,25 @@ export async function taskBody(flags: TaskFlags, io: Io, now: number, current?: 
   return doc;
 }
 
+/** The calendar the flags give (--holidays, --weekends, --exclude-dates, --on-excluded), if any. */
+function calendarFlags(flags: TaskFlags): Doc | undefined {
+  const c: Doc = {};
+  if (flags.holidays !== undefined) c.holidays = flags.holidays;
+  if (flags.weekends) c.weekends = true;
+  if (flags.excludeDates !== undefined) c.dates = flags.excludeDates.split(',').map((d) => d.trim());
+  if (flags.onExcluded !== undefined) c.onExcluded = flags.onExcluded;
+  if (Object.keys(c).length === 0) return undefined;
+  return { onExcluded: 'skip', ...c };
+}
+
 /** Whether an update's flags touch a field that must be merged with the task as it is. */
 export function needsCurrent(flags: TaskFlags): boolean {
   return [
     flags.timezone,
+    flags.holidays,
+    flags.weekends,
+    flags.excludeDates,
+    flags.onExcluded,
     flags.dstRepeated,
     flags.dstSkipped,
     flags.url,

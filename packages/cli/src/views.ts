@@ -1,12 +1,26 @@
-import type { Job, OccurrencePreview, Task, Tenant, Workflow, WorkflowNode } from '@dsched/client';
+import type {
+  Job,
+  OccurrencePreview,
+  ScheduleParse,
+  Task,
+  Tenant,
+  Workflow,
+  WorkflowNode,
+} from '@dsched/client';
 import { cell, fields, formatTime, type OutputOptions, table } from './output.ts';
 
 // The tables people read. JSON output never passes through here: it is the API's body.
 
 export function scheduleText(s: Task['schedule']): string {
+  const calendar = s.type !== 'once' && s.calendar ? ' with a calendar' : '';
   if (s.type === 'once') return `once ${s.at}`;
-  if (s.type === 'interval') return `every ${s.every}${s.offset ? ` offset ${s.offset}` : ''}`;
-  return `cron "${s.expression}" ${s.timezone}`;
+  if (s.type === 'interval') return `every ${s.every}${s.offset ? ` offset ${s.offset}` : ''}${calendar}`;
+  return `cron "${s.expression}" ${s.timezone}${calendar}`;
+}
+
+/** A sentence cut to a table cell's width. */
+function brief(text: string, width = 60): string {
+  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
 }
 
 export function taskRows(tasks: Task[], out: OutputOptions): string {
@@ -15,7 +29,7 @@ export function taskRows(tasks: Task[], out: OutputOptions): string {
     tasks.map((t) => [
       t.id,
       t.name,
-      scheduleText(t.schedule),
+      brief(t.schedule.description),
       t.state,
       formatTime(t.nextFireAt, out),
       t.priority,
@@ -25,13 +39,14 @@ export function taskRows(tasks: Task[], out: OutputOptions): string {
 
 export function occurrenceRows(preview: OccurrencePreview, out: OutputOptions): string {
   return table(
-    ['at', 'local time', 'offset', 'fires', 'dst', 'note'],
+    ['at', 'local time', 'offset', 'fires', 'dst', 'calendar', 'note'],
     preview.occurrences.map((o) => [
       formatTime(o.at, out),
       o.localTime,
       o.utcOffset,
       o.fires ? 'yes' : 'no',
       cell(o.dst),
+      cell(o.calendar),
       cell(o.note),
     ]),
   );
@@ -43,6 +58,8 @@ export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrenceP
     ['id', task.id],
     ['name', task.name],
     ['state', task.state],
+    ['when', task.schedule.description],
+    ...(task.schedule.text ? ([['words', task.schedule.text]] as [string, string][]) : []),
     ['schedule', scheduleText(task.schedule)],
     ...(dst
       ? ([['dst policy', `repeated: ${dst.repeated}, skipped: ${dst.skipped}`]] as [string, string][])
@@ -63,6 +80,17 @@ export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrenceP
   ]);
   if (!preview) return text;
   return `${text}\n\nNext fire times (${preview.timezone}):\n${occurrenceRows(preview, out)}`;
+}
+
+/** `schedule parse`: what the words give, their sentence and the next fire times. */
+export function parsedSchedule(parsed: ScheduleParse, out: OutputOptions): string {
+  return `${fields([
+    ['when', parsed.description],
+    ['schedule', scheduleText(parsed.schedule)],
+    ...(parsed.schedule.type === 'cron'
+      ? ([['dst policy', 'repeated: first, skipped: shift']] as [string, string][])
+      : []),
+  ])}\n\nNext fire times:\n${parsed.next.map((t) => `  ${formatTime(t, out)}`).join('\n')}`;
 }
 
 export function jobRows(jobs: Job[], out: OutputOptions): string {

@@ -39,6 +39,10 @@ export type PatchTaskRequest = NonNullable<
 export type SchedulePreviewRequest = NonNullable<
   TaskPaths['/v1/schedules/preview']['post']['requestBody']
 >['content']['application/json'];
+export type ScheduleParse = TaskComponents['schemas']['ScheduleParse'];
+export type ScheduleParseRequest = NonNullable<
+  TaskPaths['/v1/schedules/parse']['post']['requestBody']
+>['content']['application/json'];
 export type CreateTenantRequest = NonNullable<
   TaskPaths['/v1/admin/tenants']['post']['requestBody']
 >['content']['application/json'];
@@ -165,6 +169,11 @@ export class DschedClient {
 
   occurrences(id: string, query: { count?: number; from?: string } = {}): Promise<OccurrencePreview> {
     return unwrap(this.taskApi.GET('/v1/tasks/{id}/occurrences', { params: { path: { id }, query } }), 'GET');
+  }
+
+  /** A schedule in words read as a task would read it: the schedule, its sentence, its next fires. */
+  parseSchedule(body: ScheduleParseRequest): Promise<ScheduleParse> {
+    return unwrap(this.taskApi.POST('/v1/schedules/parse', { body }), 'POST');
   }
 
   previewSchedule(body: SchedulePreviewRequest): Promise<OccurrencePreview> {

@@ -2,7 +2,10 @@
 // the file system out; test/shape/domain-imports.test.ts keeps its modules free of import cycles).
 
 // calendar/: time math. Cron, time zones, next fire times, intervals, jitter, occurrence keys.
+export * from './calendar/calendar-fires.ts';
+export * from './calendar/calendar-views.ts';
 export * from './calendar/cron.ts';
+export * from './calendar/excluded-days.ts';
 export * from './calendar/interval.ts';
 export * from './calendar/jitter.ts';
 export * from './calendar/occurrence.ts';
@@ -36,14 +39,20 @@ export * from './json.ts';
 export * from './model.ts';
 export * from './partition.ts';
 // wire/: what crosses the HTTP boundary. Request schemas (zod), views, page tokens.
+export * from './wire/calendar-schema.ts';
 export * from './wire/call-spec.ts';
 export * from './wire/job-queries.ts';
 export * from './wire/job-requests.ts';
 export * from './wire/job-schemas.ts';
 export * from './wire/paging.ts';
+export * from './wire/schedule-parse.ts';
 export * from './wire/task-requests.ts';
 export * from './wire/task-spec.ts';
 export * from './wire/trace-context.ts';
 export * from './wire/views.ts';
 export * from './wire/workflow-spec.ts';
 export * from './wire/workflow-views.ts';
+// words/: schedules in words, read (a strict grammar; chrono-node for one-off times) and written
+// (a sentence for every schedule).
+export * from './words/schedule-description.ts';
+export * from './words/schedule-text.ts';

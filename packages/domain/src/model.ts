@@ -1,3 +1,4 @@
+import type { ScheduleCalendar } from './calendar/excluded-days.ts';
 import type { IntervalSchedule } from './calendar/interval.ts';
 
 // The nouns of dsched and their closed vocabularies. Everything here is plain data.
@@ -110,9 +111,21 @@ export interface DstPolicy {
   skipped: 'shift' | 'skip';
 }
 
+/**
+ * `text`: the words the schedule was given in (schedule-text.ts), kept to show beside what they
+ * parsed to. `calendar`: days it does not fire on (calendar.ts). A once schedule's `timezone` only
+ * says in which zone its description shows the time.
+ */
 export type Schedule =
-  | { type: 'once'; at: Date }
-  | { type: 'cron'; expression: string; timezone: string; dst: DstPolicy }
+  | { type: 'once'; at: Date; timezone?: string; text?: string }
+  | {
+      type: 'cron';
+      expression: string;
+      timezone: string;
+      dst: DstPolicy;
+      calendar?: ScheduleCalendar;
+      text?: string;
+    }
   | IntervalSchedule;
 
 /** Where dsched reports a job's final outcome: a URL per outcome, each POSTed a signed event. */

@@ -54,9 +54,9 @@ describe('unknown fields', () => {
     expect(await countTasks(a.id)).toBe(0);
     const once = await a.call('POST', '/v1/tasks', {
       ...cronBody('x'),
-      schedule: { type: 'once', at: '2030-01-01T00:00:00Z', timezone: 'UTC' },
+      schedule: { type: 'once', at: '2030-01-01T00:00:00Z', expression: '0 9 * * *' },
     });
-    expectRefused(once, 'schedule.timezone');
+    expectRefused(once, 'schedule.expression');
     expect(await countTasks(a.id)).toBe(0);
     // the same body without the typos is created, free-form headers, body and metadata included
     const ok = await a.call(

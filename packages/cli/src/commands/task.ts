@@ -5,7 +5,7 @@ import { parseCount, parseTime } from '../input.ts';
 import { formatTime, table } from '../output.ts';
 import type { Runtime } from '../runtime.ts';
 import { needsCurrent, type TaskFlags, taskBody } from '../task-body.ts';
-import { occurrenceRows, taskDetail, taskRows } from '../views.ts';
+import { occurrenceRows, parsedSchedule, taskDetail, taskRows } from '../views.ts';
 import { type Act, eachId } from './act.ts';
 
 // dsched task create|list|get|update|delete|pause|resume|trigger|backfill|next|audit
@@ -15,11 +15,19 @@ function taskOptions(cmd: Command): Command {
     .option('-f, --file <path>', 'the task as YAML or JSON (- for stdin); flags override its fields')
     .option('--name <name>', 'task name')
     .option('--cron <expression>', 'cron schedule: five fields, or six with seconds first')
+    .option('--when <words>', 'the schedule in words: "every weekday at 9am", "tomorrow at 5pm"')
     .option('--at <time>', 'once, at this RFC 3339 time')
     .option('--in <duration>', 'once, this long from now (90s, 15m, 2h)')
     .option('--timezone <zone>', 'IANA zone of a cron schedule (default UTC)')
     .option('--dst-repeated <first|last|both>', 'which pass of a repeated wall time fires')
     .option('--dst-skipped <shift|skip>', 'a wall time in a spring-forward gap: shift or skip')
+    .option('--holidays <region>', 'calendar: no runs on public holidays of DE, DE-BE, US-CA...')
+    .option('--weekends', 'calendar: no runs on Saturdays and Sundays')
+    .option('--exclude-dates <dates>', 'calendar: no runs on these dates (YYYY-MM-DD,YYYY-MM-DD)')
+    .option(
+      '--on-excluded <skip|next_business_day|previous_business_day>',
+      'calendar: a run on an excluded day is skipped (default) or moved',
+    )
     .option('--url <url>', 'target URL')
     .option('--method <method>', 'target method (default POST)')
     .option('--header <name:value>', 'target header (repeatable)', (v, p: string[] = []) => [...p, v])
@@ -234,9 +242,23 @@ export function registerTaskCommands(program: Command, act: Act): void {
 export function registerScheduleCommands(program: Command, act: Act): void {
   const schedule = program.command('schedule').description('schedules not yet saved');
   schedule
+    .command('parse <words...>')
+    .description('read a schedule in words: what it gives, in one sentence, and its next fire times')
+    .option('--timezone <zone>', 'IANA zone of words that name none (default UTC)')
+    .action(
+      act(async (rt: Runtime, words: string[], opts: { timezone?: string }) => {
+        const parsed = await rt.client().parseSchedule({
+          text: words.join(' '),
+          ...(opts.timezone ? { timezone: opts.timezone } : {}),
+        });
+        rt.print({ body: parsed, table: () => parsedSchedule(parsed, rt.out) });
+      }),
+    );
+  schedule
     .command('preview')
     .description('the next fire times of a schedule, DST policy applied, without saving anything')
     .option('--cron <expression>', 'cron expression')
+    .option('--when <words>', 'the schedule in words')
     .option('--at <time>', 'a once schedule at this time')
     .option('--timezone <zone>', 'IANA zone (default UTC)')
     .option('--dst-repeated <first|last|both>', 'which pass of a repeated wall time fires')
@@ -246,13 +268,17 @@ export function registerScheduleCommands(program: Command, act: Act): void {
     .action(
       act(async (rt: Runtime, opts: TaskFlags & { count: string; from?: string }) => {
         const body = await taskBody({ ...opts, file: undefined }, rt.io, rt.out.now());
-        if (!body.schedule) throw new UsageError('give --cron or --at', '--cron');
+        if (!body.schedule) throw new UsageError('give --cron, --when or --at', '--cron');
         const preview = await rt.client().previewSchedule({
           schedule: body.schedule as never,
           count: parseCount(opts.count, '--count'),
           ...(opts.from ? { from: parseTime(opts.from, '--from', rt.out.now(), 'future') } : {}),
         });
-        rt.print({ body: preview, items: preview.occurrences, table: () => occurrenceRows(preview, rt.out) });
+        rt.print({
+          body: preview,
+          items: preview.occurrences,
+          table: () => `${preview.description}\n\n${occurrenceRows(preview, rt.out)}`,
+        });
       }),
     );
 }

@@ -277,6 +277,15 @@ export const OPERATIONS = {
     "queryParams": [],
     "body": false
   },
+  "postV1SchedulesParse": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/schedules/parse",
+    "summary": "Read a schedule in words: the schedule it gives, its sentence and next fire times",
+    "pathParams": [],
+    "queryParams": [],
+    "body": true
+  },
   "postV1SchedulesPreview": {
     "api": "task",
     "method": "POST",

@@ -203,6 +203,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/schedules/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a schedule in words: the schedule it gives, its sentence and next fire times
+         * @description Recurrences ("every weekday at 9am", "on the last day of every month at 23:00") become cron or interval schedules, one-off times ("in 3 hours", "tomorrow at 5pm") once schedules. A phrase is understood exactly or refused: the 400 names `text` and the word not understood. Nothing is stored.
+         */
+        post: operations["postV1SchedulesParse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/schedules/preview": {
         parameters: {
             query?: never;
@@ -416,51 +436,7 @@ export interface components {
         Task: {
             id: string;
             name: string;
-            schedule: {
-                /** @constant */
-                type: "once";
-                /**
-                 * Format: date-time
-                 * @description RFC 3339 time
-                 */
-                at: string;
-            } | {
-                /** @constant */
-                type: "cron";
-                expression: string;
-                /** @default UTC */
-                timezone: string;
-                /**
-                 * @default {
-                 *       "repeated": "first",
-                 *       "skipped": "shift"
-                 *     }
-                 */
-                dst: {
-                    /**
-                     * @default first
-                     * @enum {string}
-                     */
-                    repeated: "first" | "last" | "both";
-                    /**
-                     * @default shift
-                     * @enum {string}
-                     */
-                    skipped: "shift" | "skip";
-                };
-            } | {
-                /** @constant */
-                type: "interval";
-                /** @description elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to 366d */
-                every: string;
-                /** @description phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every */
-                offset?: string;
-                /**
-                 * Format: date-time
-                 * @description the first fire time (before the offset); the Unix epoch when absent
-                 */
-                startAt?: string;
-            };
+            schedule: components["schemas"]["ScheduleView"];
             /** @description absent on a workflow task, which carries `workflow` instead */
             target?: {
                 url: string;
@@ -605,8 +581,69 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        ScheduleView: {
+            /** @constant */
+            type: "once";
+            at: string;
+            timezone?: string;
+            /** @description the schedule in one sentence, with its zone */
+            description: string;
+            /** @description the words the schedule was given in, when it was */
+            text?: string;
+        } | {
+            /** @constant */
+            type: "cron";
+            expression: string;
+            timezone: string;
+            dst: {
+                /**
+                 * @default first
+                 * @enum {string}
+                 */
+                repeated: "first" | "last" | "both";
+                /**
+                 * @default shift
+                 * @enum {string}
+                 */
+                skipped: "shift" | "skip";
+            };
+            calendar?: components["schemas"]["Calendar"];
+            /** @description the schedule in one sentence, with its zone */
+            description: string;
+            /** @description the words the schedule was given in, when it was */
+            text?: string;
+        } | {
+            /** @constant */
+            type: "interval";
+            every: string;
+            offset?: string;
+            startAt?: string;
+            calendar?: components["schemas"]["Calendar"];
+            /** @description the schedule in one sentence, with its zone */
+            description: string;
+            /** @description the words the schedule was given in, when it was */
+            text?: string;
+        };
+        /** @description days the schedule does not fire on (docs/scheduling.md#calendars) */
+        Calendar: {
+            /** @description public holidays of a country (DE) or country-region (DE-BE), as the date-holidays data knows them */
+            holidays?: string;
+            /** @description Saturdays and Sundays are excluded */
+            weekends?: boolean;
+            /** @description explicit dates excluded, YYYY-MM-DD in the schedule’s zone */
+            dates?: string[];
+            /**
+             * @description an occurrence on an excluded day: skipped, or moved to the same wall time of the next or previous business day
+             * @enum {string}
+             */
+            onExcluded: "skip" | "next_business_day" | "previous_business_day";
+            /** @description interval schedules only: the zone whose days are judged (UTC by default); a cron schedule uses its own */
+            timezone?: string;
+        };
         OccurrencePreview: {
             timezone: string;
+            /** @description the schedule in one sentence */
+            description: string;
             /** @description the instant the preview started from */
             from: string;
             occurrences: components["schemas"]["Occurrence"][];
@@ -625,7 +662,24 @@ export interface components {
              * @enum {string}
              */
             dst?: "shifted" | "repeated" | "skipped";
+            /**
+             * @description set by a calendar: `excluded` (an occurrence on an excluded day, fires: false) or `moved` (fires here instead)
+             * @enum {string}
+             */
+            calendar?: "excluded" | "moved";
+            /** @description an excluded occurrence that moved: where it fires */
+            movedTo?: string;
+            /** @description the excluded occurrences that fire at this time instead */
+            movedFrom?: string[];
             note?: string;
+        };
+        ScheduleParse: {
+            /** @description what the words give: a cron, interval or once schedule */
+            schedule: components["schemas"]["ScheduleView"];
+            /** @description the schedule in one sentence */
+            description: string;
+            /** @description the next 5 fire times, RFC 3339 UTC */
+            next: string[];
         };
         Workflow: {
             id: string;
@@ -1030,6 +1084,8 @@ export interface operations {
                          * @description RFC 3339 time
                          */
                         at: string;
+                        /** @description the zone its description shows the time in */
+                        timezone?: string;
                     } | {
                         /** @constant */
                         type: "cron";
@@ -1054,6 +1110,7 @@ export interface operations {
                              */
                             skipped?: "shift" | "skip";
                         };
+                        calendar?: components["schemas"]["Calendar"];
                     } | {
                         /** @constant */
                         type: "interval";
@@ -1066,6 +1123,16 @@ export interface operations {
                          * @description the first fire time (before the offset); the Unix epoch when absent
                          */
                         startAt?: string;
+                        calendar?: components["schemas"]["Calendar"];
+                    } | {
+                        /** @constant */
+                        type: "text";
+                        /** @description the schedule in words: "every weekday at 9am", "on the last day of every month at 23:00", "in 3 hours" */
+                        text: string;
+                        /** @description the zone of a phrase that names none (UTC by default) */
+                        timezone?: string;
+                        /** @description a calendar for the cron or interval schedule the words give */
+                        calendar?: components["schemas"]["Calendar"];
                     };
                     target?: {
                         url: string;
@@ -1398,6 +1465,8 @@ export interface operations {
                          * @description RFC 3339 time
                          */
                         at: string;
+                        /** @description the zone its description shows the time in */
+                        timezone?: string;
                     } | {
                         /** @constant */
                         type: "cron";
@@ -1422,6 +1491,7 @@ export interface operations {
                              */
                             skipped?: "shift" | "skip";
                         };
+                        calendar?: components["schemas"]["Calendar"];
                     } | {
                         /** @constant */
                         type: "interval";
@@ -1434,6 +1504,16 @@ export interface operations {
                          * @description the first fire time (before the offset); the Unix epoch when absent
                          */
                         startAt?: string;
+                        calendar?: components["schemas"]["Calendar"];
+                    } | {
+                        /** @constant */
+                        type: "text";
+                        /** @description the schedule in words: "every weekday at 9am", "on the last day of every month at 23:00", "in 3 hours" */
+                        text: string;
+                        /** @description the zone of a phrase that names none (UTC by default) */
+                        timezone?: string;
+                        /** @description a calendar for the cron or interval schedule the words give */
+                        calendar?: components["schemas"]["Calendar"];
                     };
                     target?: {
                         url: string;
@@ -1933,9 +2013,11 @@ export interface operations {
                         occurrences: {
                             scheduledFor: string;
                             /** @enum {string} */
-                            status: "succeeded" | "dead" | "cancelled" | "running" | "pending" | "skipped" | "missing";
+                            status: "succeeded" | "dead" | "cancelled" | "running" | "pending" | "skipped" | "excluded" | "missing";
                             jobId?: string;
                             reason?: string;
+                            /** @description an excluded occurrence that a calendar moved: the fire time it moved to */
+                            movedTo?: string;
                         }[];
                         counts: {
                             [key: string]: number;
@@ -2045,6 +2127,62 @@ export interface operations {
             };
         };
     };
+    postV1SchedulesParse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the schedule in words: "every weekday at 9am", "on the last day of every month at 23:00", "in 3 hours" */
+                    text: string;
+                    /** @description the zone of a phrase that names none (UTC by default) */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description what the words say */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleParse"];
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postV1SchedulesPreview: {
         parameters: {
             query?: never;
@@ -2063,6 +2201,8 @@ export interface operations {
                          * @description RFC 3339 time
                          */
                         at: string;
+                        /** @description the zone its description shows the time in */
+                        timezone?: string;
                     } | {
                         /** @constant */
                         type: "cron";
@@ -2087,6 +2227,7 @@ export interface operations {
                              */
                             skipped?: "shift" | "skip";
                         };
+                        calendar?: components["schemas"]["Calendar"];
                     } | {
                         /** @constant */
                         type: "interval";
@@ -2099,6 +2240,16 @@ export interface operations {
                          * @description the first fire time (before the offset); the Unix epoch when absent
                          */
                         startAt?: string;
+                        calendar?: components["schemas"]["Calendar"];
+                    } | {
+                        /** @constant */
+                        type: "text";
+                        /** @description the schedule in words: "every weekday at 9am", "on the last day of every month at 23:00", "in 3 hours" */
+                        text: string;
+                        /** @description the zone of a phrase that names none (UTC by default) */
+                        timezone?: string;
+                        /** @description a calendar for the cron or interval schedule the words give */
+                        calendar?: components["schemas"]["Calendar"];
                     };
                     /**
                      * @description how many fire times, at most 1000

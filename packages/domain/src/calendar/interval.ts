@@ -1,3 +1,5 @@
+import type { ScheduleCalendar } from './excluded-days.ts';
+
 // Fixed-rate interval schedules (`{type: "interval", every: "90m", offset?: "15m", startAt?}`):
 // what cron cannot say, every 90 minutes or every 7 days from a start. Elapsed time, so daylight
 // saving has no effect and there is no time zone. Pure: every function takes the instant to
@@ -42,6 +44,8 @@ export interface IntervalSchedule {
   every: string;
   offset?: string;
   startAt?: Date;
+  calendar?: ScheduleCalendar;
+  text?: string;
 }
 
 /** Why an interval's fields are wrong, as (field, issue) pairs; empty when it is valid. */

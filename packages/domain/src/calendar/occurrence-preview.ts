@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Schedule } from '../model.ts';
 import { refineSchedule, scheduleSchema } from '../wire/task-spec.ts';
+import { calendarMarks, describeExcluded } from './calendar-views.ts';
 import { compileCron, nextLocalMatch } from './cron.ts';
-import { nextCronFireMs, nextFireAfter } from './schedule.ts';
+import { fireTimesBetween, nextCronFireMs, nextFireAfter } from './schedule.ts';
 import { zoneOffsets } from './time-zone.ts';
 
 // The fire-time preview (GET /v1/tasks/{id}/occurrences, POST /v1/schedules/preview): the next
@@ -40,7 +41,16 @@ export interface PreviewedOccurrence {
   dst?: DstMark;
   /** Why the entry is marked, in words. */
   note?: string;
+  /** Set by a calendar: this occurrence is on an excluded day, or was moved here from one. */
+  calendar?: CalendarMark;
+  /** An excluded occurrence moved: the fire time it moved to. */
+  movedTo?: string;
+  /** The occurrences on excluded days that fire at this time instead. */
+  movedFrom?: string[];
 }
+
+export const CALENDAR_MARKS = ['excluded', 'moved'] as const;
+export type CalendarMark = (typeof CALENDAR_MARKS)[number];
 
 function wallTime(floating: number): string {
   return new Date(floating).toISOString().slice(0, 19);
@@ -73,6 +83,7 @@ function entry(
  * fall between them (not counted). A once schedule previews its one time if it is not past.
  */
 export function previewOccurrences(schedule: Schedule, from: Date, count: number): PreviewedOccurrence[] {
+  if (schedule.type !== 'once' && schedule.calendar) return previewWithCalendar(schedule, from, count);
   if (schedule.type === 'once') {
     return schedule.at.getTime() >= from.getTime() ? [entry(schedule.at.getTime(), 0)] : [];
   }
@@ -183,6 +194,58 @@ export function previewOccurrences(schedule: Schedule, from: Date, count: number
   }
 }
 
+/**
+ * The preview of a schedule with a calendar: its own rule's preview (DST marks and all), with the
+ * entries on excluded days turned into `excluded` ones (fires: false) and the fire times moved onto
+ * business days added (`moved`), cut at `count` fires.
+ */
+function previewWithCalendar(
+  schedule: Exclude<Schedule, { type: 'once' }>,
+  from: Date,
+  count: number,
+): PreviewedOccurrence[] {
+  const fires = fireTimesBetween(schedule, from, new Date(8.64e15), count).times;
+  if (fires.length === 0) return [];
+  const end = fires[fires.length - 1]!.getTime();
+  const { calendar: _calendar, ...base } = schedule;
+  const baseCount = fireTimesBetween(base, from, new Date(end + 1), MAX_PREVIEW_COUNT * 10).times.length;
+  const marks = calendarMarks(schedule, from.getTime(), end);
+  const excluded = new Map(marks.excluded.map((e) => [e.at, e]));
+  const offsetOf = (t: number) => (schedule.type === 'cron' ? zoneOffsets(schedule.timezone).offsetAt(t) : 0);
+  const out: PreviewedOccurrence[] = [];
+  const seen = new Set<number>();
+  for (const e of baseCount > 0 ? previewOccurrences(base, from, baseCount) : []) {
+    const t = Date.parse(e.at);
+    const x = excluded.get(t);
+    if (x && e.fires) {
+      out.push({
+        ...e,
+        fires: false,
+        calendar: 'excluded',
+        note: `${describeExcluded(schedule, t, x.reason)}: ${x.movedTo === undefined ? 'skipped' : 'moved'}`,
+        ...(x.movedTo !== undefined ? { movedTo: new Date(x.movedTo).toISOString() } : {}),
+      });
+      continue;
+    }
+    if (e.fires) seen.add(t);
+    const movedFrom = marks.movedInto.get(t);
+    out.push(movedFrom ? { ...e, movedFrom: movedFrom.map((m) => new Date(m).toISOString()) } : e);
+  }
+  for (const [t, movedFrom] of marks.movedInto) {
+    if (seen.has(t)) continue;
+    out.push(
+      entry(t, offsetOf(t), {
+        calendar: 'moved',
+        movedFrom: movedFrom.map((m) => new Date(m).toISOString()),
+        note: `moved from ${movedFrom.map((m) => describeExcluded(schedule, m, excluded.get(m)?.reason ?? 'excluded')).join(', ')}`,
+      }),
+    );
+  }
+  out.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  // Entries past the last of the `count` fires belong to the next page.
+  return out.filter((e) => Date.parse(e.at) <= end);
+}
+
 // The request and response shapes of the two preview routes.
 
 const time = z.iso.datetime({ offset: true }).describe('RFC 3339 time');
@@ -222,6 +285,17 @@ export const previewedOccurrenceSchema = z
     utcOffset: z.string().describe('the zone’s UTC offset at that instant, e.g. +02:00'),
     fires: z.boolean().describe('false for a skipped entry'),
     dst: z.enum(DST_MARKS).optional().describe('set when daylight saving moved, repeated or skipped it'),
+    calendar: z
+      .enum(CALENDAR_MARKS)
+      .optional()
+      .describe(
+        'set by a calendar: `excluded` (an occurrence on an excluded day, fires: false) or `moved` (fires here instead)',
+      ),
+    movedTo: z.string().optional().describe('an excluded occurrence that moved: where it fires'),
+    movedFrom: z
+      .array(z.string())
+      .optional()
+      .describe('the excluded occurrences that fire at this time instead'),
     note: z.string().optional(),
   })
   .meta({ id: 'Occurrence' });
@@ -229,6 +303,7 @@ export const previewedOccurrenceSchema = z
 export const occurrencePreviewSchema = z
   .object({
     timezone: z.string(),
+    description: z.string().describe('the schedule in one sentence'),
     from: z.string().describe('the instant the preview started from'),
     occurrences: z.array(previewedOccurrenceSchema),
   })

@@ -1,6 +1,8 @@
 import { invalidArgument } from '../errors.ts';
 import type { DstPolicy, Schedule } from '../model.ts';
+import { type BaseNext, type EffectiveFire, nextCalendarFire } from './calendar-fires.ts';
 import { type CompiledCron, CRON_HORIZON_YEARS, compileCron, nextLocalMatch } from './cron.ts';
+import { type CompiledCalendar, compileCalendar } from './excluded-days.ts';
 import { lastIntervalFireBeforeMs, nextIntervalFireMs } from './interval.ts';
 import { isKnownTimeZone, zoneOffsets } from './time-zone.ts';
 
@@ -107,9 +109,52 @@ export function nextCronFireMs(
  */
 export function nextFireAfter(schedule: Schedule, after: Date): Date | null {
   if (schedule.type === 'once') return schedule.at.getTime() > after.getTime() ? schedule.at : null;
+  if (schedule.calendar) {
+    const fire = nextCalendarFireOf(schedule, after.getTime());
+    return fire === null ? null : new Date(fire.at);
+  }
   if (schedule.type === 'interval') return new Date(nextIntervalFireMs(schedule, after.getTime()));
   const next = nextCronFireMs(schedule.expression, schedule.timezone, schedule.dst, after.getTime());
   return next === null ? null : new Date(next);
+}
+
+type RecurringSchedule = Exclude<Schedule, { type: 'once' }>;
+
+/** The schedule's own fire times, its calendar left out. */
+export function baseFireTimes(schedule: RecurringSchedule): BaseNext {
+  if (schedule.type === 'interval') return (after) => nextIntervalFireMs(schedule, after);
+  const { expression, timezone, dst } = schedule;
+  return (after) => nextCronFireMs(expression, timezone, dst, after);
+}
+
+/** The compiled calendar of a schedule that has one; its days are in the schedule's zone. */
+export function scheduleCalendar(schedule: RecurringSchedule): CompiledCalendar | null {
+  const calendar = schedule.calendar;
+  if (!calendar) return null;
+  // A schedule read once is asked many times (a planning pass, a preview): the calendar object
+  // remembers its compiled form, so the cache key is built once per read.
+  let compiled = compiledOf.get(calendar);
+  if (!compiled) {
+    const zone = schedule.type === 'cron' ? schedule.timezone : (calendar.timezone ?? 'UTC');
+    compiled = compileCalendar(calendar, zone);
+    compiledOf.set(calendar, compiled);
+  }
+  return compiled;
+}
+
+const compiledOf = new WeakMap<object, CompiledCalendar>();
+
+function recurrenceKey(schedule: RecurringSchedule): string {
+  if (schedule.type === 'interval') {
+    return `i|${schedule.every}|${schedule.offset ?? ''}|${schedule.startAt?.getTime() ?? ''}`;
+  }
+  return `c|${schedule.expression}|${schedule.timezone}|${schedule.dst.repeated}|${schedule.dst.skipped}`;
+}
+
+/** The first fire time after `after` of a schedule with a calendar, with what moved into it. */
+export function nextCalendarFireOf(schedule: RecurringSchedule, after: number): EffectiveFire | null {
+  const cal = scheduleCalendar(schedule)!;
+  return nextCalendarFire(cal, baseFireTimes(schedule), () => `${recurrenceKey(schedule)}|${cal.key}`, after);
 }
 
 /** The fire time a new (or edited) task starts from: the first at or after `now`. */
@@ -144,7 +189,7 @@ export function lastFireBefore(schedule: Schedule, from: Date, before: Date): Da
   const end = before.getTime();
   const start = from.getTime();
   if (start >= end) return null;
-  if (schedule.type === 'interval') {
+  if (schedule.type === 'interval' && !schedule.calendar) {
     const last = lastIntervalFireBeforeMs(schedule, end);
     return last === null || last < start ? null : new Date(last);
   }

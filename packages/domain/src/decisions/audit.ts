@@ -11,6 +11,7 @@ export const AUDIT_STATUSES = [
   'running',
   'pending',
   'skipped',
+  'excluded',
   'missing',
 ] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
@@ -36,6 +37,8 @@ export interface AuditEntry {
   status: AuditStatus;
   jobId?: string;
   reason?: string;
+  /** An `excluded` occurrence that a calendar moved: the fire time it moved to. */
+  movedTo?: string;
 }
 
 /**

@@ -46,7 +46,7 @@ function bump(task: Task, now: Date, changes: Partial<Task>): Task {
 
 /** Applies a PATCH; null when it changes nothing (the version stays). */
 export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskChange | null {
-  const schedule = req.schedule ? toSchedule(req.schedule) : task.schedule;
+  const schedule = req.schedule ? toSchedule(req.schedule, now) : task.schedule;
   if (task.workflow && (req.target !== undefined || req.lane !== undefined)) {
     throw invalidArgument(
       req.target !== undefined ? 'target' : 'lane',

@@ -66,6 +66,10 @@ export const auditEntrySchema = z.object({
   status: z.enum(AUDIT_STATUSES),
   jobId: z.string().optional(),
   reason: z.string().optional(),
+  movedTo: z
+    .string()
+    .optional()
+    .describe('an excluded occurrence that a calendar moved: the fire time it moved to'),
 });
 
 export const auditResultSchema = z.object({

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { calendarIssues, toCalendar, validateCalendar } from '../calendar/excluded-days.ts';
 import { DURATION_TEXT, intervalIssues, MAX_INTERVAL_MS } from '../calendar/interval.ts';
 import { MAX_JITTER_S } from '../calendar/jitter.ts';
 import { validateCron } from '../calendar/schedule.ts';
+import { isKnownTimeZone } from '../calendar/time-zone.ts';
 import {
   type FlowControl,
   type Lane,
@@ -15,6 +17,8 @@ import {
   WORKFLOW_START_LANE,
   WORKFLOW_TASK_TARGET,
 } from '../model.ts';
+import { MAX_SCHEDULE_TEXT, parseScheduleText } from '../words/schedule-text.ts';
+import { calendarSchema } from './calendar-schema.ts';
 import {
   flowControlSchema,
   httpUrlSchema,
@@ -39,13 +43,34 @@ export const dstPolicySchema = z.object({
   skipped: z.enum(['shift', 'skip']).default('shift'),
 });
 
+/** A schedule in words (schedule-text.ts), here and in POST /v1/schedules/parse. */
+export const scheduleTextSchema = z
+  .string()
+  .min(1)
+  .max(MAX_SCHEDULE_TEXT)
+  .describe(
+    'the schedule in words: "every weekday at 9am", "on the last day of every month at 23:00", "in 3 hours"',
+  );
+
+export const textTimezoneSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .optional()
+  .describe('the zone of a phrase that names none (UTC by default)');
+
 export const scheduleSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('once'), at: time }),
+  z.object({
+    type: z.literal('once'),
+    at: time,
+    timezone: z.string().min(1).max(64).optional().describe('the zone its description shows the time in'),
+  }),
   z.object({
     type: z.literal('cron'),
     expression: z.string().min(1).max(200),
     timezone: z.string().min(1).max(64).default('UTC'),
     dst: dstPolicySchema.default({ repeated: 'first', skipped: 'shift' }),
+    calendar: calendarSchema.optional(),
   }),
   z.object({
     type: z.literal('interval'),
@@ -63,6 +88,15 @@ export const scheduleSchema = z.discriminatedUnion('type', [
       .optional()
       .describe('phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every'),
     startAt: time.optional().describe('the first fire time (before the offset); the Unix epoch when absent'),
+    calendar: calendarSchema.optional(),
+  }),
+  z.object({
+    type: z.literal('text'),
+    text: scheduleTextSchema,
+    timezone: textTimezoneSchema,
+    calendar: calendarSchema
+      .optional()
+      .describe('a calendar for the cron or interval schedule the words give'),
   }),
 ]);
 
@@ -107,11 +141,26 @@ export function refineSchedule(
   schedule: z.infer<typeof scheduleSchema> | undefined,
   ctx: z.RefinementCtx,
 ): void {
+  if (schedule && schedule.type !== 'once' && schedule.calendar) {
+    // A text schedule's kind is known only once its words are read (toSchedule checks it then).
+    const kind = schedule.type === 'text' ? 'interval' : schedule.type;
+    for (const { field, issue } of calendarIssues(schedule.calendar, kind)) {
+      if (schedule.type === 'text' && field === 'timezone') continue;
+      ctx.addIssue({ code: 'custom', path: ['schedule', 'calendar', ...field.split('.')], message: issue });
+    }
+  }
   if (schedule?.type === 'interval') {
     for (const { field, issue } of intervalIssues(schedule)) {
       ctx.addIssue({ code: 'custom', path: ['schedule', field], message: issue });
     }
     return;
+  }
+  if (schedule?.type === 'once' && schedule.timezone !== undefined && !isKnownTimeZone(schedule.timezone)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['schedule', 'timezone'],
+      message: `unknown IANA time zone "${schedule.timezone}"`,
+    });
   }
   if (schedule?.type !== 'cron') return;
   try {
@@ -198,17 +247,36 @@ export interface TaskSpec {
   workflow: TaskWorkflow | null;
 }
 
-export function toSchedule(s: CreateTaskRequest['schedule']): Schedule {
-  if (s.type === 'once') return { type: 'once', at: new Date(s.at) };
+/**
+ * The schedule a request gives, in domain types. A `text` schedule is read here, against `now`
+ * (the database clock: "in 3 hours"), and stored as what it says (cron, interval or once) with its
+ * words; a phrase not understood is a 400 naming `schedule.text` (`field` for another prefix).
+ */
+export function toSchedule(s: CreateTaskRequest['schedule'], now: Date, field = 'schedule'): Schedule {
+  if (s.type === 'once') {
+    return {
+      type: 'once',
+      at: new Date(s.at),
+      ...(s.timezone !== undefined ? { timezone: s.timezone } : {}),
+    };
+  }
+  const calendar = s.calendar ? { calendar: toCalendar(s.calendar) } : {};
   if (s.type === 'interval') {
     return {
       type: 'interval',
       every: s.every,
       ...(s.offset !== undefined ? { offset: s.offset } : {}),
       ...(s.startAt !== undefined ? { startAt: new Date(s.startAt) } : {}),
+      ...calendar,
     };
   }
-  return { type: 'cron', expression: s.expression.trim(), timezone: s.timezone, dst: s.dst };
+  if (s.type === 'text') {
+    const parsed = parseScheduleText(s.text, { timezone: s.timezone, now, field: `${field}.text` });
+    if (!s.calendar) return parsed;
+    validateCalendar(s.calendar, parsed.type, `${field}.calendar`);
+    return { ...parsed, ...calendar } as Schedule;
+  }
+  return { type: 'cron', expression: s.expression.trim(), timezone: s.timezone, dst: s.dst, ...calendar };
 }
 
 /** Callbacks as stored: null when none is set. */
@@ -220,11 +288,11 @@ export function toCallbacks(c: CreateTaskRequest['callbacks'] | null): TaskCallb
   };
 }
 
-export function toTaskSpec(req: CreateTaskRequest): TaskSpec {
+export function toTaskSpec(req: CreateTaskRequest, now: Date): TaskSpec {
   const target = req.target ? toTarget(req.target) : WORKFLOW_TASK_TARGET;
   return {
     name: req.name,
-    schedule: toSchedule(req.schedule),
+    schedule: toSchedule(req.schedule, now),
     target,
     priority: req.priority,
     lane: req.workflow ? WORKFLOW_START_LANE : laneFor(req.priority, target.timeoutMs, req.lane),

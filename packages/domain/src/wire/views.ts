@@ -1,5 +1,6 @@
 import { canonicalJson } from '../json.ts';
 import type { FlowControl, JobState, Priority, Schedule, Task } from '../model.ts';
+import { describeSchedule } from '../words/schedule-description.ts';
 
 // The documents the APIs return. A job's view is built the same way from a live MySQL row and
 // from its archived copy, so a caller cannot tell where it came from.
@@ -49,10 +50,12 @@ export function iso(d: Date): string {
   return d.toISOString();
 }
 
-export function scheduleView(s: Schedule): Record<string, unknown> {
-  if (s.type === 'once') return { type: 'once', at: iso(s.at) };
-  if (s.type === 'interval') return { ...s, ...(s.startAt ? { startAt: iso(s.startAt) } : {}) };
-  return { ...s };
+/** A schedule as responses show it, with its sentence (`description`) and its words, if any. */
+export function scheduleView(s: Schedule, options: { jitterS?: number } = {}): Record<string, unknown> {
+  const description = describeSchedule(s, options);
+  if (s.type === 'once') return { ...s, at: iso(s.at), description };
+  if (s.type === 'interval') return { ...s, ...(s.startAt ? { startAt: iso(s.startAt) } : {}), description };
+  return { ...s, description };
 }
 
 function flowControlView(f: FlowControl): Record<string, unknown> {
@@ -70,7 +73,7 @@ export function taskView(t: Task): Record<string, unknown> {
   return {
     id: t.id,
     name: t.name,
-    schedule: canonicalJson(scheduleView(t.schedule)),
+    schedule: canonicalJson(scheduleView(t.schedule, { jitterS: t.jitterS })),
     ...(t.workflow ? { workflow: canonicalJson(t.workflow) } : { target: canonicalJson(t.target) }),
     priority: t.priority,
     lane: t.lane,

@@ -4,6 +4,7 @@ import {
   type AuditedJob,
   type AuditStatus,
   auditOccurrences,
+  excludedOccurrences,
   impliedOccurrences,
   invalidArgument,
   MAX_AUDIT_OCCURRENCES,
@@ -62,7 +63,11 @@ export async function auditTask(
   ]);
   const liveIds = new Set(live.map((j) => j.id));
   const jobs = [...live, ...archived.filter((j) => !liveIds.has(j.id))];
-  const entries = auditOccurrences({ occurrences, jobs, skips, nextFireAt: task.nextFireAt, now });
+  // A calendar's excluded occurrences were never due: `excluded`, beside the ones that ran.
+  const entries = [
+    ...auditOccurrences({ occurrences, jobs, skips, nextFireAt: task.nextFireAt, now }),
+    ...excludedOccurrences(task.schedule, range, task.createdAt),
+  ].sort((a, b) => Date.parse(a.scheduledFor) - Date.parse(b.scheduledFor));
   const counts = Object.fromEntries(AUDIT_STATUSES.map((s) => [s, 0])) as Record<AuditStatus, number>;
   for (const e of entries) counts[e.status] += 1;
   if (counts.missing > 0) deps.onMissing(counts.missing);

@@ -1,4 +1,5 @@
 import {
+  describeSchedule,
   notFound,
   type occurrencesQuerySchema,
   previewOccurrences,
@@ -15,13 +16,15 @@ import type { DatabaseClock, TaskRepository } from '../ports.ts';
 
 export interface OccurrencePreview {
   timezone: string;
+  description: string;
   from: string;
   occurrences: ReturnType<typeof previewOccurrences>;
 }
 
-function preview(schedule: Schedule, from: Date, count: number): OccurrencePreview {
+function preview(schedule: Schedule, from: Date, count: number, jitterS = 0): OccurrencePreview {
   return {
     timezone: schedule.type === 'cron' ? schedule.timezone : 'UTC',
+    description: describeSchedule(schedule, { jitterS }),
     from: from.toISOString(),
     occurrences: previewOccurrences(schedule, from, count),
   };
@@ -36,13 +39,14 @@ export async function taskOccurrences(
   const task = await deps.tasks.get(tenant.id, id);
   if (!task) throw notFound('task');
   const from = query.from !== undefined ? new Date(query.from) : await deps.now();
-  return preview(task.schedule, from, query.count);
+  return preview(task.schedule, from, query.count, task.jitterS);
 }
 
 export async function schedulePreview(
   deps: { now: DatabaseClock },
   body: z.infer<typeof schedulePreviewSchema>,
 ): Promise<OccurrencePreview> {
-  const from = body.from !== undefined ? new Date(body.from) : await deps.now();
-  return preview(toSchedule(body.schedule), from, body.count);
+  const now = await deps.now();
+  const from = body.from !== undefined ? new Date(body.from) : now;
+  return preview(toSchedule(body.schedule, now), from, body.count);
 }

@@ -21,8 +21,8 @@ export async function createTask(
 ): Promise<Task> {
   // A scheduled workflow's graph is checked now, as a submission's is, so no occurrence meets a refused one.
   if (req.workflow) checkTaskWorkflow(req.workflow);
-  const spec = toTaskSpec(req);
   const now = await deps.now();
+  const spec = toTaskSpec(req, now);
   const task: Task = {
     ...spec,
     id: newId(now.getTime()),

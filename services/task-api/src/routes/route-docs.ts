@@ -8,7 +8,7 @@ import {
   overlapPolicySchema,
   prioritySchema,
   retrySchema,
-  scheduleSchema,
+  scheduleViewSchema,
   targetSchema,
   WORKFLOW_START_LANE,
 } from '@dsched/domain';
@@ -23,8 +23,8 @@ export const taskSchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    // The stored shapes, defaults applied: what taskView writes.
-    schedule: scheduleSchema,
+    // The stored shapes, defaults applied, with the sentence: what taskView writes.
+    schedule: scheduleViewSchema,
     target: targetSchema.optional().describe('absent on a workflow task, which carries `workflow` instead'),
     workflow: createWorkflowSchema
       .optional()

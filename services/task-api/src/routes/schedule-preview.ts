@@ -2,6 +2,9 @@ import {
   idParamsSchema,
   occurrencePreviewSchema,
   occurrencesQuerySchema,
+  parseForResponse,
+  scheduleParseResultSchema,
+  scheduleParseSchema,
   schedulePreviewSchema,
 } from '@dsched/domain';
 import { defineRoute, parseWith, pathId, STANDARD_ERRORS } from '@dsched/runtime';
@@ -37,6 +40,24 @@ export const schedulePreviewRouteDocs = [
   }),
   defineRoute({
     method: 'post',
+    path: '/v1/schedules/parse',
+    summary: 'Read a schedule in words: the schedule it gives, its sentence and next fire times',
+    description:
+      'Recurrences ("every weekday at 9am", "on the last day of every month at 23:00") become cron ' +
+      'or interval schedules, one-off times ("in 3 hours", "tomorrow at 5pm") once schedules. A phrase ' +
+      'is understood exactly or refused: the 400 names `text` and the word not understood. Nothing is stored.',
+    tags: ['tasks'],
+    auth: 'tenant',
+    body: scheduleParseSchema,
+    responses: {
+      200: { description: 'what the words say', schema: scheduleParseResultSchema },
+      400: STANDARD_ERRORS[400],
+      401: STANDARD_ERRORS[401],
+      429: RATE_LIMITED,
+    },
+  }),
+  defineRoute({
+    method: 'post',
     path: '/v1/schedules/preview',
     summary: 'The next fire times of a schedule not yet saved, DST policy applied',
     description: `${MARKS} The schedule is validated as on task create; nothing is stored.`,
@@ -62,6 +83,11 @@ export function registerSchedulePreviewRoutes(
     const tenant = await tenantOf(request);
     const id = pathId(request.params, 'task');
     return taskOccurrences(deps, tenant, id, parseWith(occurrencesQuerySchema, request.query));
+  });
+
+  app.post('/v1/schedules/parse', async (request) => {
+    await tenantOf(request);
+    return parseForResponse(parseWith(scheduleParseSchema, request.body), await deps.now());
   });
 
   app.post('/v1/schedules/preview', async (request) => {
