@@ -184,6 +184,51 @@ it('signs in, refuses a bad zone beside its field, creates the task, shows fires
   await checkScreen('runs');
 });
 
+it('previews the sentence and the next fires as a schedule is typed in words, and names a word it refuses', async () => {
+  await nav('Tasks').click();
+  await page.getByRole('link', { name: 'New task' }).click();
+  await page.getByLabel('Name').fill('month end');
+  await page.getByLabel('Kind').selectOption('text');
+  const words = page.getByLabel('When, in words');
+  await page.getByLabel('Time zone').fill('Europe/Berlin');
+  await words.fill('every weekday at 9am');
+  const sentence = page.locator('.preview .sentence');
+  await expect.poll(() => sentence.textContent()).toBe('At 09:00, Monday through Friday, Europe/Berlin');
+  await expect.poll(() => page.locator('ol.next-fires li').count()).toBe(3);
+  // A word it does not understand, named beside the field as it is typed.
+  await words.fill('every day at 9');
+  await expect.poll(() => words.getAttribute('aria-invalid')).toBe('true');
+  const errorId = (await words.getAttribute('aria-describedby'))!
+    .split(' ')
+    .find((id) => id.endsWith('-err'))!;
+  await expect.poll(() => page.locator(`[id="${errorId}"]`).textContent()).toContain('"9" (word 4 of 4)');
+  // A business calendar: the sentence says it, and the preview moves a Sunday month-end back.
+  await words.fill('on the last day of every month at 18:00');
+  await page.getByLabel('Holidays (country or region)').fill('DE-BE');
+  await page.getByLabel('No runs on weekends').check();
+  await page.getByLabel('A run on an excluded day').selectOption('previous_business_day');
+  await expect
+    .poll(() => sentence.textContent())
+    .toBe(
+      'At 18:00, on the last day of the month, Europe/Berlin, except on Saturdays and Sundays and public ' +
+        'holidays in Berlin, Germany (DE-BE); a run that falls on an excluded day moves to the previous business day',
+    );
+  await checkScreen('task-form-words');
+  await page.getByLabel('URL').fill(`${target.url}/month-end`);
+  await page.getByRole('button', { name: 'Create task' }).click();
+  await page.getByRole('heading', { name: 'Upcoming' }).waitFor();
+  await page.getByText('on the last day of every month at 18:00').waitFor();
+  const saved = (
+    (await api(taskApi, '/v1/tasks')).tasks as { name: string; schedule: Record<string, unknown> }[]
+  ).find((t) => t.name === 'month end')!;
+  expect(saved.schedule).toMatchObject({
+    type: 'cron',
+    expression: '0 18 L * *',
+    timezone: 'Europe/Berlin',
+    calendar: { holidays: 'DE-BE', weekends: true, onExcluded: 'previous_business_day' },
+  });
+});
+
 it('redrives a dead-lettered job from the DLQ screen, after a confirm', async () => {
   const task = (await api(taskApi, '/v1/tasks', {
     method: 'POST',

@@ -85,6 +85,14 @@ export function TaskDetailScreen({ client, taskId }: ScreenProps & { taskId: str
         <dd>
           {s.words} <span class="sub">({s.zone})</span>
         </dd>
+        {t.schedule.text ? (
+          <>
+            <dt>In words</dt>
+            <dd>
+              <q>{t.schedule.text}</q>
+            </dd>
+          </>
+        ) : null}
         <dt>Target</dt>
         <dd>
           <code>

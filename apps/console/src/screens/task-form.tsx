@@ -7,15 +7,22 @@ import { fieldErrors } from '../session.ts';
 import { ErrorBanner, Field } from '../ui.tsx';
 
 // Create or edit a task. Every field the API names in a 400's details is shown beside its input;
-// the schedule is previewed as it is typed (POST /v1/schedules/preview: the planner's next fires).
+// the schedule is previewed as it is typed, in words or cron (POST /v1/schedules/preview: the
+// API's sentence for it and the planner's next fires, calendar applied).
 
 interface Form {
   name: string;
-  type: 'cron' | 'once' | 'interval';
+  type: 'text' | 'cron' | 'once' | 'interval';
+  text: string;
   expression: string;
   timezone: string;
   at: string;
   every: string;
+  holidays: string;
+  weekends: boolean;
+  onExcluded: 'skip' | 'next_business_day' | 'previous_business_day';
+  /** Dates a saved calendar lists: kept as they are (the form does not edit them). */
+  dates: string[];
   url: string;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body: string;
@@ -26,10 +33,15 @@ interface Form {
 const EMPTY: Form = {
   name: '',
   type: 'cron',
+  text: 'every weekday at 9am',
   expression: '0 9 * * 1-5',
   timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
   at: toLocalInput(new Date(Date.now() + 3600_000)),
   every: '1h',
+  holidays: '',
+  weekends: false,
+  onExcluded: 'skip',
+  dates: [],
   url: '',
   method: 'POST',
   body: '',
@@ -39,10 +51,21 @@ const EMPTY: Form = {
 
 function fromTask(t: Task): Form {
   const s = t.schedule;
+  const calendar = s.type !== 'once' ? s.calendar : undefined;
   return {
     ...EMPTY,
     name: t.name,
-    type: s.type,
+    // A schedule given in words is edited in words.
+    type: s.text ? 'text' : s.type,
+    ...(s.text ? { text: s.text } : {}),
+    ...(calendar
+      ? {
+          holidays: calendar.holidays ?? '',
+          weekends: calendar.weekends ?? false,
+          onExcluded: calendar.onExcluded,
+          dates: calendar.dates ?? [],
+        }
+      : {}),
     ...(s.type === 'cron' ? { expression: s.expression, timezone: s.timezone } : {}),
     ...(s.type === 'once' ? { at: toLocalInput(new Date(s.at)) } : {}),
     ...(s.type === 'interval' ? { every: s.every } : {}),
@@ -54,10 +77,26 @@ function fromTask(t: Task): Form {
   };
 }
 
+type Calendar = NonNullable<Extract<CreateTaskRequest['schedule'], { type: 'cron' }>['calendar']>;
+
+function calendarOf(f: Form): { calendar?: Calendar } {
+  if (!f.holidays.trim() && !f.weekends && f.dates.length === 0) return {};
+  return {
+    calendar: {
+      ...(f.holidays.trim() ? { holidays: f.holidays.trim() } : {}),
+      ...(f.weekends ? { weekends: true } : {}),
+      ...(f.dates.length ? { dates: f.dates } : {}),
+      onExcluded: f.onExcluded,
+    },
+  };
+}
+
 function scheduleOf(f: Form): CreateTaskRequest['schedule'] {
-  if (f.type === 'cron') return { type: 'cron', expression: f.expression, timezone: f.timezone };
+  if (f.type === 'text') return { type: 'text', text: f.text, timezone: f.timezone, ...calendarOf(f) };
+  if (f.type === 'cron')
+    return { type: 'cron', expression: f.expression, timezone: f.timezone, ...calendarOf(f) };
   if (f.type === 'once') return { type: 'once', at: f.at ? fromLocalInput(f.at) : '' };
-  return { type: 'interval', every: f.every };
+  return { type: 'interval', every: f.every, ...calendarOf(f) };
 }
 
 export function TaskFormScreen({ client, taskId }: ScreenProps & { taskId?: string }) {
@@ -98,8 +137,10 @@ export function TaskFormScreen({ client, taskId }: ScreenProps & { taskId?: stri
     return () => clearTimeout(timer);
   }, [scheduleKey]);
 
-  const set = (k: keyof Form) => (e: Event) =>
-    setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value } as Form);
+  const set = (k: keyof Form) => (e: Event) => {
+    const input = e.currentTarget as HTMLInputElement;
+    setForm({ ...form, [k]: input.type === 'checkbox' ? input.checked : input.value } as Form);
+  };
   const err = (field: string) => errors[field];
 
   const submit = async (e: Event) => {
@@ -133,6 +174,8 @@ export function TaskFormScreen({ client, taskId }: ScreenProps & { taskId?: stri
       const known = [
         'name',
         'schedule',
+        'schedule.text',
+        'schedule.calendar.holidays',
         'schedule.expression',
         'schedule.timezone',
         'schedule.at',
@@ -163,29 +206,39 @@ export function TaskFormScreen({ client, taskId }: ScreenProps & { taskId?: stri
           <Field label="Kind" error={err('schedule.type')}>
             {(a) => (
               <select {...a} value={form.type} onChange={set('type')}>
+                <option value="text">in words</option>
                 <option value="cron">cron (wall clock in a zone)</option>
                 <option value="once">once</option>
                 <option value="interval">interval (elapsed time)</option>
               </select>
             )}
           </Field>
+          {form.type === 'text' && (
+            <Field
+              label="When, in words"
+              error={err('schedule.text') ?? previewError['schedule.text']}
+              hint="every weekday at 9am · on the last day of every month at 23:00 · tomorrow at 5pm"
+            >
+              {(a) => <input {...a} value={form.text} onInput={set('text')} />}
+            </Field>
+          )}
           {form.type === 'cron' && (
-            <>
-              <Field
-                label="Cron expression"
-                error={err('schedule.expression') ?? previewError['schedule.expression']}
-                hint="minute hour day-of-month month day-of-week"
-              >
-                {(a) => <input {...a} value={form.expression} onInput={set('expression')} />}
-              </Field>
-              <Field
-                label="Time zone"
-                error={err('schedule.timezone') ?? previewError['schedule.timezone']}
-                hint="IANA name, e.g. Europe/Berlin"
-              >
-                {(a) => <input {...a} value={form.timezone} onInput={set('timezone')} />}
-              </Field>
-            </>
+            <Field
+              label="Cron expression"
+              error={err('schedule.expression') ?? previewError['schedule.expression']}
+              hint="minute hour day-of-month month day-of-week"
+            >
+              {(a) => <input {...a} value={form.expression} onInput={set('expression')} />}
+            </Field>
+          )}
+          {(form.type === 'cron' || form.type === 'text') && (
+            <Field
+              label="Time zone"
+              error={err('schedule.timezone') ?? previewError['schedule.timezone']}
+              hint="IANA name, e.g. Europe/Berlin"
+            >
+              {(a) => <input {...a} value={form.timezone} onInput={set('timezone')} />}
+            </Field>
           )}
           {form.type === 'once' && (
             <Field label="At (your time zone)" error={err('schedule.at')}>
@@ -201,8 +254,33 @@ export function TaskFormScreen({ client, taskId }: ScreenProps & { taskId?: stri
               {(a) => <input {...a} value={form.every} onInput={set('every')} />}
             </Field>
           )}
+          {form.type !== 'once' && (
+            <div class="calendar-fields">
+              <Field
+                label="Holidays (country or region)"
+                error={err('schedule.calendar.holidays') ?? previewError['schedule.calendar.holidays']}
+                hint="no runs on public holidays, e.g. DE-BE, US-CA, GB"
+              >
+                {(a) => <input {...a} value={form.holidays} onInput={set('holidays')} />}
+              </Field>
+              <label class="check">
+                <input type="checkbox" checked={form.weekends} onChange={set('weekends')} /> No runs on
+                weekends
+              </label>
+              <Field label="A run on an excluded day" error={err('schedule.calendar.onExcluded')}>
+                {(a) => (
+                  <select {...a} value={form.onExcluded} onChange={set('onExcluded')}>
+                    <option value="skip">is skipped</option>
+                    <option value="next_business_day">moves to the next business day</option>
+                    <option value="previous_business_day">moves to the previous business day</option>
+                  </select>
+                )}
+              </Field>
+            </div>
+          )}
           <div class="preview" aria-live="polite">
             <h2>Next fire times</h2>
+            {preview ? <p class="sentence">{preview.description}</p> : null}
             {fires.length ? (
               <ol class="next-fires">
                 {fires.map((o) => (
@@ -212,6 +290,7 @@ export function TaskFormScreen({ client, taskId }: ScreenProps & { taskId?: stri
                       ({o.localTime} {o.utcOffset} in {preview!.timezone})
                     </span>
                     {o.dst ? <span class="dst"> {o.dst}</span> : null}
+                    {o.calendar === 'moved' ? <span class="dst"> moved</span> : null}
                   </li>
                 ))}
               </ol>
