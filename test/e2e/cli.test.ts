@@ -642,3 +642,85 @@ nodes:
     expect(await workflowCount()).toBe(before);
   });
 });
+
+describe('dsched apply', () => {
+  const FILE = `# the tenant's schedules, kept in git
+- key: billing.nightly
+  name: nightly billing
+  schedule: {type: text, text: every weekday at 2am, timezone: Europe/Berlin}
+  target: {url: "https://example.test/billing"}
+- key: reports.monthly
+  name: month-end report
+  schedule:
+    type: cron
+    expression: "0 18 L * *"
+    timezone: Europe/Berlin
+    calendar: {holidays: DE-BE, weekends: true, onExcluded: previous_business_day}
+  target: {url: "https://example.test/report"}
+- key: etl.hourly
+  name: etl
+  schedule: {type: interval, every: 1h}
+  workflow:
+    name: etl
+    nodes:
+      - {id: extract, target: {url: "https://example.test/extract"}}
+      - {id: load, dependsOn: [extract], target: {url: "https://example.test/load"}}
+`;
+
+  it('plans, applies, says a second apply changes nothing, updates field by field and prunes', async () => {
+    const admin = cliEnv(stack, { DSCHED_ADMIN_TOKEN: ADMIN_TOKEN });
+    const made = JSON.parse(
+      (await cli(['tenant', 'create', '--name', 'gitops', '-o', 'json'], admin)).stdout,
+    );
+    const own = cliEnv(stack, { DSCHED_KEY: made.apiKey });
+    const path = join(stack.configDir, 'schedules.yaml');
+    await writeFile(path, FILE);
+    const dry = await cli(['apply', '-f', path, '--dry-run'], own);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(
+      'Would create 3, update 0, delete 0; 0 unchanged. Dry run: nothing changed.',
+    );
+    expect(JSON.parse((await cli(['task', 'list', '-o', 'json'], own)).stdout).tasks).toEqual([]);
+    const first = await cli(['apply', '-f', path], own);
+    expect(first.code, first.stderr).toBe(0);
+    await expectGolden('apply-create.txt', first.stdout);
+    const again = await cli(['apply', '-f', path], own);
+    expect(again.stdout).toBe('No changes: 3 tasks as the file says.\n');
+    const json = await cli(['apply', '-f', path, '-o', 'json'], own);
+    expect(JSON.parse(json.stdout)).toEqual({
+      created: [],
+      updated: [],
+      deleted: [],
+      unchanged: ['billing.nightly', 'reports.monthly', 'etl.hourly'],
+    });
+    // One edit, one entry dropped: an update (the field named) and, with --prune, a delete.
+    const edited = FILE.replace('every weekday at 2am', 'every weekday at 3am').split(
+      '- key: etl.hourly',
+    )[0]!;
+    await writeFile(path, edited);
+    const pruned = await cli(['apply', '-f', path, '--prune'], own);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    await expectGolden('apply-update-prune.txt', pruned.stdout);
+    const keys = JSON.parse((await cli(['task', 'list', '-o', 'json'], own)).stdout).tasks.map(
+      (t: { key: string }) => t.key,
+    );
+    expect(keys).toEqual(['billing.nightly', 'reports.monthly']);
+  });
+
+  it('a file with an error: exit 2, the entry and field named, nothing changed', async () => {
+    const admin = cliEnv(stack, { DSCHED_ADMIN_TOKEN: ADMIN_TOKEN });
+    const made = JSON.parse(
+      (await cli(['tenant', 'create', '--name', 'gitops-bad', '-o', 'json'], admin)).stdout,
+    );
+    const own = cliEnv(stack, { DSCHED_KEY: made.apiKey });
+    const path = join(stack.configDir, 'bad.yaml');
+    await writeFile(path, FILE.replace('expression: "0 18 L * *"', 'expression: "0 18 32 * *"'));
+    const res = await cli(['apply', '-f', path], own);
+    expect([res.code, res.stdout]).toEqual([2, '']);
+    expect(res.stderr).toMatch(/^ {2}tasks\.1\.schedule\.expression: .*\(key "reports\.monthly"\)$/m);
+    expect(JSON.parse((await cli(['task', 'list', '-o', 'json'], own)).stdout).tasks).toEqual([]);
+    await writeFile(path, 'name: not a list\n');
+    const notList = await cli(['apply', '-f', path], own);
+    expect([notList.code, notList.stderr]).toEqual([2, expect.stringContaining('must hold a list of tasks')]);
+  });
+});

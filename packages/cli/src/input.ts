@@ -75,17 +75,21 @@ export async function readSource(path: string, io: Io, field: string): Promise<s
 }
 
 /** A YAML or JSON document (JSON is YAML); must be an object. */
-export async function readDocument(path: string, io: Io, field: string): Promise<Record<string, unknown>> {
+/** A YAML or JSON file (- for stdin), parsed; a parse error names the file and the flag. */
+export async function readYaml(path: string, io: Io, field: string): Promise<unknown> {
   const text = await readSource(path, io, field);
-  let doc: unknown;
   try {
-    doc = parseYaml(text);
+    return parseYaml(text);
   } catch (err) {
     throw new UsageError(
       `${path} is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`,
       field,
     );
   }
+}
+
+export async function readDocument(path: string, io: Io, field: string): Promise<Record<string, unknown>> {
+  const doc = await readYaml(path, io, field);
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new UsageError(`${path} must hold an object`, field);
   }

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { actWith } from './commands/act.ts';
 import { registerApiCommand } from './commands/api.ts';
+import { registerApplyCommand } from './commands/apply.ts';
 import { registerCompletionCommand } from './commands/completion.ts';
 import { registerContextCommands } from './commands/context.ts';
 import { registerDlqCommands } from './commands/dlq.ts';
@@ -33,6 +34,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const act = actWith(io, setExit);
   registerContextCommands(program, act);
   registerTaskCommands(program, act);
+  registerApplyCommand(program, act);
   registerScheduleCommands(program, act);
   registerRunCommands(program, act);
   registerDlqCommands(program, act);

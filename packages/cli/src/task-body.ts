@@ -9,6 +9,7 @@ import type { Io } from './runtime.ts';
 export interface TaskFlags {
   file?: string;
   name?: string;
+  key?: string;
   cron?: string;
   when?: string;
   at?: string;
@@ -54,6 +55,7 @@ export async function taskBody(flags: TaskFlags, io: Io, now: number, current?: 
   };
 
   if (flags.name !== undefined) doc.name = flags.name;
+  if (flags.key !== undefined) doc.key = flags.key;
 
   const whenFlags = [flags.cron, flags.when, flags.at, flags.in].filter((v) => v !== undefined).length;
   if (whenFlags > 1) throw new UsageError('give one of --cron, --when, --at or --in', '--cron');

@@ -57,6 +57,7 @@ export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrenceP
   const text = fields([
     ['id', task.id],
     ['name', task.name],
+    ...(task.key ? ([['key', task.key]] as [string, string][]) : []),
     ['state', task.state],
     ['when', task.schedule.description],
     ...(task.schedule.text ? ([['words', task.schedule.text]] as [string, string][]) : []),

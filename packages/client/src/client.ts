@@ -40,6 +40,10 @@ export type SchedulePreviewRequest = NonNullable<
   TaskPaths['/v1/schedules/preview']['post']['requestBody']
 >['content']['application/json'];
 export type ScheduleParse = TaskComponents['schemas']['ScheduleParse'];
+export type ApplyResult = TaskComponents['schemas']['ApplyResult'];
+export type ApplyTasksRequest = NonNullable<
+  TaskPaths['/v1/tasks:apply']['post']['requestBody']
+>['content']['application/json'];
 export type ScheduleParseRequest = NonNullable<
   TaskPaths['/v1/schedules/parse']['post']['requestBody']
 >['content']['application/json'];
@@ -169,6 +173,14 @@ export class DschedClient {
 
   occurrences(id: string, query: { count?: number; from?: string } = {}): Promise<OccurrencePreview> {
     return unwrap(this.taskApi.GET('/v1/tasks/{id}/occurrences', { params: { path: { id }, query } }), 'GET');
+  }
+
+  /**
+   * Schedules as code: the tenant's keyed tasks made what `body.tasks` says, in one transaction
+   * (created, updated field by field, unchanged; `prune` deletes keyed tasks not listed).
+   */
+  applyTasks(body: ApplyTasksRequest): Promise<ApplyResult> {
+    return unwrap(this.taskApi.POST('/v1/tasks:apply', { body }), 'POST');
   }
 
   /** A schedule in words read as a task would read it: the schedule, its sentence, its next fires. */

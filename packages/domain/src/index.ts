@@ -26,6 +26,7 @@ export * from './decisions/flow-control.ts';
 export * from './decisions/job-lifecycle.ts';
 export * from './decisions/occurrence-plan.ts';
 export * from './decisions/outcome.ts';
+export * from './decisions/task-apply.ts';
 export * from './decisions/task-lifecycle.ts';
 export * from './decisions/workflow-graph.ts';
 export * from './decisions/workflow-history.ts';

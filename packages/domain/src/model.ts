@@ -160,6 +160,8 @@ export interface Task {
   id: string;
   tenantId: string;
   name: string;
+  /** The tenant's own name for the task, unique among its live tasks (schedules as code); null: none. */
+  key?: string | null;
   schedule: Schedule;
   target: Target;
   priority: Priority;

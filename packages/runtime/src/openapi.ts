@@ -77,11 +77,11 @@ const THROTTLED: ResponseDoc = {
 
 type JsonSchema = Record<string, unknown>;
 
-/** `get /v1/tasks/{id}/runs` → `getV1TasksIdRuns`. */
+/** `get /v1/tasks/{id}/runs` → `getV1TasksIdRuns`; `post /v1/tasks:apply` → `postV1TasksApply`. */
 function operationIdOf(r: RouteDoc): string {
   return `${r.method}${r.path
     .replace(/[{}]/g, '')
-    .replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())
+    .replace(/[/:](\w)/g, (_m, c: string) => c.toUpperCase())
     .replace(/\W/g, '')}`;
 }
 
@@ -235,7 +235,11 @@ export class OpenApiDocument {
  */
 export function refuseUndeclaredInput(app: FastifyInstance, doc: OpenApiDocument): void {
   const declared = new Map(
-    doc.routes.map((r) => [`${r.method.toUpperCase()} ${r.path.replace(/\{(\w+)\}/g, ':$1')}`, r]),
+    // fastify's form of the path: `{id}` is `:id`, and a literal colon (`/v1/tasks:apply`) is `::`.
+    doc.routes.map((r) => [
+      `${r.method.toUpperCase()} ${r.path.replace(/:/g, '::').replace(/\{(\w+)\}/g, ':$1')}`,
+      r,
+    ]),
   );
   app.addHook('preValidation', async (request) => {
     const route = declared.get(`${request.method} ${request.routeOptions.url}`);

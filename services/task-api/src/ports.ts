@@ -1,4 +1,5 @@
 import type {
+  ApplyPlan,
   ArchivedWorkflow,
   NewTenant,
   NodeRecord,
@@ -30,7 +31,7 @@ export interface TaskRepository {
   /** A page of the tenant's live tasks in id order, after `afterId`. */
   list(
     tenantId: string,
-    page: { limit: number; afterId?: string; state?: 'active' | 'paused' },
+    page: { limit: number; afterId?: string; state?: 'active' | 'paused'; key?: string },
   ): Promise<Task[]>;
   /**
    * Runs `decide` on the task under its row lock with the database clock and applies the change it
@@ -41,6 +42,16 @@ export interface TaskRepository {
     id: string,
     decide: (task: Task, now: Date) => TaskChange | null,
   ): Promise<{ task: Task; changed: boolean } | null>;
+  /**
+   * Reads the tenant's keyed tasks (`keys`, or every keyed one when null) under their row locks with
+   * the database clock, lets `decide` plan, and writes the plan in the same transaction (nothing for
+   * a dry run; nothing at all when a write fails or the creates exceed maxTasks).
+   */
+  apply(
+    tenantId: string,
+    keys: string[] | null,
+    how: { decide: (keyed: Task[], now: Date) => ApplyPlan; quotaExceeded: () => Error },
+  ): Promise<ApplyPlan>;
 }
 
 /** Runs asked for explicitly; null when the task is not found. */

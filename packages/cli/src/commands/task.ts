@@ -14,6 +14,10 @@ function taskOptions(cmd: Command): Command {
   return cmd
     .option('-f, --file <path>', 'the task as YAML or JSON (- for stdin); flags override its fields')
     .option('--name <name>', 'task name')
+    .option(
+      '--key <key>',
+      'the task’s key: your name for it, unique among your tasks (dsched apply finds it by it)',
+    )
     .option('--cron <expression>', 'cron schedule: five fields, or six with seconds first')
     .option('--when <words>', 'the schedule in words: "every weekday at 9am", "tomorrow at 5pm"')
     .option('--at <time>', 'once, at this RFC 3339 time')
@@ -56,6 +60,7 @@ export function registerTaskCommands(program: Command, act: Act): void {
     .command('list')
     .description('the tenant’s tasks, oldest first')
     .option('--state <active|paused>', 'only tasks in this state')
+    .option('--key <key>', 'only the task with this key')
     .option('--limit <n>', 'page size (default 50, at most 500)')
     .option('--page-token <token>', 'start at this page')
     .option('--all', 'walk every page')
@@ -63,10 +68,17 @@ export function registerTaskCommands(program: Command, act: Act): void {
       act(
         async (
           rt: Runtime,
-          opts: { state?: 'active' | 'paused'; limit?: string; pageToken?: string; all?: boolean },
+          opts: {
+            state?: 'active' | 'paused';
+            key?: string;
+            limit?: string;
+            pageToken?: string;
+            all?: boolean;
+          },
         ) => {
           const query = {
             ...(opts.state ? { state: opts.state } : {}),
+            ...(opts.key ? { key: opts.key } : {}),
             ...(opts.limit ? { limit: parseCount(opts.limit, '--limit') } : {}),
             ...(opts.pageToken ? { pageToken: opts.pageToken } : {}),
           };

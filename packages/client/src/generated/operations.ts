@@ -71,7 +71,8 @@ export const OPERATIONS = {
     "queryParams": [
       "limit",
       "pageToken",
-      "state"
+      "state",
+      "key"
     ],
     "body": false
   },
@@ -300,6 +301,15 @@ export const OPERATIONS = {
     "method": "POST",
     "path": "/v1/tasks",
     "summary": "Create a task: a once, cron or interval schedule and an HTTP target",
+    "pathParams": [],
+    "queryParams": [],
+    "body": true
+  },
+  "postV1TasksApply": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/tasks:apply",
+    "summary": "Apply a file of keyed tasks: create, update or leave each by key; prune the rest",
     "pathParams": [],
     "queryParams": [],
     "body": true

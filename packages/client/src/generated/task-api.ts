@@ -70,6 +70,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tasks:apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a file of keyed tasks: create, update or leave each by key; prune the rest
+         * @description Schedules as code (docs/schedules-as-code.md). Every entry is a POST /v1/tasks body with its `key`. In one transaction each key’s task is created, updated field by field (the plan says which fields) or left unchanged; with `prune` the tenant’s keyed tasks the list does not name are deleted (never one without a key). `dryRun` answers the plan and changes nothing. A body with an error changes nothing: the 400 names each entry and field (`tasks.3.schedule.text`, with the key). Applying the same list twice changes nothing the second time.
+         */
+        post: operations["postV1TasksApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks/{id}": {
         parameters: {
             query?: never;
@@ -436,6 +456,8 @@ export interface components {
         Task: {
             id: string;
             name: string;
+            /** @description the tenant’s own name for the task, when it has one */
+            key?: string;
             schedule: components["schemas"]["ScheduleView"];
             /** @description absent on a workflow task, which carries `workflow` instead */
             target?: {
@@ -639,6 +661,31 @@ export interface components {
             onExcluded: "skip" | "next_business_day" | "previous_business_day";
             /** @description interval schedules only: the zone whose days are judged (UTC by default); a cron schedule uses its own */
             timezone?: string;
+        };
+        ApplyResult: {
+            dryRun: boolean;
+            /** @description keys of the tasks created */
+            created: string[];
+            /** @description keys of the tasks updated */
+            updated: string[];
+            /** @description keys of the tasks deleted (prune) */
+            deleted: string[];
+            /** @description keys of the tasks the file leaves as they are */
+            unchanged: string[];
+            plan: {
+                key: string;
+                /** @enum {string} */
+                action: "create" | "update" | "delete" | "unchanged";
+                id: string;
+                /** @description the schedule in one sentence */
+                description: string;
+                /** @description an update, field by field */
+                changes?: {
+                    field: string;
+                    from?: unknown;
+                    to?: unknown;
+                }[];
+            }[];
         };
         OccurrencePreview: {
             timezone: string;
@@ -1017,6 +1064,8 @@ export interface operations {
                 /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
                 pageToken?: string;
                 state?: "active" | "paused";
+                /** @description only the task with this key (none, or one) */
+                key?: string;
             };
             header?: never;
             path?: never;
@@ -1076,6 +1125,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description the tenant’s own name for the task, unique among its live tasks: how `dsched apply` finds it */
+                    key?: string;
                     schedule: {
                         /** @constant */
                         type: "once";
@@ -1336,6 +1387,301 @@ export interface operations {
             };
         };
     };
+    postV1TasksApply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description every task the tenant keeps by key: the body of POST /v1/tasks, each with its `key` */
+                    tasks: {
+                        name: string;
+                        /** @description the tenant’s own name for the task, unique among its live tasks: how `dsched apply` finds it */
+                        key?: string;
+                        schedule: {
+                            /** @constant */
+                            type: "once";
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 time
+                             */
+                            at: string;
+                            /** @description the zone its description shows the time in */
+                            timezone?: string;
+                        } | {
+                            /** @constant */
+                            type: "cron";
+                            expression: string;
+                            /** @default UTC */
+                            timezone?: string;
+                            /**
+                             * @default {
+                             *       "repeated": "first",
+                             *       "skipped": "shift"
+                             *     }
+                             */
+                            dst?: {
+                                /**
+                                 * @default first
+                                 * @enum {string}
+                                 */
+                                repeated?: "first" | "last" | "both";
+                                /**
+                                 * @default shift
+                                 * @enum {string}
+                                 */
+                                skipped?: "shift" | "skip";
+                            };
+                            calendar?: components["schemas"]["Calendar"];
+                        } | {
+                            /** @constant */
+                            type: "interval";
+                            /** @description elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to 366d */
+                            every: string;
+                            /** @description phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every */
+                            offset?: string;
+                            /**
+                             * Format: date-time
+                             * @description the first fire time (before the offset); the Unix epoch when absent
+                             */
+                            startAt?: string;
+                            calendar?: components["schemas"]["Calendar"];
+                        } | {
+                            /** @constant */
+                            type: "text";
+                            /** @description the schedule in words: "every weekday at 9am", "on the last day of every month at 23:00", "in 3 hours" */
+                            text: string;
+                            /** @description the zone of a phrase that names none (UTC by default) */
+                            timezone?: string;
+                            /** @description a calendar for the cron or interval schedule the words give */
+                            calendar?: components["schemas"]["Calendar"];
+                        };
+                        target?: {
+                            url: string;
+                            /**
+                             * @default POST
+                             * @enum {string}
+                             */
+                            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                            /** @default {} */
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            body?: unknown;
+                            /** @default 30000 */
+                            timeoutMs?: number;
+                        };
+                        /** @description instead of `target`: each occurrence starts one run of this workflow (POST /v1/workflows body) */
+                        workflow?: {
+                            name: string;
+                            nodes: {
+                                id: string;
+                                target: {
+                                    url: string;
+                                    /**
+                                     * @default POST
+                                     * @enum {string}
+                                     */
+                                    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                    /** @default {} */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
+                                    body?: unknown;
+                                    /** @default 30000 */
+                                    timeoutMs?: number;
+                                };
+                                /** @default [] */
+                                dependsOn?: string[];
+                                /**
+                                 * @default {
+                                 *       "maxAttempts": 5,
+                                 *       "initialBackoffMs": 1000,
+                                 *       "maxBackoffMs": 300000,
+                                 *       "rules": []
+                                 *     }
+                                 */
+                                retry?: {
+                                    /** @default 5 */
+                                    maxAttempts?: number;
+                                    /** @default 1000 */
+                                    initialBackoffMs?: number;
+                                    /** @default 300000 */
+                                    maxBackoffMs?: number;
+                                    /** @default [] */
+                                    rules?: {
+                                        status: number | ("4xx" | "5xx");
+                                        /** @enum {string} */
+                                        action: "retry" | "dead";
+                                    }[];
+                                };
+                                /**
+                                 * @default normal
+                                 * @enum {string}
+                                 */
+                                priority?: "critical" | "high" | "normal" | "low";
+                                /**
+                                 * @default all_success
+                                 * @enum {string}
+                                 */
+                                trigger?: "all_success" | "all_done" | "one_failed";
+                                /**
+                                 * @description `parents`: the node is called with `{"parents": {nodeId: output}, "body": <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged list)
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                inputs?: "none" | "parents";
+                                /** @description flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail */
+                                flowControl?: {
+                                    /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                                    key: string;
+                                    /** @description calls of the key in flight at once */
+                                    parallelism?: number;
+                                    /** @description calls of the key started per second */
+                                    ratePerSecond?: number;
+                                };
+                            }[];
+                            /**
+                             * @default continue
+                             * @enum {string}
+                             */
+                            failurePolicy?: "continue" | "fail_fast";
+                            maxParallel?: number;
+                            deadlineS?: number;
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /**
+                         * @default normal
+                         * @enum {string}
+                         */
+                        priority?: "critical" | "high" | "normal" | "low";
+                        /** @enum {string} */
+                        lane?: "critical" | "default" | "long";
+                        /**
+                         * @default {
+                         *       "maxAttempts": 5,
+                         *       "initialBackoffMs": 1000,
+                         *       "maxBackoffMs": 300000,
+                         *       "rules": []
+                         *     }
+                         */
+                        retry?: {
+                            /** @default 5 */
+                            maxAttempts?: number;
+                            /** @default 1000 */
+                            initialBackoffMs?: number;
+                            /** @default 300000 */
+                            maxBackoffMs?: number;
+                            /** @default [] */
+                            rules?: {
+                                status: number | ("4xx" | "5xx");
+                                /** @enum {string} */
+                                action: "retry" | "dead";
+                            }[];
+                        };
+                        /**
+                         * @default fire_once
+                         * @enum {string}
+                         */
+                        misfirePolicy?: "fire_once" | "fire_all" | "skip";
+                        /**
+                         * @default allow
+                         * @enum {string}
+                         */
+                        overlapPolicy?: "allow" | "forbid";
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t
+                         * @default 0
+                         */
+                        jitterS?: number;
+                        /** @description pause a cron or interval task after this many dead occurrences in a row */
+                        pauseAfterFailures?: number;
+                        callbacks?: {
+                            /** @description POSTed a signed job.succeeded event after a job succeeds */
+                            onSuccess?: string;
+                            /** @description POSTed a signed job.dead event after a job is dead-lettered */
+                            onDead?: string;
+                        };
+                        /** @description flow control per key (docs/flow-control.md): over-limit calls wait, they do not fail */
+                        flowControl?: {
+                            /** @description calls of this tenant sharing a key share the limits across the fleet (e.g. one endpoint) */
+                            key: string;
+                            /** @description calls of the key in flight at once */
+                            parallelism?: number;
+                            /** @description calls of the key started per second */
+                            ratePerSecond?: number;
+                        };
+                    }[];
+                    /**
+                     * @description also delete the tenant’s keyed tasks this list does not name
+                     * @default false
+                     */
+                    prune?: boolean;
+                    /**
+                     * @description answer the plan and change nothing
+                     * @default false
+                     */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the plan, applied unless dryRun */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplyResult"];
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: a key was taken by a task created meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: the creates exceed the tenant’s maxTasks */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1TasksId: {
         parameters: {
             query?: never;
@@ -1457,6 +1803,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description set, change, or (null) remove the task’s key */
+                    key?: string | null;
                     schedule?: {
                         /** @constant */
                         type: "once";

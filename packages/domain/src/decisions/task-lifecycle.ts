@@ -70,6 +70,7 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
   const next: Task = {
     ...task,
     name: req.name ?? task.name,
+    key: req.key === undefined ? (task.key ?? null) : req.key,
     schedule,
     target,
     priority,

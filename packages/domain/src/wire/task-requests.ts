@@ -17,6 +17,7 @@ import {
   pauseAfterFailuresSchema,
   refineSchedule,
   scheduleSchema,
+  taskKeySchema,
 } from './task-spec.ts';
 import { createWorkflowSchema } from './workflow-spec.ts';
 
@@ -31,6 +32,7 @@ import { createWorkflowSchema } from './workflow-spec.ts';
 export const patchTaskSchema = z
   .object({
     name: taskNameSchema.optional(),
+    key: taskKeySchema.nullable().optional().describe('set, change, or (null) remove the task’s key'),
     schedule: scheduleSchema.optional(),
     target: targetSchema.optional(),
     priority: prioritySchema.optional(),
@@ -68,6 +70,7 @@ export const listTasksQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   pageToken: pageTokenParam(),
   state: z.enum(['active', 'paused']).optional(),
+  key: taskKeySchema.optional().describe('only the task with this key (none, or one)'),
 });
 
 export type ListTasksQuery = z.infer<typeof listTasksQuerySchema>;

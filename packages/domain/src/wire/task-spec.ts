@@ -43,6 +43,18 @@ export const dstPolicySchema = z.object({
   skipped: z.enum(['shift', 'skip']).default('shift'),
 });
 
+export const TASK_KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+
+export const taskKeySchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(
+    TASK_KEY_PATTERN,
+    'expected lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
+  )
+  .describe('the tenant’s own name for the task, unique among its live tasks: how `dsched apply` finds it');
+
 /** A schedule in words (schedule-text.ts), here and in POST /v1/schedules/parse. */
 export const scheduleTextSchema = z
   .string()
@@ -179,6 +191,7 @@ export function refineSchedule(
 export const createTaskSchema = z
   .object({
     name: taskNameSchema,
+    key: taskKeySchema.optional(),
     schedule: scheduleSchema,
     target: targetSchema.optional(),
     workflow: createWorkflowSchema
@@ -232,6 +245,7 @@ export type CreateTaskRequest = z.infer<typeof createTaskSchema>;
 /** The parts of a task that a create request decides, in domain types. */
 export interface TaskSpec {
   name: string;
+  key: string | null;
   schedule: Schedule;
   target: Target;
   priority: Priority;
@@ -288,11 +302,17 @@ export function toCallbacks(c: CreateTaskRequest['callbacks'] | null): TaskCallb
   };
 }
 
-export function toTaskSpec(req: CreateTaskRequest, now: Date): TaskSpec {
+/** The settings a create request gives; `schedule`, when given, is the request's schedule already read. */
+export function toTaskSpec(
+  req: CreateTaskRequest,
+  now: Date,
+  schedule: Schedule = toSchedule(req.schedule, now),
+): TaskSpec {
   const target = req.target ? toTarget(req.target) : WORKFLOW_TASK_TARGET;
   return {
     name: req.name,
-    schedule: toSchedule(req.schedule, now),
+    key: req.key ?? null,
+    schedule,
     target,
     priority: req.priority,
     lane: req.workflow ? WORKFLOW_START_LANE : laneFor(req.priority, target.timeoutMs, req.lane),

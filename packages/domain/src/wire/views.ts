@@ -73,6 +73,7 @@ export function taskView(t: Task): Record<string, unknown> {
   return {
     id: t.id,
     name: t.name,
+    ...(t.key ? { key: t.key } : {}),
     schedule: canonicalJson(scheduleView(t.schedule, { jitterS: t.jitterS })),
     ...(t.workflow ? { workflow: canonicalJson(t.workflow) } : { target: canonicalJson(t.target) }),
     priority: t.priority,

@@ -7,6 +7,7 @@ export {
   type SkipReason,
   skipsInRange,
 } from './occurrence-skips.ts';
+export { type ApplyArgs, applyTaskPlan } from './task-apply.ts';
 export { changeTask, insertTaskWithinQuota, listTasks, lockTask } from './task-changes.ts';
 export { backfillTask, triggerTask } from './task-runs.ts';
 export { getTask, insertTask, scheduleFromJson, scheduleToJson } from './task-store.ts';

@@ -1,6 +1,6 @@
-import type { Task, TaskChange } from '@dsched/domain';
+import { DschedError, type Task, type TaskChange } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { binToId, idToBin } from '../ids.ts';
+import { idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/index.ts';
 import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
@@ -40,7 +40,11 @@ export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: n
   return withTransaction(pool, async (conn) => {
     const [res] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [idToBin(task.tenantId)]);
     if (res.affectedRows !== 1) return false;
-    await conn.query(INSERT_TASK, [taskToRow(task, partition)]);
+    try {
+      await conn.query(INSERT_TASK, [taskToRow(task, partition)]);
+    } catch (err) {
+      throw keyTaken(err, task.key) ?? err;
+    }
     return true;
   });
 }
@@ -48,11 +52,20 @@ export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: n
 export async function listTasks(
   pool: Pool,
   tenantId: string,
-  page: { limit: number; afterId?: string; state?: 'active' | 'paused' },
+  page: { limit: number; afterId?: string; state?: 'active' | 'paused'; key?: string },
 ): Promise<Task[]> {
-  const sql = LIST_TASKS.replace('%STATE%', page.state ? 'AND state = ?' : '');
+  const sql = LIST_TASKS.replace('%STATE%', page.state ? 'AND state = ?' : '').replace(
+    '%KEY%',
+    page.key ? 'AND live_key = ?' : '',
+  );
   const after = page.afterId ? idToBin(page.afterId) : Buffer.alloc(16);
-  const params = [idToBin(tenantId), after, ...(page.state ? [page.state] : []), page.limit];
+  const params = [
+    idToBin(tenantId),
+    after,
+    ...(page.state ? [page.state] : []),
+    ...(page.key ? [page.key] : []),
+    page.limit,
+  ];
   const [rows] = await pool.query<TaskRow[]>(sql, params);
   return rows.map(rowToTask);
 }
@@ -102,7 +115,23 @@ export async function changeTask(
     const current = rowToTask(row);
     const change = decide(current, await databaseNow(conn));
     if (!change) return { task: current, changed: false };
-    const t = change.task;
+    await writeTaskChange(conn, current.version, change);
+    return { task: change.task, changed: true };
+  });
+}
+
+/**
+ * Writes a change to a task read under its row lock at `readVersion`, in the caller's transaction:
+ * the task (fenced by that version), its unstarted jobs, the occurrences it skips, the tenant's
+ * task count.
+ */
+export async function writeTaskChange(
+  conn: PoolConnection,
+  readVersion: number,
+  change: TaskChange,
+): Promise<void> {
+  const t = change.task;
+  try {
     const [res] = await conn.query<ResultSetHeader>(UPDATE_TASK, [
       ...changeableTaskValues(t),
       t.version,
@@ -110,15 +139,26 @@ export async function changeTask(
       ...trailingTaskValues(t),
       change.resetsFailureStreak ? 1 : 0,
       idToBin(t.id),
-      current.version,
+      readVersion,
     ]);
-    if (res.affectedRows !== 1) throw new Error(`task ${binToId(row.id)} changed under its row lock`);
-    await applyToUnstartedJobs(conn, change);
-    if (change.skipped) {
-      const s = change.skipped;
-      await recordOccurrenceSkips(conn, [{ taskId: t.id, ...inclusiveRange(s), reason: s.reason }]);
-    }
-    if (change.releasesQuota) await conn.query(RELEASE_QUOTA, [idToBin(t.tenantId)]);
-    return { task: t, changed: true };
+    if (res.affectedRows !== 1) throw new Error(`task ${t.id} changed under its row lock`);
+  } catch (err) {
+    throw keyTaken(err, t.key) ?? err;
+  }
+  await applyToUnstartedJobs(conn, change);
+  if (change.skipped) {
+    const s = change.skipped;
+    await recordOccurrenceSkips(conn, [{ taskId: t.id, ...inclusiveRange(s), reason: s.reason }]);
+  }
+  if (change.releasesQuota) await conn.query(RELEASE_QUOTA, [idToBin(t.tenantId)]);
+}
+
+/** A duplicate of tasks_live_key as the API's conflict, naming the key; null for any other error. */
+export function keyTaken(err: unknown, key: string | null | undefined): DschedError | null {
+  const e = err as { code?: string; message?: string };
+  if (e?.code !== 'ER_DUP_ENTRY' || !String(e.message).includes('tasks_live_key')) return null;
+  return new DschedError('conflict', `the tenant has a task with key "${key}" already`, {
+    details: [{ field: 'key', issue: `"${key}" is another task's key` }],
+    cause: err,
   });
 }

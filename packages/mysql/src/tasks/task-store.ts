@@ -48,6 +48,7 @@ export interface TaskRow extends RowDataPacket {
   paused_reason: string | null;
   flow_control: unknown;
   workflow: unknown;
+  task_key: string | null;
 }
 
 type StoredSchedule =
@@ -95,10 +96,11 @@ export function rowToTask(r: TaskRow): Task {
     pausedReason: r.paused_reason ?? null,
     flowControl: readJson<FlowControl | null>(r.flow_control),
     workflow: readJson<TaskWorkflow | null>(r.workflow ?? null),
+    key: r.task_key ?? null,
   };
 }
 
-/** The columns after updated_at in insert-task.sql (jitter_s through flow_control), in that order. */
+/** The columns after updated_at in insert-task.sql (jitter_s through task_key), in that order. */
 export function trailingTaskValues(t: Task): unknown[] {
   return [
     t.jitterS,
@@ -107,6 +109,7 @@ export function trailingTaskValues(t: Task): unknown[] {
     t.pausedReason,
     t.flowControl ? writeJson(t.flowControl) : null,
     t.workflow === null ? null : writeJson(t.workflow),
+    t.key ?? null,
   ];
 }
 

@@ -2,6 +2,7 @@ import type { SecretsKeyring, Tenant, TraceBirth } from '@dsched/domain';
 import { partitionOf } from '@dsched/domain';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
 import {
+  applyTaskPlan,
   backfillTask,
   changeTask,
   getTask,
@@ -56,6 +57,13 @@ export function mysqlTaskRepository(pool: Pool, options: { partitions: number })
     get: (tenantId, id) => getTask(pool, tenantId, id),
     list: (tenantId, page) => listTasks(pool, tenantId, page),
     change: (tenantId, id, decide) => changeTask(pool, tenantId, id, decide),
+    apply: (tenantId, keys, how) =>
+      applyTaskPlan(pool, {
+        tenantId,
+        keys,
+        partitionOf: (id) => partitionOf(id, options.partitions),
+        ...how,
+      }),
   };
 }
 

@@ -92,6 +92,7 @@ export async function listTaskPage(
     limit: query.limit + 1,
     ...(afterId ? { afterId } : {}),
     ...(query.state ? { state: query.state } : {}),
+    ...(query.key ? { key: query.key } : {}),
   });
   const page = rows.slice(0, query.limit);
   return rows.length > query.limit

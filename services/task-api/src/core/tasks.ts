@@ -2,8 +2,7 @@ import {
   type CreateTaskRequest,
   checkTaskWorkflow,
   DschedError,
-  firstFireAt,
-  newId,
+  newTask,
   type Task,
   type Tenant,
   toTaskSpec,
@@ -22,26 +21,18 @@ export async function createTask(
   // A scheduled workflow's graph is checked now, as a submission's is, so no occurrence meets a refused one.
   if (req.workflow) checkTaskWorkflow(req.workflow);
   const now = await deps.now();
-  const spec = toTaskSpec(req, now);
-  const task: Task = {
-    ...spec,
-    id: newId(now.getTime()),
-    tenantId: tenant.id,
-    state: 'active',
-    pausedReason: null,
-    nextFireAt: firstFireAt(spec.schedule, now),
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  if (!(await deps.tasks.insert(task))) {
-    // Retry-After is a polling hint here: the quota frees only when tasks are deleted.
-    throw new DschedError('resource_exhausted', `the tenant's quota of ${tenant.maxTasks} tasks is reached`, {
-      details: [
-        { field: 'maxTasks', issue: `at most ${tenant.maxTasks} tasks; delete one or raise the quota` },
-      ],
-      retryAfterS: 60,
-    });
-  }
+  const task: Task = newTask(toTaskSpec(req, now), tenant.id, now);
+  if (!(await deps.tasks.insert(task))) throw taskQuotaExceeded(tenant);
   return task;
+}
+
+/** The tenant's maxTasks is reached (a create, or an apply's creates). */
+export function taskQuotaExceeded(tenant: Tenant): DschedError {
+  // Retry-After is a polling hint here: the quota frees only when tasks are deleted.
+  return new DschedError('resource_exhausted', `the tenant's quota of ${tenant.maxTasks} tasks is reached`, {
+    details: [
+      { field: 'maxTasks', issue: `at most ${tenant.maxTasks} tasks; delete one or raise the quota` },
+    ],
+    retryAfterS: 60,
+  });
 }

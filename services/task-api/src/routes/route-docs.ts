@@ -1,4 +1,6 @@
 import {
+  applyResultSchema,
+  applyTasksSchema,
   createTaskSchema,
   createWorkflowSchema,
   idParamsSchema,
@@ -23,6 +25,7 @@ export const taskSchema = z
   .object({
     id: z.string(),
     name: z.string(),
+    key: z.string().optional().describe('the tenant’s own name for the task, when it has one'),
     // The stored shapes, defaults applied, with the sentence: what taskView writes.
     schedule: scheduleViewSchema,
     target: targetSchema.optional().describe('absent on a workflow task, which carries `workflow` instead'),
@@ -83,6 +86,28 @@ export const taskRouteDocs = [
       201: { description: 'the task', schema: taskSchema },
       400: STANDARD_ERRORS[400],
       401: STANDARD_ERRORS[401],
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/tasks:apply',
+    summary: 'Apply a file of keyed tasks: create, update or leave each by key; prune the rest',
+    description:
+      'Schedules as code (docs/schedules-as-code.md). Every entry is a POST /v1/tasks body with its ' +
+      '`key`. In one transaction each key’s task is created, updated field by field (the plan says ' +
+      'which fields) or left unchanged; with `prune` the tenant’s keyed tasks the list does not name ' +
+      'are deleted (never one without a key). `dryRun` answers the plan and changes nothing. A body ' +
+      'with an error changes nothing: the 400 names each entry and field (`tasks.3.schedule.text`, ' +
+      'with the key). Applying the same list twice changes nothing the second time.',
+    tags: ['tasks'],
+    auth: 'tenant',
+    body: applyTasksSchema,
+    responses: {
+      200: { description: 'the plan, applied unless dryRun', schema: applyResultSchema },
+      400: STANDARD_ERRORS[400],
+      401: STANDARD_ERRORS[401],
+      409: { description: 'conflict: a key was taken by a task created meanwhile' },
+      429: { description: 'resource_exhausted: the creates exceed the tenant’s maxTasks' },
     },
   }),
   defineRoute({

@@ -1,15 +1,29 @@
 import { createTaskSchema, notFound, taskView } from '@dsched/domain';
 import { parseWith, pathId } from '@dsched/runtime';
 import type { FastifyInstance } from 'fastify';
+import { applyTasks } from '../core/task-apply.ts';
 import { createTask } from '../core/tasks.ts';
 import type { DatabaseClock, RateLimiter, TaskRepository, TenantDirectory } from '../ports.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
 export function registerTaskRoutes(
   app: FastifyInstance,
-  deps: { tasks: TaskRepository; tenants: TenantDirectory; now: DatabaseClock; rateLimit: RateLimiter },
+  deps: {
+    tasks: TaskRepository;
+    tenants: TenantDirectory;
+    now: DatabaseClock;
+    rateLimit: RateLimiter;
+    /** An apply's file may hold scheduled workflows: it takes bodies as large as a workflow's. */
+    workflowMaxBodyBytes: number;
+  },
 ): void {
   const tenantOf = tenantGuard(deps);
+
+  // `::` is fastify's literal colon: the route is POST /v1/tasks:apply.
+  app.post('/v1/tasks::apply', { bodyLimit: deps.workflowMaxBodyBytes }, async (request) => {
+    const tenant = await tenantOf(request);
+    return applyTasks(deps, tenant, request.body);
+  });
 
   app.post('/v1/tasks', async (request, reply) => {
     const tenant = await tenantOf(request);
