@@ -126,7 +126,10 @@ CREATE TABLE `tasks` (
   `paused_reason` varchar(200) COLLATE utf8mb4_bin DEFAULT NULL,
   `flow_control` json DEFAULT NULL,
   `workflow` longtext COLLATE utf8mb4_bin,
+  `task_key` varchar(128) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `live_key` varchar(128) CHARACTER SET ascii COLLATE ascii_bin GENERATED ALWAYS AS ((case when (`state` <> _ascii'deleted') then `task_key` end)) STORED,
   PRIMARY KEY (`id`),
+  UNIQUE KEY `tasks_live_key` (`tenant_id`,`live_key`),
   KEY `tasks_by_tenant` (`tenant_id`,`id`),
   KEY `tasks_due` (`state`,`priority`,`partition`,`next_fire_at`),
   CONSTRAINT `tasks_chk_1` CHECK (((`workflow` is null) or json_valid(`workflow`)))

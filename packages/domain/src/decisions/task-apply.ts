@@ -3,7 +3,7 @@ import { toCalendar } from '../calendar/excluded-days.ts';
 import { firstFireAt } from '../calendar/schedule.ts';
 import { DschedError, type FieldIssue } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { sameJson as sameMeaning } from '../json.ts';
+import { sameJson } from '../json.ts';
 import type { Schedule, Task } from '../model.ts';
 import type { PatchTaskRequest } from '../wire/task-requests.ts';
 import {
@@ -141,10 +141,10 @@ export function fieldChanges(from: Record<string, unknown>, to: Record<string, u
   const out: FieldChange[] = [];
   for (const field of new Set([...Object.keys(from), ...Object.keys(to)])) {
     const [a, b] = [from[field], to[field]];
-    if (sameMeaning(a, b)) continue;
+    if (sameJson(a, b)) continue;
     if (NESTED.has(field) && isObject(a) && isObject(b) && a.type === b.type) {
       for (const sub of new Set([...Object.keys(a), ...Object.keys(b)])) {
-        if (sameMeaning(a[sub], b[sub])) continue;
+        if (sameJson(a[sub], b[sub])) continue;
         out.push({
           field: `${field}.${sub}`,
           ...(a[sub] !== undefined ? { from: a[sub] } : {}),
@@ -178,7 +178,7 @@ function desiredSchedule(
     const zone = s.type === 'cron' ? s.timezone : s.type === 'once' ? (s.timezone ?? 'UTC') : null;
     const sameZone = req.timezone === undefined || zone === null || canonicalZone(req.timezone) === zone;
     const calendar = s.type === 'once' ? undefined : s.calendar;
-    const sameCalendar = sameMeaning(req.calendar ? toCalendar(req.calendar) : undefined, calendar);
+    const sameCalendar = sameJson(req.calendar ? toCalendar(req.calendar) : undefined, calendar);
     if (sameZone && sameCalendar) return s;
   }
   return toSchedule(req, now, field);
@@ -289,7 +289,7 @@ export function planApply(input: {
                 ],
               });
             }
-            const scheduleChanged = !sameMeaning(
+            const scheduleChanged = !sameJson(
               storedSchedule(current.schedule),
               storedSchedule(spec.schedule),
             );

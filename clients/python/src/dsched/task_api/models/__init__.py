@@ -1,5 +1,11 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .apply_result import ApplyResult
+from .apply_result_plan_item import ApplyResultPlanItem
+from .apply_result_plan_item_action import ApplyResultPlanItemAction
+from .apply_result_plan_item_changes_item import ApplyResultPlanItemChangesItem
+from .calendar import Calendar
+from .calendar_on_excluded import CalendarOnExcluded
 from .error import Error
 from .error_error import ErrorError
 from .error_error_code import ErrorErrorCode
@@ -17,6 +23,7 @@ from .get_v1_workflows_id_nodes_node_id_parents_response_200 import GetV1Workflo
 from .get_v1_workflows_id_nodes_response_200 import GetV1WorkflowsIdNodesResponse200
 from .get_v1_workflows_id_nodes_state import GetV1WorkflowsIdNodesState
 from .occurrence import Occurrence
+from .occurrence_calendar import OccurrenceCalendar
 from .occurrence_dst import OccurrenceDst
 from .occurrence_preview import OccurrencePreview
 from .patch_v1_admin_tenants_id_body import PatchV1AdminTenantsIdBody
@@ -38,6 +45,7 @@ from .patch_v1_tasks_id_body_schedule_type_1_dst import PatchV1TasksIdBodySchedu
 from .patch_v1_tasks_id_body_schedule_type_1_dst_repeated import PatchV1TasksIdBodyScheduleType1DstRepeated
 from .patch_v1_tasks_id_body_schedule_type_1_dst_skipped import PatchV1TasksIdBodyScheduleType1DstSkipped
 from .patch_v1_tasks_id_body_schedule_type_2 import PatchV1TasksIdBodyScheduleType2
+from .patch_v1_tasks_id_body_schedule_type_3 import PatchV1TasksIdBodyScheduleType3
 from .patch_v1_tasks_id_body_target import PatchV1TasksIdBodyTarget
 from .patch_v1_tasks_id_body_target_headers import PatchV1TasksIdBodyTargetHeaders
 from .patch_v1_tasks_id_body_target_method import PatchV1TasksIdBodyTargetMethod
@@ -65,6 +73,7 @@ from .patch_v1_tasks_id_body_workflow_nodes_item_trigger import PatchV1TasksIdBo
 from .post_v1_admin_tenants_body import PostV1AdminTenantsBody
 from .post_v1_admin_tenants_id_keys_response_201 import PostV1AdminTenantsIdKeysResponse201
 from .post_v1_admin_tenants_response_201 import PostV1AdminTenantsResponse201
+from .post_v1_schedules_parse_body import PostV1SchedulesParseBody
 from .post_v1_schedules_preview_body import PostV1SchedulesPreviewBody
 from .post_v1_schedules_preview_body_schedule_type_0 import PostV1SchedulesPreviewBodyScheduleType0
 from .post_v1_schedules_preview_body_schedule_type_1 import PostV1SchedulesPreviewBodyScheduleType1
@@ -76,6 +85,77 @@ from .post_v1_schedules_preview_body_schedule_type_1_dst_skipped import (
     PostV1SchedulesPreviewBodyScheduleType1DstSkipped,
 )
 from .post_v1_schedules_preview_body_schedule_type_2 import PostV1SchedulesPreviewBodyScheduleType2
+from .post_v1_schedules_preview_body_schedule_type_3 import PostV1SchedulesPreviewBodyScheduleType3
+from .post_v1_tasks_apply_body import PostV1TasksApplyBody
+from .post_v1_tasks_apply_body_tasks_item import PostV1TasksApplyBodyTasksItem
+from .post_v1_tasks_apply_body_tasks_item_callbacks import PostV1TasksApplyBodyTasksItemCallbacks
+from .post_v1_tasks_apply_body_tasks_item_flow_control import PostV1TasksApplyBodyTasksItemFlowControl
+from .post_v1_tasks_apply_body_tasks_item_lane import PostV1TasksApplyBodyTasksItemLane
+from .post_v1_tasks_apply_body_tasks_item_metadata import PostV1TasksApplyBodyTasksItemMetadata
+from .post_v1_tasks_apply_body_tasks_item_misfire_policy import PostV1TasksApplyBodyTasksItemMisfirePolicy
+from .post_v1_tasks_apply_body_tasks_item_overlap_policy import PostV1TasksApplyBodyTasksItemOverlapPolicy
+from .post_v1_tasks_apply_body_tasks_item_priority import PostV1TasksApplyBodyTasksItemPriority
+from .post_v1_tasks_apply_body_tasks_item_retry import PostV1TasksApplyBodyTasksItemRetry
+from .post_v1_tasks_apply_body_tasks_item_retry_rules_item import PostV1TasksApplyBodyTasksItemRetryRulesItem
+from .post_v1_tasks_apply_body_tasks_item_retry_rules_item_action import (
+    PostV1TasksApplyBodyTasksItemRetryRulesItemAction,
+)
+from .post_v1_tasks_apply_body_tasks_item_retry_rules_item_status_type_1 import (
+    PostV1TasksApplyBodyTasksItemRetryRulesItemStatusType1,
+)
+from .post_v1_tasks_apply_body_tasks_item_schedule_type_0 import PostV1TasksApplyBodyTasksItemScheduleType0
+from .post_v1_tasks_apply_body_tasks_item_schedule_type_1 import PostV1TasksApplyBodyTasksItemScheduleType1
+from .post_v1_tasks_apply_body_tasks_item_schedule_type_1_dst import PostV1TasksApplyBodyTasksItemScheduleType1Dst
+from .post_v1_tasks_apply_body_tasks_item_schedule_type_1_dst_repeated import (
+    PostV1TasksApplyBodyTasksItemScheduleType1DstRepeated,
+)
+from .post_v1_tasks_apply_body_tasks_item_schedule_type_1_dst_skipped import (
+    PostV1TasksApplyBodyTasksItemScheduleType1DstSkipped,
+)
+from .post_v1_tasks_apply_body_tasks_item_schedule_type_2 import PostV1TasksApplyBodyTasksItemScheduleType2
+from .post_v1_tasks_apply_body_tasks_item_schedule_type_3 import PostV1TasksApplyBodyTasksItemScheduleType3
+from .post_v1_tasks_apply_body_tasks_item_target import PostV1TasksApplyBodyTasksItemTarget
+from .post_v1_tasks_apply_body_tasks_item_target_headers import PostV1TasksApplyBodyTasksItemTargetHeaders
+from .post_v1_tasks_apply_body_tasks_item_target_method import PostV1TasksApplyBodyTasksItemTargetMethod
+from .post_v1_tasks_apply_body_tasks_item_workflow import PostV1TasksApplyBodyTasksItemWorkflow
+from .post_v1_tasks_apply_body_tasks_item_workflow_failure_policy import (
+    PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_metadata import PostV1TasksApplyBodyTasksItemWorkflowMetadata
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item import PostV1TasksApplyBodyTasksItemWorkflowNodesItem
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_flow_control import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemFlowControl,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_inputs import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemInputs,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_priority import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry_rules_item import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItem,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry_rules_item_action import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItemAction,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry_rules_item_status_type_1 import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItemStatusType1,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_target import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_target_headers import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemTargetHeaders,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_target_method import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemTargetMethod,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_trigger import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemTrigger,
+)
 from .post_v1_tasks_body import PostV1TasksBody
 from .post_v1_tasks_body_callbacks import PostV1TasksBodyCallbacks
 from .post_v1_tasks_body_flow_control import PostV1TasksBodyFlowControl
@@ -94,6 +174,7 @@ from .post_v1_tasks_body_schedule_type_1_dst import PostV1TasksBodyScheduleType1
 from .post_v1_tasks_body_schedule_type_1_dst_repeated import PostV1TasksBodyScheduleType1DstRepeated
 from .post_v1_tasks_body_schedule_type_1_dst_skipped import PostV1TasksBodyScheduleType1DstSkipped
 from .post_v1_tasks_body_schedule_type_2 import PostV1TasksBodyScheduleType2
+from .post_v1_tasks_body_schedule_type_3 import PostV1TasksBodyScheduleType3
 from .post_v1_tasks_body_target import PostV1TasksBodyTarget
 from .post_v1_tasks_body_target_headers import PostV1TasksBodyTargetHeaders
 from .post_v1_tasks_body_target_method import PostV1TasksBodyTargetMethod
@@ -138,6 +219,12 @@ from .post_v1_workflows_body_nodes_item_target import PostV1WorkflowsBodyNodesIt
 from .post_v1_workflows_body_nodes_item_target_headers import PostV1WorkflowsBodyNodesItemTargetHeaders
 from .post_v1_workflows_body_nodes_item_target_method import PostV1WorkflowsBodyNodesItemTargetMethod
 from .post_v1_workflows_body_nodes_item_trigger import PostV1WorkflowsBodyNodesItemTrigger
+from .schedule_parse import ScheduleParse
+from .schedule_view_type_0 import ScheduleViewType0
+from .schedule_view_type_1_dst import ScheduleViewType1Dst
+from .schedule_view_type_1_dst_repeated import ScheduleViewType1DstRepeated
+from .schedule_view_type_1_dst_skipped import ScheduleViewType1DstSkipped
+from .schedule_view_type_2 import ScheduleViewType2
 from .task import Task
 from .task_callbacks import TaskCallbacks
 from .task_flow_control import TaskFlowControl
@@ -150,12 +237,6 @@ from .task_retry import TaskRetry
 from .task_retry_rules_item import TaskRetryRulesItem
 from .task_retry_rules_item_action import TaskRetryRulesItemAction
 from .task_retry_rules_item_status_type_1 import TaskRetryRulesItemStatusType1
-from .task_schedule_type_0 import TaskScheduleType0
-from .task_schedule_type_1 import TaskScheduleType1
-from .task_schedule_type_1_dst import TaskScheduleType1Dst
-from .task_schedule_type_1_dst_repeated import TaskScheduleType1DstRepeated
-from .task_schedule_type_1_dst_skipped import TaskScheduleType1DstSkipped
-from .task_schedule_type_2 import TaskScheduleType2
 from .task_state import TaskState
 from .task_target import TaskTarget
 from .task_target_headers import TaskTargetHeaders
@@ -186,6 +267,12 @@ from .workflow_nodes import WorkflowNodes
 from .workflow_state import WorkflowState
 
 __all__ = (
+    "ApplyResult",
+    "ApplyResultPlanItem",
+    "ApplyResultPlanItemAction",
+    "ApplyResultPlanItemChangesItem",
+    "Calendar",
+    "CalendarOnExcluded",
     "Error",
     "ErrorError",
     "ErrorErrorCode",
@@ -201,6 +288,7 @@ __all__ = (
     "GetV1WorkflowsIdNodesResponse200",
     "GetV1WorkflowsIdNodesState",
     "Occurrence",
+    "OccurrenceCalendar",
     "OccurrenceDst",
     "OccurrencePreview",
     "PatchV1AdminTenantsIdBody",
@@ -222,6 +310,7 @@ __all__ = (
     "PatchV1TasksIdBodyScheduleType1DstRepeated",
     "PatchV1TasksIdBodyScheduleType1DstSkipped",
     "PatchV1TasksIdBodyScheduleType2",
+    "PatchV1TasksIdBodyScheduleType3",
     "PatchV1TasksIdBodyTarget",
     "PatchV1TasksIdBodyTargetHeaders",
     "PatchV1TasksIdBodyTargetMethod",
@@ -243,6 +332,7 @@ __all__ = (
     "PostV1AdminTenantsBody",
     "PostV1AdminTenantsIdKeysResponse201",
     "PostV1AdminTenantsResponse201",
+    "PostV1SchedulesParseBody",
     "PostV1SchedulesPreviewBody",
     "PostV1SchedulesPreviewBodyScheduleType0",
     "PostV1SchedulesPreviewBodyScheduleType1",
@@ -250,6 +340,45 @@ __all__ = (
     "PostV1SchedulesPreviewBodyScheduleType1DstRepeated",
     "PostV1SchedulesPreviewBodyScheduleType1DstSkipped",
     "PostV1SchedulesPreviewBodyScheduleType2",
+    "PostV1SchedulesPreviewBodyScheduleType3",
+    "PostV1TasksApplyBody",
+    "PostV1TasksApplyBodyTasksItem",
+    "PostV1TasksApplyBodyTasksItemCallbacks",
+    "PostV1TasksApplyBodyTasksItemFlowControl",
+    "PostV1TasksApplyBodyTasksItemLane",
+    "PostV1TasksApplyBodyTasksItemMetadata",
+    "PostV1TasksApplyBodyTasksItemMisfirePolicy",
+    "PostV1TasksApplyBodyTasksItemOverlapPolicy",
+    "PostV1TasksApplyBodyTasksItemPriority",
+    "PostV1TasksApplyBodyTasksItemRetry",
+    "PostV1TasksApplyBodyTasksItemRetryRulesItem",
+    "PostV1TasksApplyBodyTasksItemRetryRulesItemAction",
+    "PostV1TasksApplyBodyTasksItemRetryRulesItemStatusType1",
+    "PostV1TasksApplyBodyTasksItemScheduleType0",
+    "PostV1TasksApplyBodyTasksItemScheduleType1",
+    "PostV1TasksApplyBodyTasksItemScheduleType1Dst",
+    "PostV1TasksApplyBodyTasksItemScheduleType1DstRepeated",
+    "PostV1TasksApplyBodyTasksItemScheduleType1DstSkipped",
+    "PostV1TasksApplyBodyTasksItemScheduleType2",
+    "PostV1TasksApplyBodyTasksItemScheduleType3",
+    "PostV1TasksApplyBodyTasksItemTarget",
+    "PostV1TasksApplyBodyTasksItemTargetHeaders",
+    "PostV1TasksApplyBodyTasksItemTargetMethod",
+    "PostV1TasksApplyBodyTasksItemWorkflow",
+    "PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy",
+    "PostV1TasksApplyBodyTasksItemWorkflowMetadata",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItem",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemFlowControl",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemInputs",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItem",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItemAction",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItemStatusType1",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemTargetHeaders",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemTargetMethod",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemTrigger",
     "PostV1TasksBody",
     "PostV1TasksBodyCallbacks",
     "PostV1TasksBodyFlowControl",
@@ -268,6 +397,7 @@ __all__ = (
     "PostV1TasksBodyScheduleType1DstRepeated",
     "PostV1TasksBodyScheduleType1DstSkipped",
     "PostV1TasksBodyScheduleType2",
+    "PostV1TasksBodyScheduleType3",
     "PostV1TasksBodyTarget",
     "PostV1TasksBodyTargetHeaders",
     "PostV1TasksBodyTargetMethod",
@@ -306,6 +436,12 @@ __all__ = (
     "PostV1WorkflowsBodyNodesItemTargetHeaders",
     "PostV1WorkflowsBodyNodesItemTargetMethod",
     "PostV1WorkflowsBodyNodesItemTrigger",
+    "ScheduleParse",
+    "ScheduleViewType0",
+    "ScheduleViewType1Dst",
+    "ScheduleViewType1DstRepeated",
+    "ScheduleViewType1DstSkipped",
+    "ScheduleViewType2",
     "Task",
     "TaskCallbacks",
     "TaskFlowControl",
@@ -318,12 +454,6 @@ __all__ = (
     "TaskRetryRulesItem",
     "TaskRetryRulesItemAction",
     "TaskRetryRulesItemStatusType1",
-    "TaskScheduleType0",
-    "TaskScheduleType1",
-    "TaskScheduleType1Dst",
-    "TaskScheduleType1DstRepeated",
-    "TaskScheduleType1DstSkipped",
-    "TaskScheduleType2",
     "TaskState",
     "TaskTarget",
     "TaskTargetHeaders",

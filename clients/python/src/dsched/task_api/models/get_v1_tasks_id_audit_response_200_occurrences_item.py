@@ -21,12 +21,14 @@ class GetV1TasksIdAuditResponse200OccurrencesItem:
         status (GetV1TasksIdAuditResponse200OccurrencesItemStatus):
         job_id (str | Unset):
         reason (str | Unset):
+        moved_to (str | Unset): an excluded occurrence that a calendar moved: the fire time it moved to
     """
 
     scheduled_for: str
     status: GetV1TasksIdAuditResponse200OccurrencesItemStatus
     job_id: str | Unset = UNSET
     reason: str | Unset = UNSET
+    moved_to: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         scheduled_for = self.scheduled_for
@@ -36,6 +38,8 @@ class GetV1TasksIdAuditResponse200OccurrencesItem:
         job_id = self.job_id
 
         reason = self.reason
+
+        moved_to = self.moved_to
 
         field_dict: dict[str, Any] = {}
 
@@ -49,6 +53,8 @@ class GetV1TasksIdAuditResponse200OccurrencesItem:
             field_dict["jobId"] = job_id
         if reason is not UNSET:
             field_dict["reason"] = reason
+        if moved_to is not UNSET:
+            field_dict["movedTo"] = moved_to
 
         return field_dict
 
@@ -63,11 +69,14 @@ class GetV1TasksIdAuditResponse200OccurrencesItem:
 
         reason = d.pop("reason", UNSET)
 
+        moved_to = d.pop("movedTo", UNSET)
+
         get_v1_tasks_id_audit_response_200_occurrences_item = cls(
             scheduled_for=scheduled_for,
             status=status,
             job_id=job_id,
             reason=reason,
+            moved_to=moved_to,
         )
 
         return get_v1_tasks_id_audit_response_200_occurrences_item

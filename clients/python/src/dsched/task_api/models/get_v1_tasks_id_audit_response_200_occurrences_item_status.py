@@ -4,6 +4,7 @@ from enum import StrEnum
 class GetV1TasksIdAuditResponse200OccurrencesItemStatus(StrEnum):
     CANCELLED = "cancelled"
     DEAD = "dead"
+    EXCLUDED = "excluded"
     MISSING = "missing"
     PENDING = "pending"
     RUNNING = "running"

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.occurrence_calendar import OccurrenceCalendar
 from ..models.occurrence_dst import OccurrenceDst
 from ..types import UNSET, Unset
 
@@ -20,6 +21,10 @@ class Occurrence:
         utc_offset (str): the zone’s UTC offset at that instant, e.g. +02:00
         fires (bool): false for a skipped entry
         dst (OccurrenceDst | Unset): set when daylight saving moved, repeated or skipped it
+        calendar (OccurrenceCalendar | Unset): set by a calendar: `excluded` (an occurrence on an excluded day, fires:
+            false) or `moved` (fires here instead)
+        moved_to (str | Unset): an excluded occurrence that moved: where it fires
+        moved_from (list[str] | Unset): the excluded occurrences that fire at this time instead
         note (str | Unset):
     """
 
@@ -28,6 +33,9 @@ class Occurrence:
     utc_offset: str
     fires: bool
     dst: OccurrenceDst | Unset = UNSET
+    calendar: OccurrenceCalendar | Unset = UNSET
+    moved_to: str | Unset = UNSET
+    moved_from: list[str] | Unset = UNSET
     note: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,6 +51,16 @@ class Occurrence:
         if not isinstance(self.dst, Unset):
             dst = self.dst.value
 
+        calendar: str | Unset = UNSET
+        if not isinstance(self.calendar, Unset):
+            calendar = self.calendar.value
+
+        moved_to = self.moved_to
+
+        moved_from: list[str] | Unset = UNSET
+        if not isinstance(self.moved_from, Unset):
+            moved_from = self.moved_from
+
         note = self.note
 
         field_dict: dict[str, Any] = {}
@@ -57,6 +75,12 @@ class Occurrence:
         )
         if dst is not UNSET:
             field_dict["dst"] = dst
+        if calendar is not UNSET:
+            field_dict["calendar"] = calendar
+        if moved_to is not UNSET:
+            field_dict["movedTo"] = moved_to
+        if moved_from is not UNSET:
+            field_dict["movedFrom"] = moved_from
         if note is not UNSET:
             field_dict["note"] = note
 
@@ -80,6 +104,17 @@ class Occurrence:
         else:
             dst = OccurrenceDst(_dst)
 
+        _calendar = d.pop("calendar", UNSET)
+        calendar: OccurrenceCalendar | Unset
+        if isinstance(_calendar, Unset):
+            calendar = UNSET
+        else:
+            calendar = OccurrenceCalendar(_calendar)
+
+        moved_to = d.pop("movedTo", UNSET)
+
+        moved_from = cast(list[str], d.pop("movedFrom", UNSET))
+
         note = d.pop("note", UNSET)
 
         occurrence = cls(
@@ -88,6 +123,9 @@ class Occurrence:
             utc_offset=utc_offset,
             fires=fires,
             dst=dst,
+            calendar=calendar,
+            moved_to=moved_to,
+            moved_from=moved_from,
             note=note,
         )
 

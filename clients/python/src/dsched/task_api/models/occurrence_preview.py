@@ -17,16 +17,20 @@ class OccurrencePreview:
     """
     Attributes:
         timezone (str):
+        description (str): the schedule in one sentence
         from_ (str): the instant the preview started from
         occurrences (list[Occurrence]):
     """
 
     timezone: str
+    description: str
     from_: str
     occurrences: list[Occurrence]
 
     def to_dict(self) -> dict[str, Any]:
         timezone = self.timezone
+
+        description = self.description
 
         from_ = self.from_
 
@@ -40,6 +44,7 @@ class OccurrencePreview:
         field_dict.update(
             {
                 "timezone": timezone,
+                "description": description,
                 "from": from_,
                 "occurrences": occurrences,
             }
@@ -54,6 +59,8 @@ class OccurrencePreview:
         d = dict(src_dict)
         timezone = d.pop("timezone")
 
+        description = d.pop("description")
+
         from_ = d.pop("from")
 
         occurrences = []
@@ -65,6 +72,7 @@ class OccurrencePreview:
 
         occurrence_preview = cls(
             timezone=timezone,
+            description=description,
             from_=from_,
             occurrences=occurrences,
         )

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..models.patch_v1_tasks_id_body_schedule_type_0 import PatchV1TasksIdBodyScheduleType0
     from ..models.patch_v1_tasks_id_body_schedule_type_1 import PatchV1TasksIdBodyScheduleType1
     from ..models.patch_v1_tasks_id_body_schedule_type_2 import PatchV1TasksIdBodyScheduleType2
+    from ..models.patch_v1_tasks_id_body_schedule_type_3 import PatchV1TasksIdBodyScheduleType3
     from ..models.patch_v1_tasks_id_body_target import PatchV1TasksIdBodyTarget
     from ..models.patch_v1_tasks_id_body_workflow import PatchV1TasksIdBodyWorkflow
 
@@ -31,8 +32,9 @@ class PatchV1TasksIdBody:
     """
     Attributes:
         name (str | Unset):
+        key (None | str | Unset): set, change, or (null) remove the task’s key
         schedule (PatchV1TasksIdBodyScheduleType0 | PatchV1TasksIdBodyScheduleType1 | PatchV1TasksIdBodyScheduleType2 |
-            Unset):
+            PatchV1TasksIdBodyScheduleType3 | Unset):
         target (PatchV1TasksIdBodyTarget | Unset):
         priority (PatchV1TasksIdBodyPriority | Unset):
         lane (PatchV1TasksIdBodyLane | Unset):
@@ -49,8 +51,13 @@ class PatchV1TasksIdBody:
     """
 
     name: str | Unset = UNSET
+    key: None | str | Unset = UNSET
     schedule: (
-        PatchV1TasksIdBodyScheduleType0 | PatchV1TasksIdBodyScheduleType1 | PatchV1TasksIdBodyScheduleType2 | Unset
+        PatchV1TasksIdBodyScheduleType0
+        | PatchV1TasksIdBodyScheduleType1
+        | PatchV1TasksIdBodyScheduleType2
+        | PatchV1TasksIdBodyScheduleType3
+        | Unset
     ) = UNSET
     target: PatchV1TasksIdBodyTarget | Unset = UNSET
     priority: PatchV1TasksIdBodyPriority | Unset = UNSET
@@ -71,8 +78,15 @@ class PatchV1TasksIdBody:
         from ..models.patch_v1_tasks_id_body_metadata_type_0 import PatchV1TasksIdBodyMetadataType0  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_schedule_type_0 import PatchV1TasksIdBodyScheduleType0  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_schedule_type_1 import PatchV1TasksIdBodyScheduleType1  # noqa: PLC0415
+        from ..models.patch_v1_tasks_id_body_schedule_type_2 import PatchV1TasksIdBodyScheduleType2  # noqa: PLC0415
 
         name = self.name
+
+        key: None | str | Unset
+        if isinstance(self.key, Unset):
+            key = UNSET
+        else:
+            key = self.key
 
         schedule: dict[str, Any] | Unset
         if isinstance(self.schedule, Unset):
@@ -80,6 +94,8 @@ class PatchV1TasksIdBody:
         elif isinstance(self.schedule, PatchV1TasksIdBodyScheduleType0):
             schedule = self.schedule.to_dict()
         elif isinstance(self.schedule, PatchV1TasksIdBodyScheduleType1):
+            schedule = self.schedule.to_dict()
+        elif isinstance(self.schedule, PatchV1TasksIdBodyScheduleType2):
             schedule = self.schedule.to_dict()
         else:
             schedule = self.schedule.to_dict()
@@ -149,6 +165,8 @@ class PatchV1TasksIdBody:
         field_dict.update({})
         if name is not UNSET:
             field_dict["name"] = name
+        if key is not UNSET:
+            field_dict["key"] = key
         if schedule is not UNSET:
             field_dict["schedule"] = schedule
         if target is not UNSET:
@@ -187,16 +205,30 @@ class PatchV1TasksIdBody:
         from ..models.patch_v1_tasks_id_body_schedule_type_0 import PatchV1TasksIdBodyScheduleType0  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_schedule_type_1 import PatchV1TasksIdBodyScheduleType1  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_schedule_type_2 import PatchV1TasksIdBodyScheduleType2  # noqa: PLC0415
+        from ..models.patch_v1_tasks_id_body_schedule_type_3 import PatchV1TasksIdBodyScheduleType3  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_target import PatchV1TasksIdBodyTarget  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_workflow import PatchV1TasksIdBodyWorkflow  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name", UNSET)
 
+        def _parse_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        key = _parse_key(d.pop("key", UNSET))
+
         def _parse_schedule(
             data: object,
         ) -> (
-            PatchV1TasksIdBodyScheduleType0 | PatchV1TasksIdBodyScheduleType1 | PatchV1TasksIdBodyScheduleType2 | Unset
+            PatchV1TasksIdBodyScheduleType0
+            | PatchV1TasksIdBodyScheduleType1
+            | PatchV1TasksIdBodyScheduleType2
+            | PatchV1TasksIdBodyScheduleType3
+            | Unset
         ):
             if isinstance(data, Unset):
                 return data
@@ -216,11 +248,19 @@ class PatchV1TasksIdBody:
                 return schedule_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                schedule_type_2 = PatchV1TasksIdBodyScheduleType2.from_dict(data)
+
+                return schedule_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            schedule_type_2 = PatchV1TasksIdBodyScheduleType2.from_dict(data)
+            schedule_type_3 = PatchV1TasksIdBodyScheduleType3.from_dict(data)
 
-            return schedule_type_2
+            return schedule_type_3
 
         schedule = _parse_schedule(d.pop("schedule", UNSET))
 
@@ -337,6 +377,7 @@ class PatchV1TasksIdBody:
 
         patch_v1_tasks_id_body = cls(
             name=name,
+            key=key,
             schedule=schedule,
             target=target,
             priority=priority,

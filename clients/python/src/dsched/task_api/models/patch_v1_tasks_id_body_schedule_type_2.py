@@ -2,11 +2,15 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.calendar import Calendar
+
 
 T = TypeVar("T", bound="PatchV1TasksIdBodyScheduleType2")
 
@@ -19,12 +23,14 @@ class PatchV1TasksIdBodyScheduleType2:
         every (str): elapsed time between fires: days, hours, minutes, seconds ("90m", "1h30m", "7d"), 1s to 366d
         offset (str | Unset): phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every
         start_at (datetime.datetime | Unset): the first fire time (before the offset); the Unix epoch when absent
+        calendar (Calendar | Unset): days the schedule does not fire on (docs/scheduling.md#calendars)
     """
 
     type_: Literal["interval"]
     every: str
     offset: str | Unset = UNSET
     start_at: datetime.datetime | Unset = UNSET
+    calendar: Calendar | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
@@ -36,6 +42,10 @@ class PatchV1TasksIdBodyScheduleType2:
         start_at: str | Unset = UNSET
         if not isinstance(self.start_at, Unset):
             start_at = self.start_at.isoformat()
+
+        calendar: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.calendar, Unset):
+            calendar = self.calendar.to_dict()
 
         field_dict: dict[str, Any] = {}
 
@@ -49,11 +59,15 @@ class PatchV1TasksIdBodyScheduleType2:
             field_dict["offset"] = offset
         if start_at is not UNSET:
             field_dict["startAt"] = start_at
+        if calendar is not UNSET:
+            field_dict["calendar"] = calendar
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.calendar import Calendar  # noqa: PLC0415
+
         d = dict(src_dict)
         type_ = cast(Literal["interval"], d.pop("type"))
         if type_ != "interval":
@@ -70,11 +84,19 @@ class PatchV1TasksIdBodyScheduleType2:
         else:
             start_at = datetime.datetime.fromisoformat(_start_at)
 
+        _calendar = d.pop("calendar", UNSET)
+        calendar: Calendar | Unset
+        if isinstance(_calendar, Unset):
+            calendar = UNSET
+        else:
+            calendar = Calendar.from_dict(_calendar)
+
         patch_v1_tasks_id_body_schedule_type_2 = cls(
             type_=type_,
             every=every,
             offset=offset,
             start_at=start_at,
+            calendar=calendar,
         )
 
         return patch_v1_tasks_id_body_schedule_type_2

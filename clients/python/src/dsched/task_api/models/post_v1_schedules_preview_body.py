@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from ..models.post_v1_schedules_preview_body_schedule_type_0 import PostV1SchedulesPreviewBodyScheduleType0
     from ..models.post_v1_schedules_preview_body_schedule_type_1 import PostV1SchedulesPreviewBodyScheduleType1
     from ..models.post_v1_schedules_preview_body_schedule_type_2 import PostV1SchedulesPreviewBodyScheduleType2
+    from ..models.post_v1_schedules_preview_body_schedule_type_3 import PostV1SchedulesPreviewBodyScheduleType3
 
 
 T = TypeVar("T", bound="PostV1SchedulesPreviewBody")
@@ -22,7 +23,7 @@ class PostV1SchedulesPreviewBody:
     """
     Attributes:
         schedule (PostV1SchedulesPreviewBodyScheduleType0 | PostV1SchedulesPreviewBodyScheduleType1 |
-            PostV1SchedulesPreviewBodyScheduleType2):
+            PostV1SchedulesPreviewBodyScheduleType2 | PostV1SchedulesPreviewBodyScheduleType3):
         count (int | Unset): how many fire times, at most 1000 Default: 10.
         from_ (datetime.datetime | Unset): the first fire time may be this instant or later (default: now)
     """
@@ -31,6 +32,7 @@ class PostV1SchedulesPreviewBody:
         PostV1SchedulesPreviewBodyScheduleType0
         | PostV1SchedulesPreviewBodyScheduleType1
         | PostV1SchedulesPreviewBodyScheduleType2
+        | PostV1SchedulesPreviewBodyScheduleType3
     )
     count: int | Unset = 10
     from_: datetime.datetime | Unset = UNSET
@@ -38,11 +40,14 @@ class PostV1SchedulesPreviewBody:
     def to_dict(self) -> dict[str, Any]:
         from ..models.post_v1_schedules_preview_body_schedule_type_0 import PostV1SchedulesPreviewBodyScheduleType0  # noqa: PLC0415
         from ..models.post_v1_schedules_preview_body_schedule_type_1 import PostV1SchedulesPreviewBodyScheduleType1  # noqa: PLC0415
+        from ..models.post_v1_schedules_preview_body_schedule_type_2 import PostV1SchedulesPreviewBodyScheduleType2  # noqa: PLC0415
 
         schedule: dict[str, Any]
         if isinstance(self.schedule, PostV1SchedulesPreviewBodyScheduleType0):
             schedule = self.schedule.to_dict()
         elif isinstance(self.schedule, PostV1SchedulesPreviewBodyScheduleType1):
+            schedule = self.schedule.to_dict()
+        elif isinstance(self.schedule, PostV1SchedulesPreviewBodyScheduleType2):
             schedule = self.schedule.to_dict()
         else:
             schedule = self.schedule.to_dict()
@@ -72,6 +77,7 @@ class PostV1SchedulesPreviewBody:
         from ..models.post_v1_schedules_preview_body_schedule_type_0 import PostV1SchedulesPreviewBodyScheduleType0  # noqa: PLC0415
         from ..models.post_v1_schedules_preview_body_schedule_type_1 import PostV1SchedulesPreviewBodyScheduleType1  # noqa: PLC0415
         from ..models.post_v1_schedules_preview_body_schedule_type_2 import PostV1SchedulesPreviewBodyScheduleType2  # noqa: PLC0415
+        from ..models.post_v1_schedules_preview_body_schedule_type_3 import PostV1SchedulesPreviewBodyScheduleType3  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -81,6 +87,7 @@ class PostV1SchedulesPreviewBody:
             PostV1SchedulesPreviewBodyScheduleType0
             | PostV1SchedulesPreviewBodyScheduleType1
             | PostV1SchedulesPreviewBodyScheduleType2
+            | PostV1SchedulesPreviewBodyScheduleType3
         ):
             try:
                 if not isinstance(data, dict):
@@ -98,11 +105,19 @@ class PostV1SchedulesPreviewBody:
                 return schedule_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                schedule_type_2 = PostV1SchedulesPreviewBodyScheduleType2.from_dict(data)
+
+                return schedule_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            schedule_type_2 = PostV1SchedulesPreviewBodyScheduleType2.from_dict(data)
+            schedule_type_3 = PostV1SchedulesPreviewBodyScheduleType3.from_dict(data)
 
-            return schedule_type_2
+            return schedule_type_3
 
         schedule = _parse_schedule(d.pop("schedule"))
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..models.post_v1_tasks_body_schedule_type_0 import PostV1TasksBodyScheduleType0
     from ..models.post_v1_tasks_body_schedule_type_1 import PostV1TasksBodyScheduleType1
     from ..models.post_v1_tasks_body_schedule_type_2 import PostV1TasksBodyScheduleType2
+    from ..models.post_v1_tasks_body_schedule_type_3 import PostV1TasksBodyScheduleType3
     from ..models.post_v1_tasks_body_target import PostV1TasksBodyTarget
     from ..models.post_v1_tasks_body_workflow import PostV1TasksBodyWorkflow
 
@@ -31,7 +32,9 @@ class PostV1TasksBody:
     """
     Attributes:
         name (str):
-        schedule (PostV1TasksBodyScheduleType0 | PostV1TasksBodyScheduleType1 | PostV1TasksBodyScheduleType2):
+        schedule (PostV1TasksBodyScheduleType0 | PostV1TasksBodyScheduleType1 | PostV1TasksBodyScheduleType2 |
+            PostV1TasksBodyScheduleType3):
+        key (str | Unset): the tenant’s own name for the task, unique among its live tasks: how `dsched apply` finds it
         target (PostV1TasksBodyTarget | Unset):
         workflow (PostV1TasksBodyWorkflow | Unset): instead of `target`: each occurrence starts one run of this workflow
             (POST /v1/workflows body)
@@ -50,7 +53,13 @@ class PostV1TasksBody:
     """
 
     name: str
-    schedule: PostV1TasksBodyScheduleType0 | PostV1TasksBodyScheduleType1 | PostV1TasksBodyScheduleType2
+    schedule: (
+        PostV1TasksBodyScheduleType0
+        | PostV1TasksBodyScheduleType1
+        | PostV1TasksBodyScheduleType2
+        | PostV1TasksBodyScheduleType3
+    )
+    key: str | Unset = UNSET
     target: PostV1TasksBodyTarget | Unset = UNSET
     workflow: PostV1TasksBodyWorkflow | Unset = UNSET
     priority: PostV1TasksBodyPriority | Unset = PostV1TasksBodyPriority.NORMAL
@@ -67,6 +76,7 @@ class PostV1TasksBody:
     def to_dict(self) -> dict[str, Any]:
         from ..models.post_v1_tasks_body_schedule_type_0 import PostV1TasksBodyScheduleType0  # noqa: PLC0415
         from ..models.post_v1_tasks_body_schedule_type_1 import PostV1TasksBodyScheduleType1  # noqa: PLC0415
+        from ..models.post_v1_tasks_body_schedule_type_2 import PostV1TasksBodyScheduleType2  # noqa: PLC0415
 
         name = self.name
 
@@ -75,8 +85,12 @@ class PostV1TasksBody:
             schedule = self.schedule.to_dict()
         elif isinstance(self.schedule, PostV1TasksBodyScheduleType1):
             schedule = self.schedule.to_dict()
+        elif isinstance(self.schedule, PostV1TasksBodyScheduleType2):
+            schedule = self.schedule.to_dict()
         else:
             schedule = self.schedule.to_dict()
+
+        key = self.key
 
         target: dict[str, Any] | Unset = UNSET
         if not isinstance(self.target, Unset):
@@ -130,6 +144,8 @@ class PostV1TasksBody:
                 "schedule": schedule,
             }
         )
+        if key is not UNSET:
+            field_dict["key"] = key
         if target is not UNSET:
             field_dict["target"] = target
         if workflow is not UNSET:
@@ -166,6 +182,7 @@ class PostV1TasksBody:
         from ..models.post_v1_tasks_body_schedule_type_0 import PostV1TasksBodyScheduleType0  # noqa: PLC0415
         from ..models.post_v1_tasks_body_schedule_type_1 import PostV1TasksBodyScheduleType1  # noqa: PLC0415
         from ..models.post_v1_tasks_body_schedule_type_2 import PostV1TasksBodyScheduleType2  # noqa: PLC0415
+        from ..models.post_v1_tasks_body_schedule_type_3 import PostV1TasksBodyScheduleType3  # noqa: PLC0415
         from ..models.post_v1_tasks_body_target import PostV1TasksBodyTarget  # noqa: PLC0415
         from ..models.post_v1_tasks_body_workflow import PostV1TasksBodyWorkflow  # noqa: PLC0415
 
@@ -174,7 +191,12 @@ class PostV1TasksBody:
 
         def _parse_schedule(
             data: object,
-        ) -> PostV1TasksBodyScheduleType0 | PostV1TasksBodyScheduleType1 | PostV1TasksBodyScheduleType2:
+        ) -> (
+            PostV1TasksBodyScheduleType0
+            | PostV1TasksBodyScheduleType1
+            | PostV1TasksBodyScheduleType2
+            | PostV1TasksBodyScheduleType3
+        ):
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -191,13 +213,23 @@ class PostV1TasksBody:
                 return schedule_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                schedule_type_2 = PostV1TasksBodyScheduleType2.from_dict(data)
+
+                return schedule_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            schedule_type_2 = PostV1TasksBodyScheduleType2.from_dict(data)
+            schedule_type_3 = PostV1TasksBodyScheduleType3.from_dict(data)
 
-            return schedule_type_2
+            return schedule_type_3
 
         schedule = _parse_schedule(d.pop("schedule"))
+
+        key = d.pop("key", UNSET)
 
         _target = d.pop("target", UNSET)
         target: PostV1TasksBodyTarget | Unset
@@ -276,6 +308,7 @@ class PostV1TasksBody:
         post_v1_tasks_body = cls(
             name=name,
             schedule=schedule,
+            key=key,
             target=target,
             workflow=workflow,
             priority=priority,

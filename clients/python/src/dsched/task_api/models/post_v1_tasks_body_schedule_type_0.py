@@ -6,6 +6,8 @@ from typing import Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="PostV1TasksBodyScheduleType0")
 
 
@@ -15,15 +17,19 @@ class PostV1TasksBodyScheduleType0:
     Attributes:
         type_ (Literal['once']):
         at (datetime.datetime): RFC 3339 time
+        timezone (str | Unset): the zone its description shows the time in
     """
 
     type_: Literal["once"]
     at: datetime.datetime
+    timezone: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
 
         at = self.at.isoformat()
+
+        timezone = self.timezone
 
         field_dict: dict[str, Any] = {}
 
@@ -33,6 +39,8 @@ class PostV1TasksBodyScheduleType0:
                 "at": at,
             }
         )
+        if timezone is not UNSET:
+            field_dict["timezone"] = timezone
 
         return field_dict
 
@@ -45,9 +53,12 @@ class PostV1TasksBodyScheduleType0:
 
         at = datetime.datetime.fromisoformat(d.pop("at"))
 
+        timezone = d.pop("timezone", UNSET)
+
         post_v1_tasks_body_schedule_type_0 = cls(
             type_=type_,
             at=at,
+            timezone=timezone,
         )
 
         return post_v1_tasks_body_schedule_type_0

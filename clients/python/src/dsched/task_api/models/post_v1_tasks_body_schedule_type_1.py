@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.calendar import Calendar
     from ..models.post_v1_tasks_body_schedule_type_1_dst import PostV1TasksBodyScheduleType1Dst
 
 
@@ -22,12 +23,14 @@ class PostV1TasksBodyScheduleType1:
         expression (str):
         timezone (str | Unset):  Default: 'UTC'.
         dst (PostV1TasksBodyScheduleType1Dst | Unset):
+        calendar (Calendar | Unset): days the schedule does not fire on (docs/scheduling.md#calendars)
     """
 
     type_: Literal["cron"]
     expression: str
     timezone: str | Unset = "UTC"
     dst: PostV1TasksBodyScheduleType1Dst | Unset = UNSET
+    calendar: Calendar | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
@@ -39,6 +42,10 @@ class PostV1TasksBodyScheduleType1:
         dst: dict[str, Any] | Unset = UNSET
         if not isinstance(self.dst, Unset):
             dst = self.dst.to_dict()
+
+        calendar: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.calendar, Unset):
+            calendar = self.calendar.to_dict()
 
         field_dict: dict[str, Any] = {}
 
@@ -52,11 +59,14 @@ class PostV1TasksBodyScheduleType1:
             field_dict["timezone"] = timezone
         if dst is not UNSET:
             field_dict["dst"] = dst
+        if calendar is not UNSET:
+            field_dict["calendar"] = calendar
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.calendar import Calendar  # noqa: PLC0415
         from ..models.post_v1_tasks_body_schedule_type_1_dst import PostV1TasksBodyScheduleType1Dst  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -75,11 +85,19 @@ class PostV1TasksBodyScheduleType1:
         else:
             dst = PostV1TasksBodyScheduleType1Dst.from_dict(_dst)
 
+        _calendar = d.pop("calendar", UNSET)
+        calendar: Calendar | Unset
+        if isinstance(_calendar, Unset):
+            calendar = UNSET
+        else:
+            calendar = Calendar.from_dict(_calendar)
+
         post_v1_tasks_body_schedule_type_1 = cls(
             type_=type_,
             expression=expression,
             timezone=timezone,
             dst=dst,
+            calendar=calendar,
         )
 
         return post_v1_tasks_body_schedule_type_1

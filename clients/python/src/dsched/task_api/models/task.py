@@ -13,13 +13,13 @@ from ..models.task_state import TaskState
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.schedule_view_type_0 import ScheduleViewType0
+    from ..models.schedule_view_type_1 import ScheduleViewType1
+    from ..models.schedule_view_type_2 import ScheduleViewType2
     from ..models.task_callbacks import TaskCallbacks
     from ..models.task_flow_control import TaskFlowControl
     from ..models.task_metadata import TaskMetadata
     from ..models.task_retry import TaskRetry
-    from ..models.task_schedule_type_0 import TaskScheduleType0
-    from ..models.task_schedule_type_1 import TaskScheduleType1
-    from ..models.task_schedule_type_2 import TaskScheduleType2
     from ..models.task_target import TaskTarget
     from ..models.task_workflow import TaskWorkflow
 
@@ -33,7 +33,7 @@ class Task:
     Attributes:
         id (str):
         name (str):
-        schedule (TaskScheduleType0 | TaskScheduleType1 | TaskScheduleType2):
+        schedule (ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2):
         priority (TaskPriority):
         lane (Literal['workflow'] | TaskLaneType0): `workflow` for a workflow task: its occurrences start runs, whose
             nodes choose their own lanes
@@ -45,6 +45,7 @@ class Task:
         version (int):
         created_at (str):
         updated_at (str):
+        key (str | Unset): the tenant’s own name for the task, when it has one
         target (TaskTarget | Unset): absent on a workflow task, which carries `workflow` instead
         workflow (TaskWorkflow | Unset): a workflow task: each occurrence starts one run of this body
             (docs/workflows.md)
@@ -58,7 +59,7 @@ class Task:
 
     id: str
     name: str
-    schedule: TaskScheduleType0 | TaskScheduleType1 | TaskScheduleType2
+    schedule: ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2
     priority: TaskPriority
     lane: Literal["workflow"] | TaskLaneType0
     retry: TaskRetry
@@ -69,6 +70,7 @@ class Task:
     version: int
     created_at: str
     updated_at: str
+    key: str | Unset = UNSET
     target: TaskTarget | Unset = UNSET
     workflow: TaskWorkflow | Unset = UNSET
     metadata: TaskMetadata | Unset = UNSET
@@ -79,17 +81,17 @@ class Task:
     paused_reason: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.task_schedule_type_0 import TaskScheduleType0  # noqa: PLC0415
-        from ..models.task_schedule_type_1 import TaskScheduleType1  # noqa: PLC0415
+        from ..models.schedule_view_type_0 import ScheduleViewType0  # noqa: PLC0415
+        from ..models.schedule_view_type_1 import ScheduleViewType1  # noqa: PLC0415
 
         id = self.id
 
         name = self.name
 
         schedule: dict[str, Any]
-        if isinstance(self.schedule, TaskScheduleType0):
+        if isinstance(self.schedule, ScheduleViewType0):
             schedule = self.schedule.to_dict()
-        elif isinstance(self.schedule, TaskScheduleType1):
+        elif isinstance(self.schedule, ScheduleViewType1):
             schedule = self.schedule.to_dict()
         else:
             schedule = self.schedule.to_dict()
@@ -118,6 +120,8 @@ class Task:
         created_at = self.created_at
 
         updated_at = self.updated_at
+
+        key = self.key
 
         target: dict[str, Any] | Unset = UNSET
         if not isinstance(self.target, Unset):
@@ -164,6 +168,8 @@ class Task:
                 "updatedAt": updated_at,
             }
         )
+        if key is not UNSET:
+            field_dict["key"] = key
         if target is not UNSET:
             field_dict["target"] = target
         if workflow is not UNSET:
@@ -185,13 +191,13 @@ class Task:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.schedule_view_type_0 import ScheduleViewType0  # noqa: PLC0415
+        from ..models.schedule_view_type_1 import ScheduleViewType1  # noqa: PLC0415
+        from ..models.schedule_view_type_2 import ScheduleViewType2  # noqa: PLC0415
         from ..models.task_callbacks import TaskCallbacks  # noqa: PLC0415
         from ..models.task_flow_control import TaskFlowControl  # noqa: PLC0415
         from ..models.task_metadata import TaskMetadata  # noqa: PLC0415
         from ..models.task_retry import TaskRetry  # noqa: PLC0415
-        from ..models.task_schedule_type_0 import TaskScheduleType0  # noqa: PLC0415
-        from ..models.task_schedule_type_1 import TaskScheduleType1  # noqa: PLC0415
-        from ..models.task_schedule_type_2 import TaskScheduleType2  # noqa: PLC0415
         from ..models.task_target import TaskTarget  # noqa: PLC0415
         from ..models.task_workflow import TaskWorkflow  # noqa: PLC0415
 
@@ -200,28 +206,28 @@ class Task:
 
         name = d.pop("name")
 
-        def _parse_schedule(data: object) -> TaskScheduleType0 | TaskScheduleType1 | TaskScheduleType2:
+        def _parse_schedule(data: object) -> ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                schedule_type_0 = TaskScheduleType0.from_dict(data)
+                componentsschemas_schedule_view_type_0 = ScheduleViewType0.from_dict(data)
 
-                return schedule_type_0
+                return componentsschemas_schedule_view_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                schedule_type_1 = TaskScheduleType1.from_dict(data)
+                componentsschemas_schedule_view_type_1 = ScheduleViewType1.from_dict(data)
 
-                return schedule_type_1
+                return componentsschemas_schedule_view_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            schedule_type_2 = TaskScheduleType2.from_dict(data)
+            componentsschemas_schedule_view_type_2 = ScheduleViewType2.from_dict(data)
 
-            return schedule_type_2
+            return componentsschemas_schedule_view_type_2
 
         schedule = _parse_schedule(d.pop("schedule"))
 
@@ -263,6 +269,8 @@ class Task:
         created_at = d.pop("createdAt")
 
         updated_at = d.pop("updatedAt")
+
+        key = d.pop("key", UNSET)
 
         _target = d.pop("target", UNSET)
         target: TaskTarget | Unset
@@ -319,6 +327,7 @@ class Task:
             version=version,
             created_at=created_at,
             updated_at=updated_at,
+            key=key,
             target=target,
             workflow=workflow,
             metadata=metadata,

@@ -16,6 +16,7 @@ def _get_kwargs(
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
+    key: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -29,6 +30,8 @@ def _get_kwargs(
         json_state = state.value
 
     params["state"] = json_state
+
+    params["key"] = key
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -87,6 +90,7 @@ def sync_detailed(
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
+    key: str | Unset = UNSET,
 ) -> Response[Error | GetV1TasksResponse200]:
     """The tenant’s tasks, oldest first, paged
 
@@ -94,6 +98,7 @@ def sync_detailed(
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
         state (GetV1TasksState | Unset):
+        key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -107,6 +112,7 @@ def sync_detailed(
         limit=limit,
         page_token=page_token,
         state=state,
+        key=key,
     )
 
     response = client.get_httpx_client().request(
@@ -122,6 +128,7 @@ def sync(
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
+    key: str | Unset = UNSET,
 ) -> Error | GetV1TasksResponse200 | None:
     """The tenant’s tasks, oldest first, paged
 
@@ -129,6 +136,7 @@ def sync(
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
         state (GetV1TasksState | Unset):
+        key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,6 +151,7 @@ def sync(
         limit=limit,
         page_token=page_token,
         state=state,
+        key=key,
     ).parsed
 
 
@@ -152,6 +161,7 @@ async def asyncio_detailed(
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
+    key: str | Unset = UNSET,
 ) -> Response[Error | GetV1TasksResponse200]:
     """The tenant’s tasks, oldest first, paged
 
@@ -159,6 +169,7 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
         state (GetV1TasksState | Unset):
+        key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,6 +183,7 @@ async def asyncio_detailed(
         limit=limit,
         page_token=page_token,
         state=state,
+        key=key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -185,6 +197,7 @@ async def asyncio(
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
+    key: str | Unset = UNSET,
 ) -> Error | GetV1TasksResponse200 | None:
     """The tenant’s tasks, oldest first, paged
 
@@ -192,6 +205,7 @@ async def asyncio(
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
         state (GetV1TasksState | Unset):
+        key (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,5 +221,6 @@ async def asyncio(
             limit=limit,
             page_token=page_token,
             state=state,
+            key=key,
         )
     ).parsed

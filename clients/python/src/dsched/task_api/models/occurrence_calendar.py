@@ -1,9 +1,9 @@
 from enum import StrEnum
 
 
-class TaskScheduleType1DstSkipped(StrEnum):
-    SHIFT = "shift"
-    SKIP = "skip"
+class OccurrenceCalendar(StrEnum):
+    EXCLUDED = "excluded"
+    MOVED = "moved"
 
     def __str__(self) -> str:
         return str(self.value)

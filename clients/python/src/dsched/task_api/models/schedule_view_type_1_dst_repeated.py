@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TaskScheduleType1DstRepeated(StrEnum):
+class ScheduleViewType1DstRepeated(StrEnum):
     BOTH = "both"
     FIRST = "first"
     LAST = "last"

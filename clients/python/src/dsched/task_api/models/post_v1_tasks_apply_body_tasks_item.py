@@ -1,0 +1,347 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.post_v1_tasks_apply_body_tasks_item_lane import PostV1TasksApplyBodyTasksItemLane
+from ..models.post_v1_tasks_apply_body_tasks_item_misfire_policy import PostV1TasksApplyBodyTasksItemMisfirePolicy
+from ..models.post_v1_tasks_apply_body_tasks_item_overlap_policy import PostV1TasksApplyBodyTasksItemOverlapPolicy
+from ..models.post_v1_tasks_apply_body_tasks_item_priority import PostV1TasksApplyBodyTasksItemPriority
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.post_v1_tasks_apply_body_tasks_item_callbacks import PostV1TasksApplyBodyTasksItemCallbacks
+    from ..models.post_v1_tasks_apply_body_tasks_item_flow_control import PostV1TasksApplyBodyTasksItemFlowControl
+    from ..models.post_v1_tasks_apply_body_tasks_item_metadata import PostV1TasksApplyBodyTasksItemMetadata
+    from ..models.post_v1_tasks_apply_body_tasks_item_retry import PostV1TasksApplyBodyTasksItemRetry
+    from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_0 import PostV1TasksApplyBodyTasksItemScheduleType0
+    from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_1 import PostV1TasksApplyBodyTasksItemScheduleType1
+    from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_2 import PostV1TasksApplyBodyTasksItemScheduleType2
+    from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_3 import PostV1TasksApplyBodyTasksItemScheduleType3
+    from ..models.post_v1_tasks_apply_body_tasks_item_target import PostV1TasksApplyBodyTasksItemTarget
+    from ..models.post_v1_tasks_apply_body_tasks_item_workflow import PostV1TasksApplyBodyTasksItemWorkflow
+
+
+T = TypeVar("T", bound="PostV1TasksApplyBodyTasksItem")
+
+
+@_attrs_define
+class PostV1TasksApplyBodyTasksItem:
+    """
+    Attributes:
+        name (str):
+        schedule (PostV1TasksApplyBodyTasksItemScheduleType0 | PostV1TasksApplyBodyTasksItemScheduleType1 |
+            PostV1TasksApplyBodyTasksItemScheduleType2 | PostV1TasksApplyBodyTasksItemScheduleType3):
+        key (str | Unset): the tenant’s own name for the task, unique among its live tasks: how `dsched apply` finds it
+        target (PostV1TasksApplyBodyTasksItemTarget | Unset):
+        workflow (PostV1TasksApplyBodyTasksItemWorkflow | Unset): instead of `target`: each occurrence starts one run of
+            this workflow (POST /v1/workflows body)
+        priority (PostV1TasksApplyBodyTasksItemPriority | Unset):  Default:
+            PostV1TasksApplyBodyTasksItemPriority.NORMAL.
+        lane (PostV1TasksApplyBodyTasksItemLane | Unset):
+        retry (PostV1TasksApplyBodyTasksItemRetry | Unset):
+        misfire_policy (PostV1TasksApplyBodyTasksItemMisfirePolicy | Unset):  Default:
+            PostV1TasksApplyBodyTasksItemMisfirePolicy.FIRE_ONCE.
+        overlap_policy (PostV1TasksApplyBodyTasksItemOverlapPolicy | Unset):  Default:
+            PostV1TasksApplyBodyTasksItemOverlapPolicy.ALLOW.
+        metadata (PostV1TasksApplyBodyTasksItemMetadata | Unset):
+        jitter_s (int | Unset): each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t Default:
+            0.
+        pause_after_failures (int | Unset): pause a cron or interval task after this many dead occurrences in a row
+        callbacks (PostV1TasksApplyBodyTasksItemCallbacks | Unset):
+        flow_control (PostV1TasksApplyBodyTasksItemFlowControl | Unset): flow control per key (docs/flow-control.md):
+            over-limit calls wait, they do not fail
+    """
+
+    name: str
+    schedule: (
+        PostV1TasksApplyBodyTasksItemScheduleType0
+        | PostV1TasksApplyBodyTasksItemScheduleType1
+        | PostV1TasksApplyBodyTasksItemScheduleType2
+        | PostV1TasksApplyBodyTasksItemScheduleType3
+    )
+    key: str | Unset = UNSET
+    target: PostV1TasksApplyBodyTasksItemTarget | Unset = UNSET
+    workflow: PostV1TasksApplyBodyTasksItemWorkflow | Unset = UNSET
+    priority: PostV1TasksApplyBodyTasksItemPriority | Unset = PostV1TasksApplyBodyTasksItemPriority.NORMAL
+    lane: PostV1TasksApplyBodyTasksItemLane | Unset = UNSET
+    retry: PostV1TasksApplyBodyTasksItemRetry | Unset = UNSET
+    misfire_policy: PostV1TasksApplyBodyTasksItemMisfirePolicy | Unset = (
+        PostV1TasksApplyBodyTasksItemMisfirePolicy.FIRE_ONCE
+    )
+    overlap_policy: PostV1TasksApplyBodyTasksItemOverlapPolicy | Unset = (
+        PostV1TasksApplyBodyTasksItemOverlapPolicy.ALLOW
+    )
+    metadata: PostV1TasksApplyBodyTasksItemMetadata | Unset = UNSET
+    jitter_s: int | Unset = 0
+    pause_after_failures: int | Unset = UNSET
+    callbacks: PostV1TasksApplyBodyTasksItemCallbacks | Unset = UNSET
+    flow_control: PostV1TasksApplyBodyTasksItemFlowControl | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_0 import (
+            PostV1TasksApplyBodyTasksItemScheduleType0,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_1 import (
+            PostV1TasksApplyBodyTasksItemScheduleType1,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_2 import (
+            PostV1TasksApplyBodyTasksItemScheduleType2,  # noqa: PLC0415
+        )
+
+        name = self.name
+
+        schedule: dict[str, Any]
+        if isinstance(self.schedule, PostV1TasksApplyBodyTasksItemScheduleType0):
+            schedule = self.schedule.to_dict()
+        elif isinstance(self.schedule, PostV1TasksApplyBodyTasksItemScheduleType1):
+            schedule = self.schedule.to_dict()
+        elif isinstance(self.schedule, PostV1TasksApplyBodyTasksItemScheduleType2):
+            schedule = self.schedule.to_dict()
+        else:
+            schedule = self.schedule.to_dict()
+
+        key = self.key
+
+        target: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.target, Unset):
+            target = self.target.to_dict()
+
+        workflow: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.workflow, Unset):
+            workflow = self.workflow.to_dict()
+
+        priority: str | Unset = UNSET
+        if not isinstance(self.priority, Unset):
+            priority = self.priority.value
+
+        lane: str | Unset = UNSET
+        if not isinstance(self.lane, Unset):
+            lane = self.lane.value
+
+        retry: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.retry, Unset):
+            retry = self.retry.to_dict()
+
+        misfire_policy: str | Unset = UNSET
+        if not isinstance(self.misfire_policy, Unset):
+            misfire_policy = self.misfire_policy.value
+
+        overlap_policy: str | Unset = UNSET
+        if not isinstance(self.overlap_policy, Unset):
+            overlap_policy = self.overlap_policy.value
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        jitter_s = self.jitter_s
+
+        pause_after_failures = self.pause_after_failures
+
+        callbacks: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.callbacks, Unset):
+            callbacks = self.callbacks.to_dict()
+
+        flow_control: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flow_control, Unset):
+            flow_control = self.flow_control.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "schedule": schedule,
+            }
+        )
+        if key is not UNSET:
+            field_dict["key"] = key
+        if target is not UNSET:
+            field_dict["target"] = target
+        if workflow is not UNSET:
+            field_dict["workflow"] = workflow
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if lane is not UNSET:
+            field_dict["lane"] = lane
+        if retry is not UNSET:
+            field_dict["retry"] = retry
+        if misfire_policy is not UNSET:
+            field_dict["misfirePolicy"] = misfire_policy
+        if overlap_policy is not UNSET:
+            field_dict["overlapPolicy"] = overlap_policy
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+        if jitter_s is not UNSET:
+            field_dict["jitterS"] = jitter_s
+        if pause_after_failures is not UNSET:
+            field_dict["pauseAfterFailures"] = pause_after_failures
+        if callbacks is not UNSET:
+            field_dict["callbacks"] = callbacks
+        if flow_control is not UNSET:
+            field_dict["flowControl"] = flow_control
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_v1_tasks_apply_body_tasks_item_callbacks import PostV1TasksApplyBodyTasksItemCallbacks  # noqa: PLC0415
+        from ..models.post_v1_tasks_apply_body_tasks_item_flow_control import PostV1TasksApplyBodyTasksItemFlowControl  # noqa: PLC0415
+        from ..models.post_v1_tasks_apply_body_tasks_item_metadata import PostV1TasksApplyBodyTasksItemMetadata  # noqa: PLC0415
+        from ..models.post_v1_tasks_apply_body_tasks_item_retry import PostV1TasksApplyBodyTasksItemRetry  # noqa: PLC0415
+        from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_0 import (
+            PostV1TasksApplyBodyTasksItemScheduleType0,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_1 import (
+            PostV1TasksApplyBodyTasksItemScheduleType1,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_2 import (
+            PostV1TasksApplyBodyTasksItemScheduleType2,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_3 import (
+            PostV1TasksApplyBodyTasksItemScheduleType3,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_target import PostV1TasksApplyBodyTasksItemTarget  # noqa: PLC0415
+        from ..models.post_v1_tasks_apply_body_tasks_item_workflow import PostV1TasksApplyBodyTasksItemWorkflow  # noqa: PLC0415
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        def _parse_schedule(
+            data: object,
+        ) -> (
+            PostV1TasksApplyBodyTasksItemScheduleType0
+            | PostV1TasksApplyBodyTasksItemScheduleType1
+            | PostV1TasksApplyBodyTasksItemScheduleType2
+            | PostV1TasksApplyBodyTasksItemScheduleType3
+        ):
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                schedule_type_0 = PostV1TasksApplyBodyTasksItemScheduleType0.from_dict(data)
+
+                return schedule_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                schedule_type_1 = PostV1TasksApplyBodyTasksItemScheduleType1.from_dict(data)
+
+                return schedule_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                schedule_type_2 = PostV1TasksApplyBodyTasksItemScheduleType2.from_dict(data)
+
+                return schedule_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            schedule_type_3 = PostV1TasksApplyBodyTasksItemScheduleType3.from_dict(data)
+
+            return schedule_type_3
+
+        schedule = _parse_schedule(d.pop("schedule"))
+
+        key = d.pop("key", UNSET)
+
+        _target = d.pop("target", UNSET)
+        target: PostV1TasksApplyBodyTasksItemTarget | Unset
+        if isinstance(_target, Unset):
+            target = UNSET
+        else:
+            target = PostV1TasksApplyBodyTasksItemTarget.from_dict(_target)
+
+        _workflow = d.pop("workflow", UNSET)
+        workflow: PostV1TasksApplyBodyTasksItemWorkflow | Unset
+        if isinstance(_workflow, Unset):
+            workflow = UNSET
+        else:
+            workflow = PostV1TasksApplyBodyTasksItemWorkflow.from_dict(_workflow)
+
+        _priority = d.pop("priority", UNSET)
+        priority: PostV1TasksApplyBodyTasksItemPriority | Unset
+        if isinstance(_priority, Unset):
+            priority = UNSET
+        else:
+            priority = PostV1TasksApplyBodyTasksItemPriority(_priority)
+
+        _lane = d.pop("lane", UNSET)
+        lane: PostV1TasksApplyBodyTasksItemLane | Unset
+        if isinstance(_lane, Unset):
+            lane = UNSET
+        else:
+            lane = PostV1TasksApplyBodyTasksItemLane(_lane)
+
+        _retry = d.pop("retry", UNSET)
+        retry: PostV1TasksApplyBodyTasksItemRetry | Unset
+        if isinstance(_retry, Unset):
+            retry = UNSET
+        else:
+            retry = PostV1TasksApplyBodyTasksItemRetry.from_dict(_retry)
+
+        _misfire_policy = d.pop("misfirePolicy", UNSET)
+        misfire_policy: PostV1TasksApplyBodyTasksItemMisfirePolicy | Unset
+        if isinstance(_misfire_policy, Unset):
+            misfire_policy = UNSET
+        else:
+            misfire_policy = PostV1TasksApplyBodyTasksItemMisfirePolicy(_misfire_policy)
+
+        _overlap_policy = d.pop("overlapPolicy", UNSET)
+        overlap_policy: PostV1TasksApplyBodyTasksItemOverlapPolicy | Unset
+        if isinstance(_overlap_policy, Unset):
+            overlap_policy = UNSET
+        else:
+            overlap_policy = PostV1TasksApplyBodyTasksItemOverlapPolicy(_overlap_policy)
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: PostV1TasksApplyBodyTasksItemMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = PostV1TasksApplyBodyTasksItemMetadata.from_dict(_metadata)
+
+        jitter_s = d.pop("jitterS", UNSET)
+
+        pause_after_failures = d.pop("pauseAfterFailures", UNSET)
+
+        _callbacks = d.pop("callbacks", UNSET)
+        callbacks: PostV1TasksApplyBodyTasksItemCallbacks | Unset
+        if isinstance(_callbacks, Unset):
+            callbacks = UNSET
+        else:
+            callbacks = PostV1TasksApplyBodyTasksItemCallbacks.from_dict(_callbacks)
+
+        _flow_control = d.pop("flowControl", UNSET)
+        flow_control: PostV1TasksApplyBodyTasksItemFlowControl | Unset
+        if isinstance(_flow_control, Unset):
+            flow_control = UNSET
+        else:
+            flow_control = PostV1TasksApplyBodyTasksItemFlowControl.from_dict(_flow_control)
+
+        post_v1_tasks_apply_body_tasks_item = cls(
+            name=name,
+            schedule=schedule,
+            key=key,
+            target=target,
+            workflow=workflow,
+            priority=priority,
+            lane=lane,
+            retry=retry,
+            misfire_policy=misfire_policy,
+            overlap_policy=overlap_policy,
+            metadata=metadata,
+            jitter_s=jitter_s,
+            pause_after_failures=pause_after_failures,
+            callbacks=callbacks,
+            flow_control=flow_control,
+        )
+
+        return post_v1_tasks_apply_body_tasks_item

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class PostV1TasksApplyBodyTasksItemRetryRulesItemAction(StrEnum):
+    DEAD = "dead"
+    RETRY = "retry"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class PostV1TasksApplyBodyTasksItemScheduleType1DstRepeated(StrEnum):
+    BOTH = "both"
+    FIRST = "first"
+    LAST = "last"
+
+    def __str__(self) -> str:
+        return str(self.value)

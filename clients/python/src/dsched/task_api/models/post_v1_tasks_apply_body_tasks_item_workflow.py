@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.post_v1_tasks_apply_body_tasks_item_workflow_failure_policy import (
+    PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy,
+)
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.post_v1_tasks_apply_body_tasks_item_workflow_metadata import (
+        PostV1TasksApplyBodyTasksItemWorkflowMetadata,
+    )
+    from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item import (
+        PostV1TasksApplyBodyTasksItemWorkflowNodesItem,
+    )
+
+
+T = TypeVar("T", bound="PostV1TasksApplyBodyTasksItemWorkflow")
+
+
+@_attrs_define
+class PostV1TasksApplyBodyTasksItemWorkflow:
+    """instead of `target`: each occurrence starts one run of this workflow (POST /v1/workflows body)
+
+    Attributes:
+        name (str):
+        nodes (list[PostV1TasksApplyBodyTasksItemWorkflowNodesItem]):
+        failure_policy (PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy | Unset):  Default:
+            PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy.CONTINUE.
+        max_parallel (int | Unset):
+        deadline_s (int | Unset):
+        metadata (PostV1TasksApplyBodyTasksItemWorkflowMetadata | Unset):
+    """
+
+    name: str
+    nodes: list[PostV1TasksApplyBodyTasksItemWorkflowNodesItem]
+    failure_policy: PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy | Unset = (
+        PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy.CONTINUE
+    )
+    max_parallel: int | Unset = UNSET
+    deadline_s: int | Unset = UNSET
+    metadata: PostV1TasksApplyBodyTasksItemWorkflowMetadata | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        nodes = []
+        for nodes_item_data in self.nodes:
+            nodes_item = nodes_item_data.to_dict()
+            nodes.append(nodes_item)
+
+        failure_policy: str | Unset = UNSET
+        if not isinstance(self.failure_policy, Unset):
+            failure_policy = self.failure_policy.value
+
+        max_parallel = self.max_parallel
+
+        deadline_s = self.deadline_s
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "nodes": nodes,
+            }
+        )
+        if failure_policy is not UNSET:
+            field_dict["failurePolicy"] = failure_policy
+        if max_parallel is not UNSET:
+            field_dict["maxParallel"] = max_parallel
+        if deadline_s is not UNSET:
+            field_dict["deadlineS"] = deadline_s
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.post_v1_tasks_apply_body_tasks_item_workflow_metadata import (
+            PostV1TasksApplyBodyTasksItemWorkflowMetadata,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item import (
+            PostV1TasksApplyBodyTasksItemWorkflowNodesItem,  # noqa: PLC0415
+        )
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        nodes = []
+        _nodes = d.pop("nodes")
+        for nodes_item_data in _nodes:
+            nodes_item = PostV1TasksApplyBodyTasksItemWorkflowNodesItem.from_dict(nodes_item_data)
+
+            nodes.append(nodes_item)
+
+        _failure_policy = d.pop("failurePolicy", UNSET)
+        failure_policy: PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy | Unset
+        if isinstance(_failure_policy, Unset):
+            failure_policy = UNSET
+        else:
+            failure_policy = PostV1TasksApplyBodyTasksItemWorkflowFailurePolicy(_failure_policy)
+
+        max_parallel = d.pop("maxParallel", UNSET)
+
+        deadline_s = d.pop("deadlineS", UNSET)
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: PostV1TasksApplyBodyTasksItemWorkflowMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = PostV1TasksApplyBodyTasksItemWorkflowMetadata.from_dict(_metadata)
+
+        post_v1_tasks_apply_body_tasks_item_workflow = cls(
+            name=name,
+            nodes=nodes,
+            failure_policy=failure_policy,
+            max_parallel=max_parallel,
+            deadline_s=deadline_s,
+            metadata=metadata,
+        )
+
+        return post_v1_tasks_apply_body_tasks_item_workflow
