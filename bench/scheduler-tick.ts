@@ -1,4 +1,4 @@
-// pnpm bench scheduler-tick [--quick]
+// pnpm bench scheduler-tick [--quick] [--calendar]
 //
 // The scheduler's tick against the local MariaDB, through the real adapter and core (the same
 // SchedulerTick the service runs, holding every partition lease, so the in-transaction lease
@@ -8,8 +8,13 @@
 //   2. one tick materialising 1,000 due tasks (median of repeated ticks): tick1000_ms_median;
 //   3. the same 1,000-due tick with 1k, 10k, 100k and 1M tasks registered: tick_ms_at_*, with
 //      the rows the due read examines (MariaDB ANALYZE), which must stay 1,000.
+// With --calendar, cases 1 and 2 run twice, alternated: as above, and with every task's schedule
+// carrying a business calendar (public holidays of one of eight regions, weekends, listed dates,
+// skip or a move to a business day): calendar30k_ratio and calendar_tick1000_ratio say what the
+// calendar check costs the tick (the goal: within 1.2×). Case 3 is left out then.
 // Prints a table, then one JSON line {"bench": "scheduler-tick", "metrics": {...}}.
 import { cpus, loadavg } from 'node:os';
+import { compileCalendar, dayOf, type ScheduleCalendar } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import { createRegistry } from '@dsched/runtime';
 import { mysqlDueMaterialiser, mysqlPartitionLeases } from '../services/scheduler/src/adapters/mysql.ts';
@@ -29,11 +34,38 @@ import {
 } from './_scheduler-fixtures.ts';
 
 const QUICK = process.argv.includes('--quick');
+const CALENDAR = process.argv.includes('--calendar');
 const DB = 'dsched_bench_scheduler_tick';
 const PARTITIONS = 64;
 const DUE = 1000;
 const REPEATS = QUICK ? 7 : 21;
-const SCALES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
+const SCALES = CALENDAR ? [1_000] : QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
+
+/** Calendars of the kinds tenants use: a region's holidays, weekends, listed dates, every onExcluded. */
+const CALENDARS: ScheduleCalendar[] = [
+  { holidays: 'DE-BE', weekends: true, onExcluded: 'next_business_day' },
+  { holidays: 'US', weekends: true, onExcluded: 'previous_business_day' },
+  { holidays: 'GB-ENG', onExcluded: 'skip' },
+  { holidays: 'FR', weekends: true, dates: ['2031-01-02', '2031-05-09'], onExcluded: 'next_business_day' },
+  { holidays: 'JP', onExcluded: 'next_business_day' },
+  { holidays: 'US-CA', weekends: true, onExcluded: 'skip' },
+  {
+    weekends: true,
+    dates: Array.from({ length: 20 }, (_, i) => `2030-${String((i % 12) + 1).padStart(2, '0')}-1${i % 10}`),
+    onExcluded: 'previous_business_day',
+  },
+  { holidays: 'NL', onExcluded: 'previous_business_day' },
+];
+
+/** The calendars that let an occurrence at `at` (UTC) fire where it is: the peak must stay whole. */
+function calendarsKeeping(at: Date): ScheduleCalendar[] {
+  const kept = CALENDARS.filter((c) => {
+    const compiled = compileCalendar(c, 'UTC');
+    return !compiled.isExcluded(dayOf(compiled, at.getTime()));
+  });
+  if (kept.length === 0) throw new Error(`every calendar of the bench excludes ${at.toISOString()}`);
+  return kept;
+}
 
 await ensureStack();
 const pool = await freshDatabase(DB);
@@ -85,22 +117,31 @@ const peakIds = (
 ).map(idToBin);
 await pool.query("UPDATE tasks SET state = 'paused' WHERE id IN (?)", [peakIds]);
 
-async function materialise30k(): Promise<{ seconds: number; early: boolean; late: number }> {
+async function materialise30k(
+  withCalendars = false,
+): Promise<{ seconds: number; early: boolean; late: number }> {
   await pool.query('DELETE FROM jobs');
   const [[clock]] = (await pool.query('SELECT NOW(3) AS now')) as unknown as [[{ now: Date }]];
   const fireAt = new Date(Math.ceil((clock.now.getTime() + 15_000) / 1000) * 1000);
   const expression = `${fireAt.getUTCSeconds()} ${fireAt.getUTCMinutes()} ${fireAt.getUTCHours()} * * *`;
-  const schedule = JSON.stringify({
-    type: 'cron',
-    expression,
-    timezone: 'UTC',
-    dst: { repeated: 'first', skipped: 'shift' },
-  });
-  await pool.query("UPDATE tasks SET schedule = ?, next_fire_at = ?, state = 'active' WHERE id IN (?)", [
-    schedule,
-    fireAt,
-    peakIds,
-  ]);
+  const schedule = (calendar?: ScheduleCalendar) =>
+    JSON.stringify({
+      type: 'cron',
+      expression,
+      timezone: 'UTC',
+      dst: { repeated: 'first', skipped: 'shift' },
+      ...(calendar ? { calendar } : {}),
+    });
+  // With calendars, the tasks take them round-robin (one statement per calendar).
+  const calendars = withCalendars ? calendarsKeeping(fireAt) : [undefined];
+  for (let c = 0; c < calendars.length; c++) {
+    const ids = peakIds.filter((_, i) => i % calendars.length === c);
+    await pool.query("UPDATE tasks SET schedule = ?, next_fire_at = ?, state = 'active' WHERE id IN (?)", [
+      schedule(calendars[c]),
+      fireAt,
+      ids,
+    ]);
+  }
   const tick = makeTick(10);
   let first = 0;
   let done = 0;
@@ -121,12 +162,16 @@ async function materialise30k(): Promise<{ seconds: number; early: boolean; late
   return { seconds: (done - first) / 1000, early: Number(check.late) === 0, late: Number(check.late) };
 }
 const peaks: number[] = [];
+const calendarPeaks: number[] = [];
 let allEarly = true;
-for (let i = 0; i < (QUICK ? 1 : 3); i++) {
-  const r = await materialise30k();
-  peaks.push(r.seconds);
-  allEarly &&= r.early;
-  if (!r.early) rows.push([`  30k run ${i + 1}: jobs created at or after scheduled_for`, String(r.late)]);
+for (let i = 0; i < (QUICK ? 1 : CALENDAR ? 5 : 3); i++) {
+  // Alternated, so a drift of the machine over the run falls on both.
+  for (const withCalendars of CALENDAR ? [i % 2 === 1, i % 2 === 0] : [false]) {
+    const r = await materialise30k(withCalendars);
+    (withCalendars ? calendarPeaks : peaks).push(r.seconds);
+    allEarly &&= r.early;
+    if (!r.early) rows.push([`  30k run ${i + 1}: jobs created at or after scheduled_for`, String(r.late)]);
+  }
 }
 await pool.query('DELETE FROM jobs');
 await pool.query('DELETE FROM tasks WHERE id IN (?)', [peakIds]);
@@ -136,6 +181,15 @@ rows.push([
   `materialise 30,000 due at one second (median of ${peaks.length})`,
   `${median(peaks).toFixed(2)} s`,
 ]);
+if (CALENDAR) {
+  const ratio = median(calendarPeaks) / median(peaks);
+  metricsOut.calendar30k_s = Number(median(calendarPeaks).toFixed(2));
+  metricsOut.calendar30k_ratio = Number(ratio.toFixed(3));
+  rows.push([
+    `  the same 30,000 with calendars (median of ${calendarPeaks.length})`,
+    `${median(calendarPeaks).toFixed(2)} s  (${ratio.toFixed(2)}× without; runs: ${peaks.map((p) => p.toFixed(2)).join(' ')} | ${calendarPeaks.map((p) => p.toFixed(2)).join(' ')})`,
+  ]);
+}
 rows.push(['  every job row existed before its scheduled_for', allEarly ? 'yes' : 'NO']);
 
 // The 1,000 due tasks: a mix of zones, expressions and priorities, one occurrence each per tick.
@@ -222,6 +276,43 @@ for (const scale of SCALES) {
   ]);
   if (loadS > 1) rows.push([`  (bulk load to ${scale.toLocaleString('en')} tasks)`, `${loadS.toFixed(1)} s`]);
   if (scale === SCALES[0]) metricsOut.tick1000_ms_median = Number(ms.toFixed(2));
+}
+
+// --calendar: the 1,000-due tick with and without calendars on the mix, alternated.
+if (CALENDAR) {
+  const [read] = (await pool.query('SELECT id, schedule FROM tasks WHERE id IN (?)', [
+    dueIds.map(idToBin),
+  ])) as unknown as [{ id: Buffer; schedule: unknown }[]];
+  const parsed = read.map((r) => ({
+    id: r.id,
+    schedule: (typeof r.schedule === 'string' ? JSON.parse(r.schedule) : r.schedule) as Record<
+      string,
+      unknown
+    >,
+  }));
+  const setSchedules = async (withCalendars: boolean) => {
+    for (const [i, r] of parsed.entries()) {
+      const schedule = withCalendars
+        ? { ...r.schedule, calendar: CALENDARS[i % CALENDARS.length] }
+        : r.schedule;
+      await pool.query('UPDATE tasks SET schedule = ? WHERE id = ?', [JSON.stringify(schedule), r.id]);
+    }
+  };
+  const plainMs: number[] = [];
+  const calendarMs: number[] = [];
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) {
+    for (const withCalendars of [i % 2 === 1, i % 2 === 0]) {
+      await setSchedules(withCalendars);
+      (withCalendars ? calendarMs : plainMs).push(await tick1000());
+    }
+  }
+  const ratio = median(calendarMs) / median(plainMs);
+  metricsOut.calendar_tick1000_ms = Number(median(calendarMs).toFixed(2));
+  metricsOut.calendar_tick1000_ratio = Number(ratio.toFixed(3));
+  rows.push([
+    `tick, ${DUE} due, every task with a calendar (median of ${calendarMs.length} medians)`,
+    `${median(calendarMs).toFixed(2)} ms  (${ratio.toFixed(2)}× without: ${median(plainMs).toFixed(2)} ms)`,
+  ]);
 }
 
 await keeper.stop();

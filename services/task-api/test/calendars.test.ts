@@ -231,6 +231,20 @@ describe('schedules in words', () => {
         issue: '"9" (word 4 of 4): "9" could be morning or evening: write 9:00 (24-hour clock) or 9am / 9pm',
       },
     ]);
+    // A one-off time in words keeps its zone and words too.
+    const once = await a.call('POST', '/v1/tasks', {
+      name: 'once in words',
+      schedule: { type: 'text', text: 'at 2030-12-24 18:00 in Europe/Berlin' },
+      target: { url: 'https://example.test/hook' },
+    });
+    const onceId = (once.json() as { id: string }).id;
+    expect(((await a.call('GET', `/v1/tasks/${onceId}`)).json() as { schedule: unknown }).schedule).toEqual({
+      type: 'once',
+      at: '2030-12-24T17:00:00.000Z',
+      timezone: 'Europe/Berlin',
+      text: 'at 2030-12-24 18:00 in Europe/Berlin',
+      description: 'Once, at 2030-12-24 18:00, Europe/Berlin (2030-12-24 17:00 UTC)',
+    });
     const good = await a.call('PATCH', `/v1/tasks/${task.id}`, {
       schedule: { type: 'text', text: 'every 90 minutes' },
     });

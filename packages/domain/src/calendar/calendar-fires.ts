@@ -74,16 +74,10 @@ export function baseFiresOnDay(cal: CompiledCalendar, base: BaseNext, day: numbe
   return out;
 }
 
-const fedDays = new Map<string, EffectiveFire[]>();
-
-/** Every fire of a fed business day, oldest first, remembered per (schedule, day). */
-function firesOfFedDay(
-  cal: CompiledCalendar,
-  base: BaseNext,
-  scheduleKey: string,
-  day: number,
-): EffectiveFire[] {
-  const key = `${scheduleKey}\n${day}`;
+/** Every fire of a fed business day, oldest first, remembered per (calendar, rule, day). */
+function firesOfFedDay(cal: CompiledCalendar, base: BaseNext, ruleKey: string, day: number): EffectiveFire[] {
+  const fedDays = cal.fedDays as Map<string, EffectiveFire[]>;
+  const key = `${ruleKey}\n${day}`;
   const cached = fedDays.get(key);
   if (cached) return cached;
   const byInstant = new Map<number, EffectiveFire>();
@@ -103,7 +97,7 @@ function firesOfFedDay(
     }
   }
   const fires = [...byInstant.values()].sort((a, b) => a.at - b.at);
-  if (fedDays.size >= 20_000) fedDays.clear();
+  if (fedDays.size >= 10_000) fedDays.clear();
   fedDays.set(key, fires);
   return fires;
 }
@@ -125,13 +119,14 @@ const HORIZON_DAYS = 9 * 366;
 
 /**
  * The first fire time strictly after `after` (ms) of a schedule whose base fire times are `base`
- * and whose calendar is `cal`; null when there is none within the horizon. `scheduleKey` names
- * the schedule (with its calendar) for the memory of fed days; it is asked only on a fed day.
+ * and whose calendar is `cal`; null when there is none within the horizon. `ruleKey` names the
+ * schedule's recurrence (without its calendar) for the calendar's memory of fed days; it is asked
+ * only on a fed day.
  */
 export function nextCalendarFire(
   cal: CompiledCalendar,
   base: BaseNext,
-  scheduleKey: () => string,
+  ruleKey: () => string,
   after: number,
 ): EffectiveFire | null {
   let day = dayOf(cal, after) - 1;
@@ -145,7 +140,7 @@ export function nextCalendarFire(
       continue;
     }
     if (isFed(cal, day)) {
-      const fires = firesOfFedDay(cal, base, scheduleKey(), day);
+      const fires = firesOfFedDay(cal, base, ruleKey(), day);
       const i = firstAfter(fires, after);
       if (i < fires.length) return fires[i]!;
       day += 1;

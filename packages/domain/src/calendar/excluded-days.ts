@@ -210,7 +210,10 @@ interface CalendarYear {
 
 /** The text a calendar is known by in caches: equal calendars have equal keys. */
 export function calendarKey(c: ScheduleCalendar, zone: string): string {
-  const dates = c.dates && c.dates.length > 0 ? [...c.dates].sort().join(',') : '';
+  // Stored calendars list their dates sorted (toCalendar): sorted again only when they are not.
+  const d = c.dates ?? [];
+  const sorted = d.every((x, i) => i === 0 || d[i - 1]! <= x);
+  const dates = d.length > 0 ? (sorted ? d : [...d].sort()).join(',') : '';
   return `${(c.holidays ?? '').toUpperCase()}|${c.weekends ? 'w' : ''}|${dates}|${c.onExcluded}|${zone}`;
 }
 
@@ -222,6 +225,8 @@ export class CompiledCalendar {
   readonly #weekends: boolean;
   readonly #dates: ReadonlySet<number>;
   readonly #years = new Map<number, CalendarYear>();
+  /** calendar-fires.ts's memory of the fire times of days that receive moved occurrences. */
+  readonly fedDays = new Map<string, unknown>();
   /** The year last looked up: consecutive lookups are nearly always in the same year. */
   #last: CalendarYear | null = null;
 

@@ -14,7 +14,7 @@ import { insertJobs, type NewJob } from '../jobs/index.ts';
 import { partitionLeaseName } from '../leases/index.ts';
 import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
-import { inclusiveRange, recordOccurrenceSkips, scheduleFromJson } from '../tasks/index.ts';
+import { inclusiveRange, recordOccurrenceSkips, scheduleFromRow } from '../tasks/index.ts';
 import { withTransaction } from '../transaction.ts';
 
 const CHECK_PARTITION_LEASES = loadSql(import.meta.url, './check-partition-leases.sql');
@@ -138,7 +138,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
       bins.set(id, t.id);
       return {
         id,
-        schedule: scheduleFromJson(t.schedule),
+        schedule: scheduleFromRow(t.schedule),
         nextFireAt: t.next_fire_at,
         misfirePolicy: t.misfire_policy,
         overlapPolicy: t.overlap_policy,

@@ -10,4 +10,4 @@ export {
 export { type ApplyArgs, applyTaskPlan } from './task-apply.ts';
 export { changeTask, insertTaskWithinQuota, listTasks, lockTask } from './task-changes.ts';
 export { backfillTask, triggerTask } from './task-runs.ts';
-export { getTask, insertTask, scheduleFromJson, scheduleToJson } from './task-store.ts';
+export { getTask, insertTask, scheduleFromJson, scheduleFromRow, scheduleToJson } from './task-store.ts';

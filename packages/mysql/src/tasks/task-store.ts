@@ -57,14 +57,34 @@ type StoredSchedule =
   | (Omit<Extract<Schedule, { type: 'interval' }>, 'startAt'> & { startAt?: string });
 
 export function scheduleToJson(s: Schedule): string {
-  if (s.type === 'once') return writeJson({ type: 'once', at: s.at.toISOString() });
+  // A once schedule keeps its zone and words (schedule-text.ts) beside its instant.
+  if (s.type === 'once') return writeJson({ ...s, at: s.at.toISOString() });
   if (s.type === 'interval' && s.startAt) return writeJson({ ...s, startAt: s.startAt.toISOString() });
   return writeJson(s);
 }
 
+/**
+ * The schedule of a row read as JSON text, from a bounded memory of the texts read before: the
+ * scheduler reads thousands of rows per tick, most of them sharing a few schedules, and a parsed
+ * schedule (never changed once read) carries what it caches, its compiled calendar among them.
+ * A driver that hands JSON over parsed (MySQL's) is read each time.
+ */
+export function scheduleFromRow(value: unknown): Schedule {
+  if (typeof value !== 'string') return scheduleFromJson(value);
+  let schedule = readSchedules.get(value);
+  if (!schedule) {
+    schedule = scheduleFromJson(value);
+    if (readSchedules.size >= 10_000) readSchedules.clear();
+    readSchedules.set(value, schedule);
+  }
+  return schedule;
+}
+
+const readSchedules = new Map<string, Schedule>();
+
 export function scheduleFromJson(value: unknown): Schedule {
   const s = readJson<StoredSchedule>(value);
-  if (s.type === 'once') return { type: 'once', at: new Date(s.at) };
+  if (s.type === 'once') return { ...s, at: new Date(s.at) };
   if (s.type === 'interval') {
     const { startAt, ...rest } = s;
     return startAt === undefined ? rest : { ...rest, startAt: new Date(startAt) };
