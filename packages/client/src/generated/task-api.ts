@@ -603,7 +603,8 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
-        ScheduleView: {
+        ScheduleView: components["schemas"]["OnceScheduleView"] | components["schemas"]["CronScheduleView"] | components["schemas"]["IntervalScheduleView"];
+        OnceScheduleView: {
             /** @constant */
             type: "once";
             at: string;
@@ -612,7 +613,8 @@ export interface components {
             description: string;
             /** @description the words the schedule was given in, when it was */
             text?: string;
-        } | {
+        };
+        CronScheduleView: {
             /** @constant */
             type: "cron";
             expression: string;
@@ -634,17 +636,6 @@ export interface components {
             description: string;
             /** @description the words the schedule was given in, when it was */
             text?: string;
-        } | {
-            /** @constant */
-            type: "interval";
-            every: string;
-            offset?: string;
-            startAt?: string;
-            calendar?: components["schemas"]["Calendar"];
-            /** @description the schedule in one sentence, with its zone */
-            description: string;
-            /** @description the words the schedule was given in, when it was */
-            text?: string;
         };
         /** @description days the schedule does not fire on (docs/scheduling.md#calendars) */
         Calendar: {
@@ -661,6 +652,18 @@ export interface components {
             onExcluded: "skip" | "next_business_day" | "previous_business_day";
             /** @description interval schedules only: the zone whose days are judged (UTC by default); a cron schedule uses its own */
             timezone?: string;
+        };
+        IntervalScheduleView: {
+            /** @constant */
+            type: "interval";
+            every: string;
+            offset?: string;
+            startAt?: string;
+            calendar?: components["schemas"]["Calendar"];
+            /** @description the schedule in one sentence, with its zone */
+            description: string;
+            /** @description the words the schedule was given in, when it was */
+            text?: string;
         };
         ApplyResult: {
             dryRun: boolean;

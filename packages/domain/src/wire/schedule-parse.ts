@@ -19,26 +19,35 @@ const said = {
   text: z.string().optional().describe('the words the schedule was given in, when it was'),
 };
 
-/** A schedule as responses show it. */
+/**
+ * A schedule as responses show it. Each kind is a named component: openapi-python-client builds a
+ * union's inline objects again wherever the union is referenced, and refuses the duplicate models.
+ */
 export const scheduleViewSchema = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('once'), at: z.string(), timezone: z.string().optional(), ...said }),
-    z.object({
-      type: z.literal('cron'),
-      expression: z.string(),
-      timezone: z.string(),
-      dst: dstPolicySchema,
-      calendar: calendarSchema.optional(),
-      ...said,
-    }),
-    z.object({
-      type: z.literal('interval'),
-      every: z.string(),
-      offset: z.string().optional(),
-      startAt: z.string().optional(),
-      calendar: calendarSchema.optional(),
-      ...said,
-    }),
+    z
+      .object({ type: z.literal('once'), at: z.string(), timezone: z.string().optional(), ...said })
+      .meta({ id: 'OnceScheduleView' }),
+    z
+      .object({
+        type: z.literal('cron'),
+        expression: z.string(),
+        timezone: z.string(),
+        dst: dstPolicySchema,
+        calendar: calendarSchema.optional(),
+        ...said,
+      })
+      .meta({ id: 'CronScheduleView' }),
+    z
+      .object({
+        type: z.literal('interval'),
+        every: z.string(),
+        offset: z.string().optional(),
+        startAt: z.string().optional(),
+        calendar: calendarSchema.optional(),
+        ...said,
+      })
+      .meta({ id: 'IntervalScheduleView' }),
   ])
   .meta({ id: 'ScheduleView' });
 

@@ -6,6 +6,10 @@ from .apply_result_plan_item_action import ApplyResultPlanItemAction
 from .apply_result_plan_item_changes_item import ApplyResultPlanItemChangesItem
 from .calendar import Calendar
 from .calendar_on_excluded import CalendarOnExcluded
+from .cron_schedule_view import CronScheduleView
+from .cron_schedule_view_dst import CronScheduleViewDst
+from .cron_schedule_view_dst_repeated import CronScheduleViewDstRepeated
+from .cron_schedule_view_dst_skipped import CronScheduleViewDstSkipped
 from .error import Error
 from .error_error import ErrorError
 from .error_error_code import ErrorErrorCode
@@ -22,10 +26,12 @@ from .get_v1_workflows_id_graph_response_200 import GetV1WorkflowsIdGraphRespons
 from .get_v1_workflows_id_nodes_node_id_parents_response_200 import GetV1WorkflowsIdNodesNodeIdParentsResponse200
 from .get_v1_workflows_id_nodes_response_200 import GetV1WorkflowsIdNodesResponse200
 from .get_v1_workflows_id_nodes_state import GetV1WorkflowsIdNodesState
+from .interval_schedule_view import IntervalScheduleView
 from .occurrence import Occurrence
 from .occurrence_calendar import OccurrenceCalendar
 from .occurrence_dst import OccurrenceDst
 from .occurrence_preview import OccurrencePreview
+from .once_schedule_view import OnceScheduleView
 from .patch_v1_admin_tenants_id_body import PatchV1AdminTenantsIdBody
 from .patch_v1_tasks_id_body import PatchV1TasksIdBody
 from .patch_v1_tasks_id_body_callbacks_type_0 import PatchV1TasksIdBodyCallbacksType0
@@ -220,11 +226,6 @@ from .post_v1_workflows_body_nodes_item_target_headers import PostV1WorkflowsBod
 from .post_v1_workflows_body_nodes_item_target_method import PostV1WorkflowsBodyNodesItemTargetMethod
 from .post_v1_workflows_body_nodes_item_trigger import PostV1WorkflowsBodyNodesItemTrigger
 from .schedule_parse import ScheduleParse
-from .schedule_view_type_0 import ScheduleViewType0
-from .schedule_view_type_1_dst import ScheduleViewType1Dst
-from .schedule_view_type_1_dst_repeated import ScheduleViewType1DstRepeated
-from .schedule_view_type_1_dst_skipped import ScheduleViewType1DstSkipped
-from .schedule_view_type_2 import ScheduleViewType2
 from .task import Task
 from .task_callbacks import TaskCallbacks
 from .task_flow_control import TaskFlowControl
@@ -273,6 +274,10 @@ __all__ = (
     "ApplyResultPlanItemChangesItem",
     "Calendar",
     "CalendarOnExcluded",
+    "CronScheduleView",
+    "CronScheduleViewDst",
+    "CronScheduleViewDstRepeated",
+    "CronScheduleViewDstSkipped",
     "Error",
     "ErrorError",
     "ErrorErrorCode",
@@ -287,10 +292,12 @@ __all__ = (
     "GetV1WorkflowsIdNodesNodeIdParentsResponse200",
     "GetV1WorkflowsIdNodesResponse200",
     "GetV1WorkflowsIdNodesState",
+    "IntervalScheduleView",
     "Occurrence",
     "OccurrenceCalendar",
     "OccurrenceDst",
     "OccurrencePreview",
+    "OnceScheduleView",
     "PatchV1AdminTenantsIdBody",
     "PatchV1TasksIdBody",
     "PatchV1TasksIdBodyCallbacksType0",
@@ -437,11 +444,6 @@ __all__ = (
     "PostV1WorkflowsBodyNodesItemTargetMethod",
     "PostV1WorkflowsBodyNodesItemTrigger",
     "ScheduleParse",
-    "ScheduleViewType0",
-    "ScheduleViewType1Dst",
-    "ScheduleViewType1DstRepeated",
-    "ScheduleViewType1DstSkipped",
-    "ScheduleViewType2",
     "Task",
     "TaskCallbacks",
     "TaskFlowControl",

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.schedule_view_type_0 import ScheduleViewType0
-    from ..models.schedule_view_type_1 import ScheduleViewType1
-    from ..models.schedule_view_type_2 import ScheduleViewType2
+    from ..models.cron_schedule_view import CronScheduleView
+    from ..models.interval_schedule_view import IntervalScheduleView
+    from ..models.once_schedule_view import OnceScheduleView
 
 
 T = TypeVar("T", bound="ScheduleParse")
@@ -18,23 +18,23 @@ T = TypeVar("T", bound="ScheduleParse")
 class ScheduleParse:
     """
     Attributes:
-        schedule (ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2):
+        schedule (CronScheduleView | IntervalScheduleView | OnceScheduleView):
         description (str): the schedule in one sentence
         next_ (list[str]): the next 5 fire times, RFC 3339 UTC
     """
 
-    schedule: ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2
+    schedule: CronScheduleView | IntervalScheduleView | OnceScheduleView
     description: str
     next_: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.schedule_view_type_0 import ScheduleViewType0  # noqa: PLC0415
-        from ..models.schedule_view_type_1 import ScheduleViewType1  # noqa: PLC0415
+        from ..models.cron_schedule_view import CronScheduleView  # noqa: PLC0415
+        from ..models.once_schedule_view import OnceScheduleView  # noqa: PLC0415
 
         schedule: dict[str, Any]
-        if isinstance(self.schedule, ScheduleViewType0):
+        if isinstance(self.schedule, OnceScheduleView):
             schedule = self.schedule.to_dict()
-        elif isinstance(self.schedule, ScheduleViewType1):
+        elif isinstance(self.schedule, CronScheduleView):
             schedule = self.schedule.to_dict()
         else:
             schedule = self.schedule.to_dict()
@@ -57,17 +57,17 @@ class ScheduleParse:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.schedule_view_type_0 import ScheduleViewType0  # noqa: PLC0415
-        from ..models.schedule_view_type_1 import ScheduleViewType1  # noqa: PLC0415
-        from ..models.schedule_view_type_2 import ScheduleViewType2  # noqa: PLC0415
+        from ..models.cron_schedule_view import CronScheduleView  # noqa: PLC0415
+        from ..models.interval_schedule_view import IntervalScheduleView  # noqa: PLC0415
+        from ..models.once_schedule_view import OnceScheduleView  # noqa: PLC0415
 
         d = dict(src_dict)
 
-        def _parse_schedule(data: object) -> ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2:
+        def _parse_schedule(data: object) -> CronScheduleView | IntervalScheduleView | OnceScheduleView:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_schedule_view_type_0 = ScheduleViewType0.from_dict(data)
+                componentsschemas_schedule_view_type_0 = OnceScheduleView.from_dict(data)
 
                 return componentsschemas_schedule_view_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -75,14 +75,14 @@ class ScheduleParse:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_schedule_view_type_1 = ScheduleViewType1.from_dict(data)
+                componentsschemas_schedule_view_type_1 = CronScheduleView.from_dict(data)
 
                 return componentsschemas_schedule_view_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_schedule_view_type_2 = ScheduleViewType2.from_dict(data)
+            componentsschemas_schedule_view_type_2 = IntervalScheduleView.from_dict(data)
 
             return componentsschemas_schedule_view_type_2
 

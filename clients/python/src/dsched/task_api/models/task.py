@@ -13,9 +13,9 @@ from ..models.task_state import TaskState
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.schedule_view_type_0 import ScheduleViewType0
-    from ..models.schedule_view_type_1 import ScheduleViewType1
-    from ..models.schedule_view_type_2 import ScheduleViewType2
+    from ..models.cron_schedule_view import CronScheduleView
+    from ..models.interval_schedule_view import IntervalScheduleView
+    from ..models.once_schedule_view import OnceScheduleView
     from ..models.task_callbacks import TaskCallbacks
     from ..models.task_flow_control import TaskFlowControl
     from ..models.task_metadata import TaskMetadata
@@ -33,7 +33,7 @@ class Task:
     Attributes:
         id (str):
         name (str):
-        schedule (ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2):
+        schedule (CronScheduleView | IntervalScheduleView | OnceScheduleView):
         priority (TaskPriority):
         lane (Literal['workflow'] | TaskLaneType0): `workflow` for a workflow task: its occurrences start runs, whose
             nodes choose their own lanes
@@ -59,7 +59,7 @@ class Task:
 
     id: str
     name: str
-    schedule: ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2
+    schedule: CronScheduleView | IntervalScheduleView | OnceScheduleView
     priority: TaskPriority
     lane: Literal["workflow"] | TaskLaneType0
     retry: TaskRetry
@@ -81,17 +81,17 @@ class Task:
     paused_reason: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.schedule_view_type_0 import ScheduleViewType0  # noqa: PLC0415
-        from ..models.schedule_view_type_1 import ScheduleViewType1  # noqa: PLC0415
+        from ..models.cron_schedule_view import CronScheduleView  # noqa: PLC0415
+        from ..models.once_schedule_view import OnceScheduleView  # noqa: PLC0415
 
         id = self.id
 
         name = self.name
 
         schedule: dict[str, Any]
-        if isinstance(self.schedule, ScheduleViewType0):
+        if isinstance(self.schedule, OnceScheduleView):
             schedule = self.schedule.to_dict()
-        elif isinstance(self.schedule, ScheduleViewType1):
+        elif isinstance(self.schedule, CronScheduleView):
             schedule = self.schedule.to_dict()
         else:
             schedule = self.schedule.to_dict()
@@ -191,9 +191,9 @@ class Task:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.schedule_view_type_0 import ScheduleViewType0  # noqa: PLC0415
-        from ..models.schedule_view_type_1 import ScheduleViewType1  # noqa: PLC0415
-        from ..models.schedule_view_type_2 import ScheduleViewType2  # noqa: PLC0415
+        from ..models.cron_schedule_view import CronScheduleView  # noqa: PLC0415
+        from ..models.interval_schedule_view import IntervalScheduleView  # noqa: PLC0415
+        from ..models.once_schedule_view import OnceScheduleView  # noqa: PLC0415
         from ..models.task_callbacks import TaskCallbacks  # noqa: PLC0415
         from ..models.task_flow_control import TaskFlowControl  # noqa: PLC0415
         from ..models.task_metadata import TaskMetadata  # noqa: PLC0415
@@ -206,11 +206,11 @@ class Task:
 
         name = d.pop("name")
 
-        def _parse_schedule(data: object) -> ScheduleViewType0 | ScheduleViewType1 | ScheduleViewType2:
+        def _parse_schedule(data: object) -> CronScheduleView | IntervalScheduleView | OnceScheduleView:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_schedule_view_type_0 = ScheduleViewType0.from_dict(data)
+                componentsschemas_schedule_view_type_0 = OnceScheduleView.from_dict(data)
 
                 return componentsschemas_schedule_view_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -218,14 +218,14 @@ class Task:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_schedule_view_type_1 = ScheduleViewType1.from_dict(data)
+                componentsschemas_schedule_view_type_1 = CronScheduleView.from_dict(data)
 
                 return componentsschemas_schedule_view_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_schedule_view_type_2 = ScheduleViewType2.from_dict(data)
+            componentsschemas_schedule_view_type_2 = IntervalScheduleView.from_dict(data)
 
             return componentsschemas_schedule_view_type_2
 

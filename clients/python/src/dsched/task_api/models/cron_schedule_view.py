@@ -9,42 +9,43 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.calendar import Calendar
+    from ..models.cron_schedule_view_dst import CronScheduleViewDst
 
 
-T = TypeVar("T", bound="ScheduleViewType2")
+T = TypeVar("T", bound="CronScheduleView")
 
 
 @_attrs_define
-class ScheduleViewType2:
+class CronScheduleView:
     """
     Attributes:
-        type_ (Literal['interval']):
-        every (str):
+        type_ (Literal['cron']):
+        expression (str):
+        timezone (str):
+        dst (CronScheduleViewDst):
         description (str): the schedule in one sentence, with its zone
-        offset (str | Unset):
-        start_at (str | Unset):
         calendar (Calendar | Unset): days the schedule does not fire on (docs/scheduling.md#calendars)
         text (str | Unset): the words the schedule was given in, when it was
     """
 
-    type_: Literal["interval"]
-    every: str
+    type_: Literal["cron"]
+    expression: str
+    timezone: str
+    dst: CronScheduleViewDst
     description: str
-    offset: str | Unset = UNSET
-    start_at: str | Unset = UNSET
     calendar: Calendar | Unset = UNSET
     text: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
 
-        every = self.every
+        expression = self.expression
+
+        timezone = self.timezone
+
+        dst = self.dst.to_dict()
 
         description = self.description
-
-        offset = self.offset
-
-        start_at = self.start_at
 
         calendar: dict[str, Any] | Unset = UNSET
         if not isinstance(self.calendar, Unset):
@@ -57,14 +58,12 @@ class ScheduleViewType2:
         field_dict.update(
             {
                 "type": type_,
-                "every": every,
+                "expression": expression,
+                "timezone": timezone,
+                "dst": dst,
                 "description": description,
             }
         )
-        if offset is not UNSET:
-            field_dict["offset"] = offset
-        if start_at is not UNSET:
-            field_dict["startAt"] = start_at
         if calendar is not UNSET:
             field_dict["calendar"] = calendar
         if text is not UNSET:
@@ -75,19 +74,20 @@ class ScheduleViewType2:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.calendar import Calendar  # noqa: PLC0415
+        from ..models.cron_schedule_view_dst import CronScheduleViewDst  # noqa: PLC0415
 
         d = dict(src_dict)
-        type_ = cast(Literal["interval"], d.pop("type"))
-        if type_ != "interval":
-            raise ValueError(f"type must match const 'interval', got '{type_}'")
+        type_ = cast(Literal["cron"], d.pop("type"))
+        if type_ != "cron":
+            raise ValueError(f"type must match const 'cron', got '{type_}'")
 
-        every = d.pop("every")
+        expression = d.pop("expression")
+
+        timezone = d.pop("timezone")
+
+        dst = CronScheduleViewDst.from_dict(d.pop("dst"))
 
         description = d.pop("description")
-
-        offset = d.pop("offset", UNSET)
-
-        start_at = d.pop("startAt", UNSET)
 
         _calendar = d.pop("calendar", UNSET)
         calendar: Calendar | Unset
@@ -98,14 +98,14 @@ class ScheduleViewType2:
 
         text = d.pop("text", UNSET)
 
-        schedule_view_type_2 = cls(
+        cron_schedule_view = cls(
             type_=type_,
-            every=every,
+            expression=expression,
+            timezone=timezone,
+            dst=dst,
             description=description,
-            offset=offset,
-            start_at=start_at,
             calendar=calendar,
             text=text,
         )
 
-        return schedule_view_type_2
+        return cron_schedule_view

@@ -7,11 +7,11 @@ from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="ScheduleViewType0")
+T = TypeVar("T", bound="OnceScheduleView")
 
 
 @_attrs_define
-class ScheduleViewType0:
+class OnceScheduleView:
     """
     Attributes:
         type_ (Literal['once']):
@@ -69,7 +69,7 @@ class ScheduleViewType0:
 
         text = d.pop("text", UNSET)
 
-        schedule_view_type_0 = cls(
+        once_schedule_view = cls(
             type_=type_,
             at=at,
             description=description,
@@ -77,4 +77,4 @@ class ScheduleViewType0:
             text=text,
         )
 
-        return schedule_view_type_0
+        return once_schedule_view

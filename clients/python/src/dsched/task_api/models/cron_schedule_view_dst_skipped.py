@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class ScheduleViewType1DstSkipped(StrEnum):
+class CronScheduleViewDstSkipped(StrEnum):
     SHIFT = "shift"
     SKIP = "skip"
 

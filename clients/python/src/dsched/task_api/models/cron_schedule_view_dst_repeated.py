@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class ScheduleViewType1DstRepeated(StrEnum):
+class CronScheduleViewDstRepeated(StrEnum):
     BOTH = "both"
     FIRST = "first"
     LAST = "last"
