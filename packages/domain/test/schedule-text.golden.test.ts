@@ -21,7 +21,7 @@ function compact(s: Schedule): string {
 type Case = [text: string, expected: string, options?: { timezone?: string; now?: string; next?: string[] }];
 
 const RECURRING: Case[] = [
-  // The phrases API.md names.
+  // The phrases docs/api.md and docs/scheduling.md name.
   ['every 15 minutes', 'cron */15 * * * * @UTC'],
   ['every 90 minutes', 'interval 90m'],
   ['every day at 9:00', 'cron 0 9 * * * @UTC'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_CALENDAR_DATES, ON_EXCLUDED } from '../calendar/excluded-days.ts';
 
-// The wire shape of a schedule's calendar (API.md "Calendars"); calendar.ts checks what a schema
+// The wire shape of a schedule's calendar (docs/api.md, docs/scheduling.md#calendars); calendar.ts checks what a schema
 // cannot (a region date-holidays knows, a date that exists) and compiles it.
 
 export const calendarSchema = z

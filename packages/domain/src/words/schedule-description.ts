@@ -3,7 +3,7 @@ import { holidayRegion, type ScheduleCalendar } from '../calendar/excluded-days.
 import { DURATION_PATTERN } from '../calendar/interval.ts';
 import type { Schedule } from '../model.ts';
 
-// A schedule in one English sentence (API.md "Schedules in words"): what every response carries
+// A schedule in one English sentence (docs/api.md, docs/scheduling.md#schedules-in-words): what every response carries
 // as `description`. cronstrue reads cron expressions; the rest (intervals, once, the zone, a
 // daylight-saving policy other than the default, a calendar, jitter) is written here into the same
 // sentence. Pure, and it never throws: a part it cannot read is quoted as given.

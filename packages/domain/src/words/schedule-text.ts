@@ -6,7 +6,7 @@ import { parseOnce } from './schedule-text-once.ts';
 import { isRecurring, parseRecurring } from './schedule-text-recurring.ts';
 import { refuse, TextError, type Token, tokenize } from './schedule-text-words.ts';
 
-// Schedules in words (API.md, docs/scheduling.md#schedules-in-words): a phrase becomes the
+// Schedules in words (docs/api.md, docs/scheduling.md#schedules-in-words): a phrase becomes the
 // schedule it says, exactly, or a 400 naming the word that was not understood. Recurrences go
 // through dsched's own grammar (schedule-text-recurring.ts) to a cron expression or an interval;
 // one-off times ("in 3 hours", "tomorrow at 5pm") through schedule-text-once.ts. The schedule keeps
