@@ -220,6 +220,16 @@ describe('schedules in words', () => {
     });
     const got = await a.call('GET', `/v1/tasks/${task.id}`);
     expect((got.json() as { schedule: unknown }).schedule).toEqual(task.schedule);
+    // Sent back as GET gave it (its words and sentence read-only): nothing changes, the words stay.
+    const same = await a.call('PATCH', `/v1/tasks/${task.id}`, { schedule: task.schedule });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json()).toMatchObject({ version: 1, schedule: task.schedule });
+    // The same cron without its words is the same schedule: the words stay; a sentence sent is ignored.
+    const { text: _text, description: _description, ...cron } = task.schedule;
+    const asCron = await a.call('PATCH', `/v1/tasks/${task.id}`, {
+      schedule: { ...cron, description: 'ignored' },
+    });
+    expect(asCron.json()).toMatchObject({ version: 1, schedule: task.schedule });
     // PATCHed in words too; a phrase not understood is a 400 naming schedule.text, and changes nothing.
     const bad = await a.call('PATCH', `/v1/tasks/${task.id}`, {
       schedule: { type: 'text', text: 'every day at 9' },

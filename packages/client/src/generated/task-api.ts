@@ -1140,6 +1140,10 @@ export interface operations {
                         at: string;
                         /** @description the zone its description shows the time in */
                         timezone?: string;
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "cron";
@@ -1165,6 +1169,10 @@ export interface operations {
                             skipped?: "shift" | "skip";
                         };
                         calendar?: components["schemas"]["Calendar"];
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "interval";
@@ -1178,6 +1186,10 @@ export interface operations {
                          */
                         startAt?: string;
                         calendar?: components["schemas"]["Calendar"];
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "text";
@@ -1415,6 +1427,10 @@ export interface operations {
                             at: string;
                             /** @description the zone its description shows the time in */
                             timezone?: string;
+                            /** @description read-only (the sentence responses give): ignored */
+                            description?: string;
+                            /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                            text?: string;
                         } | {
                             /** @constant */
                             type: "cron";
@@ -1440,6 +1456,10 @@ export interface operations {
                                 skipped?: "shift" | "skip";
                             };
                             calendar?: components["schemas"]["Calendar"];
+                            /** @description read-only (the sentence responses give): ignored */
+                            description?: string;
+                            /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                            text?: string;
                         } | {
                             /** @constant */
                             type: "interval";
@@ -1453,6 +1473,10 @@ export interface operations {
                              */
                             startAt?: string;
                             calendar?: components["schemas"]["Calendar"];
+                            /** @description read-only (the sentence responses give): ignored */
+                            description?: string;
+                            /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                            text?: string;
                         } | {
                             /** @constant */
                             type: "text";
@@ -1818,6 +1842,10 @@ export interface operations {
                         at: string;
                         /** @description the zone its description shows the time in */
                         timezone?: string;
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "cron";
@@ -1843,6 +1871,10 @@ export interface operations {
                             skipped?: "shift" | "skip";
                         };
                         calendar?: components["schemas"]["Calendar"];
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "interval";
@@ -1856,6 +1888,10 @@ export interface operations {
                          */
                         startAt?: string;
                         calendar?: components["schemas"]["Calendar"];
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "text";
@@ -2554,6 +2590,10 @@ export interface operations {
                         at: string;
                         /** @description the zone its description shows the time in */
                         timezone?: string;
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "cron";
@@ -2579,6 +2619,10 @@ export interface operations {
                             skipped?: "shift" | "skip";
                         };
                         calendar?: components["schemas"]["Calendar"];
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "interval";
@@ -2592,6 +2636,10 @@ export interface operations {
                          */
                         startAt?: string;
                         calendar?: components["schemas"]["Calendar"];
+                        /** @description read-only (the sentence responses give): ignored */
+                        description?: string;
+                        /** @description read-only (the words the schedule was given in): to give words, use type "text" */
+                        text?: string;
                     } | {
                         /** @constant */
                         type: "text";

@@ -1,7 +1,7 @@
 import { firstFireAt } from '../calendar/schedule.ts';
 import { conflict, invalidArgument } from '../errors.ts';
 import { sameJson as same } from '../json.ts';
-import { laneFor, type Task } from '../model.ts';
+import { laneFor, type Schedule, type Task } from '../model.ts';
 import { toFlowControl, toTarget } from '../wire/call-spec.ts';
 import type { PatchTaskRequest } from '../wire/task-requests.ts';
 import {
@@ -44,9 +44,20 @@ function bump(task: Task, now: Date, changes: Partial<Task>): Task {
   return { ...task, ...changes, version: task.version + 1, updatedAt: now };
 }
 
+function withoutWords(schedule: Schedule): Schedule {
+  if (schedule.text === undefined) return schedule;
+  const { text: _text, ...rest } = schedule;
+  return rest as Schedule;
+}
+
 /** Applies a PATCH; null when it changes nothing (the version stays). */
 export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskChange | null {
-  const schedule = req.schedule ? toSchedule(req.schedule, now) : task.schedule;
+  const given = req.schedule ? toSchedule(req.schedule, now) : task.schedule;
+  // A schedule sent back as a GET gave it is the stored one, with the words it was given in.
+  const schedule =
+    req.schedule && req.schedule.type !== 'text' && same(given, withoutWords(task.schedule))
+      ? task.schedule
+      : given;
   if (task.workflow && (req.target !== undefined || req.lane !== undefined)) {
     throw invalidArgument(
       req.target !== undefined ? 'target' : 'lane',

@@ -71,11 +71,26 @@ export const textTimezoneSchema = z
   .optional()
   .describe('the zone of a phrase that names none (UTC by default)');
 
+/**
+ * What a response adds to a schedule, accepted back so that a schedule read by GET can be sent as
+ * it came: the sentence is ignored, and the words are kept only when the schedule is the stored one
+ * (patchTask).
+ */
+const readBack = {
+  description: z.string().max(2000).optional().describe('read-only (the sentence responses give): ignored'),
+  text: z
+    .string()
+    .max(MAX_SCHEDULE_TEXT)
+    .optional()
+    .describe('read-only (the words the schedule was given in): to give words, use type "text"'),
+};
+
 export const scheduleSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('once'),
     at: time,
     timezone: z.string().min(1).max(64).optional().describe('the zone its description shows the time in'),
+    ...readBack,
   }),
   z.object({
     type: z.literal('cron'),
@@ -83,6 +98,7 @@ export const scheduleSchema = z.discriminatedUnion('type', [
     timezone: z.string().min(1).max(64).default('UTC'),
     dst: dstPolicySchema.default({ repeated: 'first', skipped: 'shift' }),
     calendar: calendarSchema.optional(),
+    ...readBack,
   }),
   z.object({
     type: z.literal('interval'),
@@ -101,6 +117,7 @@ export const scheduleSchema = z.discriminatedUnion('type', [
       .describe('phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every'),
     startAt: time.optional().describe('the first fire time (before the offset); the Unix epoch when absent'),
     calendar: calendarSchema.optional(),
+    ...readBack,
   }),
   z.object({
     type: z.literal('text'),

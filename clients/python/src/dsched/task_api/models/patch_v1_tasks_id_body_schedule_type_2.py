@@ -24,6 +24,8 @@ class PatchV1TasksIdBodyScheduleType2:
         offset (str | Unset): phase: fires at startAt (or the Unix epoch) + offset + k × every; shorter than every
         start_at (datetime.datetime | Unset): the first fire time (before the offset); the Unix epoch when absent
         calendar (Calendar | Unset): days the schedule does not fire on (docs/scheduling.md#calendars)
+        description (str | Unset): read-only (the sentence responses give): ignored
+        text (str | Unset): read-only (the words the schedule was given in): to give words, use type "text"
     """
 
     type_: Literal["interval"]
@@ -31,6 +33,8 @@ class PatchV1TasksIdBodyScheduleType2:
     offset: str | Unset = UNSET
     start_at: datetime.datetime | Unset = UNSET
     calendar: Calendar | Unset = UNSET
+    description: str | Unset = UNSET
+    text: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
@@ -47,6 +51,10 @@ class PatchV1TasksIdBodyScheduleType2:
         if not isinstance(self.calendar, Unset):
             calendar = self.calendar.to_dict()
 
+        description = self.description
+
+        text = self.text
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -61,6 +69,10 @@ class PatchV1TasksIdBodyScheduleType2:
             field_dict["startAt"] = start_at
         if calendar is not UNSET:
             field_dict["calendar"] = calendar
+        if description is not UNSET:
+            field_dict["description"] = description
+        if text is not UNSET:
+            field_dict["text"] = text
 
         return field_dict
 
@@ -91,12 +103,18 @@ class PatchV1TasksIdBodyScheduleType2:
         else:
             calendar = Calendar.from_dict(_calendar)
 
+        description = d.pop("description", UNSET)
+
+        text = d.pop("text", UNSET)
+
         patch_v1_tasks_id_body_schedule_type_2 = cls(
             type_=type_,
             every=every,
             offset=offset,
             start_at=start_at,
             calendar=calendar,
+            description=description,
+            text=text,
         )
 
         return patch_v1_tasks_id_body_schedule_type_2

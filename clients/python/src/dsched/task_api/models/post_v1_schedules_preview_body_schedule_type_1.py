@@ -24,6 +24,8 @@ class PostV1SchedulesPreviewBodyScheduleType1:
         timezone (str | Unset):  Default: 'UTC'.
         dst (PostV1SchedulesPreviewBodyScheduleType1Dst | Unset):
         calendar (Calendar | Unset): days the schedule does not fire on (docs/scheduling.md#calendars)
+        description (str | Unset): read-only (the sentence responses give): ignored
+        text (str | Unset): read-only (the words the schedule was given in): to give words, use type "text"
     """
 
     type_: Literal["cron"]
@@ -31,6 +33,8 @@ class PostV1SchedulesPreviewBodyScheduleType1:
     timezone: str | Unset = "UTC"
     dst: PostV1SchedulesPreviewBodyScheduleType1Dst | Unset = UNSET
     calendar: Calendar | Unset = UNSET
+    description: str | Unset = UNSET
+    text: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
@@ -47,6 +51,10 @@ class PostV1SchedulesPreviewBodyScheduleType1:
         if not isinstance(self.calendar, Unset):
             calendar = self.calendar.to_dict()
 
+        description = self.description
+
+        text = self.text
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -61,6 +69,10 @@ class PostV1SchedulesPreviewBodyScheduleType1:
             field_dict["dst"] = dst
         if calendar is not UNSET:
             field_dict["calendar"] = calendar
+        if description is not UNSET:
+            field_dict["description"] = description
+        if text is not UNSET:
+            field_dict["text"] = text
 
         return field_dict
 
@@ -94,12 +106,18 @@ class PostV1SchedulesPreviewBodyScheduleType1:
         else:
             calendar = Calendar.from_dict(_calendar)
 
+        description = d.pop("description", UNSET)
+
+        text = d.pop("text", UNSET)
+
         post_v1_schedules_preview_body_schedule_type_1 = cls(
             type_=type_,
             expression=expression,
             timezone=timezone,
             dst=dst,
             calendar=calendar,
+            description=description,
+            text=text,
         )
 
         return post_v1_schedules_preview_body_schedule_type_1

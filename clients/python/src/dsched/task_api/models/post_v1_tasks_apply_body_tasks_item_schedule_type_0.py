@@ -18,11 +18,15 @@ class PostV1TasksApplyBodyTasksItemScheduleType0:
         type_ (Literal['once']):
         at (datetime.datetime): RFC 3339 time
         timezone (str | Unset): the zone its description shows the time in
+        description (str | Unset): read-only (the sentence responses give): ignored
+        text (str | Unset): read-only (the words the schedule was given in): to give words, use type "text"
     """
 
     type_: Literal["once"]
     at: datetime.datetime
     timezone: str | Unset = UNSET
+    description: str | Unset = UNSET
+    text: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
@@ -30,6 +34,10 @@ class PostV1TasksApplyBodyTasksItemScheduleType0:
         at = self.at.isoformat()
 
         timezone = self.timezone
+
+        description = self.description
+
+        text = self.text
 
         field_dict: dict[str, Any] = {}
 
@@ -41,6 +49,10 @@ class PostV1TasksApplyBodyTasksItemScheduleType0:
         )
         if timezone is not UNSET:
             field_dict["timezone"] = timezone
+        if description is not UNSET:
+            field_dict["description"] = description
+        if text is not UNSET:
+            field_dict["text"] = text
 
         return field_dict
 
@@ -55,10 +67,16 @@ class PostV1TasksApplyBodyTasksItemScheduleType0:
 
         timezone = d.pop("timezone", UNSET)
 
+        description = d.pop("description", UNSET)
+
+        text = d.pop("text", UNSET)
+
         post_v1_tasks_apply_body_tasks_item_schedule_type_0 = cls(
             type_=type_,
             at=at,
             timezone=timezone,
+            description=description,
+            text=text,
         )
 
         return post_v1_tasks_apply_body_tasks_item_schedule_type_0

@@ -26,6 +26,8 @@ class PostV1TasksApplyBodyTasksItemScheduleType1:
         timezone (str | Unset):  Default: 'UTC'.
         dst (PostV1TasksApplyBodyTasksItemScheduleType1Dst | Unset):
         calendar (Calendar | Unset): days the schedule does not fire on (docs/scheduling.md#calendars)
+        description (str | Unset): read-only (the sentence responses give): ignored
+        text (str | Unset): read-only (the words the schedule was given in): to give words, use type "text"
     """
 
     type_: Literal["cron"]
@@ -33,6 +35,8 @@ class PostV1TasksApplyBodyTasksItemScheduleType1:
     timezone: str | Unset = "UTC"
     dst: PostV1TasksApplyBodyTasksItemScheduleType1Dst | Unset = UNSET
     calendar: Calendar | Unset = UNSET
+    description: str | Unset = UNSET
+    text: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
@@ -49,6 +53,10 @@ class PostV1TasksApplyBodyTasksItemScheduleType1:
         if not isinstance(self.calendar, Unset):
             calendar = self.calendar.to_dict()
 
+        description = self.description
+
+        text = self.text
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -63,6 +71,10 @@ class PostV1TasksApplyBodyTasksItemScheduleType1:
             field_dict["dst"] = dst
         if calendar is not UNSET:
             field_dict["calendar"] = calendar
+        if description is not UNSET:
+            field_dict["description"] = description
+        if text is not UNSET:
+            field_dict["text"] = text
 
         return field_dict
 
@@ -96,12 +108,18 @@ class PostV1TasksApplyBodyTasksItemScheduleType1:
         else:
             calendar = Calendar.from_dict(_calendar)
 
+        description = d.pop("description", UNSET)
+
+        text = d.pop("text", UNSET)
+
         post_v1_tasks_apply_body_tasks_item_schedule_type_1 = cls(
             type_=type_,
             expression=expression,
             timezone=timezone,
             dst=dst,
             calendar=calendar,
+            description=description,
+            text=text,
         )
 
         return post_v1_tasks_apply_body_tasks_item_schedule_type_1
