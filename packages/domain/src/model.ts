@@ -1,4 +1,4 @@
-import type { ScheduleCalendar } from './calendar/excluded-days.ts';
+import type { ScheduleCalendar } from './calendar/calendar-types.ts';
 import type { IntervalSchedule } from './calendar/interval.ts';
 
 // The nouns of dsched and their closed vocabularies. Everything here is plain data.

@@ -1,5 +1,7 @@
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type Holidays from 'date-holidays';
 import { invalidArgument } from '../errors.ts';
+import type { OnExcluded, ScheduleCalendar } from './calendar-types.ts';
 import { isKnownTimeZone, type ZoneOffsets, zoneOffsets } from './time-zone.ts';
 
 // Business calendars on cron and interval schedules (docs/scheduling.md#calendars): days a
@@ -13,20 +15,12 @@ import { isKnownTimeZone, type ZoneOffsets, zoneOffsets } from './time-zone.ts';
 // occurrence. Days are numbered as days since 1970-01-01 of the calendar's zone (the schedule's
 // zone for cron; `calendar.timezone`, UTC by default, for an interval, which has none).
 
-export const ON_EXCLUDED = ['skip', 'next_business_day', 'previous_business_day'] as const;
-export type OnExcluded = (typeof ON_EXCLUDED)[number];
-
-export interface ScheduleCalendar {
-  /** Public holidays of a country, or country-region (`DE`, `DE-BE`, `US-CA`, `DE-BY-A`). */
-  holidays?: string;
-  /** Saturdays and Sundays are excluded. */
-  weekends?: boolean;
-  /** Explicit dates excluded (`YYYY-MM-DD`, in the calendar's zone). */
-  dates?: string[];
-  onExcluded: OnExcluded;
-  /** Interval schedules only: the zone whose days are judged (UTC when absent). */
-  timezone?: string;
-}
+export const ON_EXCLUDED = [
+  'skip',
+  'next_business_day',
+  'previous_business_day',
+] as const satisfies readonly OnExcluded[];
+export type { OnExcluded, ScheduleCalendar };
 
 /** The most explicit dates one calendar may list. */
 export const MAX_CALENDAR_DATES = 1000;
@@ -64,9 +58,17 @@ export function weekdayOfDay(day: number): number {
 // ---------------------------------------------------------------------------------------------
 // Holiday regions: date-holidays' codes, checked against its own lists.
 
+// date-holidays and its data cost a process about 130 ms of CPU to load: every service imports
+// the domain, few ever read a holiday, so it is loaded by the first calendar that names a region.
+let HolidaysClass: typeof Holidays | undefined;
+function holidaysClass(): typeof Holidays {
+  HolidaysClass ??= createRequire(import.meta.url)('date-holidays') as typeof Holidays;
+  return HolidaysClass;
+}
+
 let holidayDirectory: Holidays | undefined;
 function directory(): Holidays {
-  holidayDirectory ??= new Holidays();
+  holidayDirectory ??= new (holidaysClass())();
   return holidayDirectory;
 }
 
@@ -119,7 +121,7 @@ const holidayCalendars = new Map<string, Holidays>();
 function publicHolidays(region: HolidayRegion, year: number): Map<number, string> {
   let hd = holidayCalendars.get(region.code);
   if (!hd) {
-    hd = new Holidays(region.country, region.state ?? '', region.region ?? '', {
+    hd = new (holidaysClass())(region.country, region.state ?? '', region.region ?? '', {
       types: ['public'],
       languages: 'en',
     });

@@ -1,4 +1,4 @@
-import type { ScheduleCalendar } from './excluded-days.ts';
+import type { ScheduleCalendar } from './calendar-types.ts';
 
 // Fixed-rate interval schedules (`{type: "interval", every: "90m", offset?: "15m", startAt?}`):
 // what cron cannot say, every 90 minutes or every 7 days from a start. Elapsed time, so daylight

@@ -1,4 +1,5 @@
-import * as chrono from 'chrono-node';
+import { createRequire } from 'node:module';
+import type * as Chrono from 'chrono-node';
 import { zoneOffsets } from '../calendar/time-zone.ts';
 import {
   countOf,
@@ -12,6 +13,13 @@ import {
   wallTimeOf,
   weekdayOf,
 } from './schedule-text-words.ts';
+
+// chrono-node costs a process about 130 ms of CPU to load, and only one-off times in words use it.
+let chronoModule: typeof Chrono | undefined;
+function chrono(): typeof Chrono {
+  chronoModule ??= createRequire(import.meta.url)('chrono-node') as typeof Chrono;
+  return chronoModule;
+}
 
 // One-off times in words: "in 3 hours", "tomorrow at 5pm", "at 2026-12-24 18:00", "on friday at
 // 9:00", "december 24 at 18:00". "in ..." is elapsed time, read here. The rest is read by
@@ -88,7 +96,7 @@ export function parseOnce(text: string, tokens: Token[], zone: string, now: Date
   for (const t of tokens) checkWord(t);
   const offsets = zoneOffsets(zone);
   const floatingNow = new Date(now.getTime() + offsets.offsetAt(now.getTime()));
-  const results = chrono.casual.parse(text, { instant: floatingNow, timezone: 0 }, { forwardDate: true });
+  const results = chrono().casual.parse(text, { instant: floatingNow, timezone: 0 }, { forwardDate: true });
   const [r] = results;
   const lead = r ? text.slice(0, r.index).trim().toLowerCase() : '';
   const covers = r && ['', 'at', 'on'].includes(lead) && r.index + r.text.length === text.trim().length;
