@@ -81,6 +81,17 @@ export const cassandraNodeDown: Scenario = {
     });
     const cluster = run.cassandraCluster!;
     const victim = cluster.address(VICTIM);
+    // The services' client as the harness makes it: it must know all three nodes on the run's port
+    // (the driver gives the nodes it discovers 9042 unless told), not only the one it reached first.
+    const probe = cluster.client(run.stores.keyspace);
+    await probe.connect();
+    const known = [...probe.hosts.values()].map((h) => h.address).sort();
+    await probe.shutdown();
+    run.extraChecks.push({
+      name: 'the client knows the three nodes on the run’s port',
+      ok: known.join(',') === [...cluster.contactPoints].sort().join(','),
+      detail: known.join(', '),
+    });
     run.notes.push(
       `History on the run's own cluster ${cluster.contactPoints.join(', ')} (replication factor 3, commit log group-synced, hinted handoff ${hints ? 'on' : 'off'}); the services at LOCAL_QUORUM for reads and writes. ${victim} is killed -9 ${strictS > 0 ? 'twice: under LOCAL_QUORUM, then with the archivers at ALL' : 'once, under LOCAL_QUORUM'}.`,
     );

@@ -19,9 +19,23 @@ export interface CassandraSettings {
   writeConsistency?: string;
 }
 
+/**
+ * The port the contact points name, when they all name the same one. The driver (4.10 reads
+ * system.peers, which has no native port) gives every node it discovers `protocolOptions.port`,
+ * 9042 unless told: with nodes on another port it would drop the contact points for addresses
+ * nothing listens on, and talk to the one node its control connection found.
+ */
+export function nativePortOf(contactPoints: string[]): number | undefined {
+  // host:port or [IPv6]:port; a bare host or IPv6 address names none (9042).
+  const ports = new Set(contactPoints.map((p) => /^(?:\[[^\]]+\]|[^:]+):(\d+)$/.exec(p)?.[1] ?? '9042'));
+  return ports.size === 1 ? Number([...ports][0]) : undefined;
+}
+
 export function createCassandraClient(s: CassandraSettings): cassandra.Client {
+  const port = nativePortOf(s.contactPoints);
   const client = new cassandra.Client({
     contactPoints: s.contactPoints,
+    ...(port ? { protocolOptions: { port } } : {}),
     localDataCenter: s.localDataCenter,
     ...(s.keyspace ? { keyspace: s.keyspace } : {}),
     ...(s.username ? { credentials: { username: s.username, password: s.password ?? '' } } : {}),

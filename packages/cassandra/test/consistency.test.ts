@@ -1,7 +1,16 @@
 import { CASSANDRA_CONTACT_POINT, createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectCassandra } from '../src/client.ts';
+import { connectCassandra, nativePortOf } from '../src/client.ts';
 import { replicasByDc, requirements } from '../src/consistency.ts';
+
+describe('the port of the nodes the driver discovers', () => {
+  it('is the contact points’ when they agree, 9042 when they name none', () => {
+    expect(nativePortOf(['127.0.0.2:41445', '127.0.0.3:41445', '127.0.0.4:41445'])).toBe(41445);
+    expect(nativePortOf(['cassandra', '[::1]:9042', '::1'])).toBe(9042);
+    expect(nativePortOf(['[fd00::2]:9142'])).toBe(9142);
+    expect(nativePortOf(['a:9042', 'b:9142'])).toBeUndefined();
+  });
+});
 
 describe('what a consistency level needs', () => {
   const three = replicasByDc(
