@@ -26,6 +26,15 @@ CREATE TABLE `job_attempts` (
   PRIMARY KEY (`job_id`,`attempt`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+CREATE TABLE `job_tags` (
+  `tenant_id` binary(16) NOT NULL,
+  `tag` varchar(193) NOT NULL,
+  `scheduled_for` datetime(3) NOT NULL,
+  `job_id` binary(16) NOT NULL,
+  PRIMARY KEY (`tenant_id`,`tag`,`scheduled_for`,`job_id`),
+  KEY `job_tags_by_job` (`job_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 CREATE TABLE `jobs` (
   `id` binary(16) NOT NULL,
   `tenant_id` binary(16) NOT NULL,
@@ -69,6 +78,7 @@ CREATE TABLE `jobs` (
   `flow_rate` decimal(12,3) DEFAULT NULL,
   `flow_running` varchar(100) GENERATED ALWAYS AS (case when `state` = 'running' then `flow_key` end) STORED,
   `trace_context` binary(25) DEFAULT NULL,
+  `tags` longtext DEFAULT NULL CHECK (json_valid(`tags`)),
   PRIMARY KEY (`id`),
   UNIQUE KEY `jobs_occurrence` (`task_id`,`occurrence`),
   KEY `jobs_by_state_lease` (`state`,`lease_expires_at`),
@@ -100,6 +110,14 @@ CREATE TABLE `occurrence_skips` (
   PRIMARY KEY (`task_id`,`skipped_from`,`reason`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+CREATE TABLE `task_tags` (
+  `tenant_id` binary(16) NOT NULL,
+  `tag` varchar(193) NOT NULL,
+  `task_id` binary(16) NOT NULL,
+  PRIMARY KEY (`tenant_id`,`tag`,`task_id`),
+  KEY `task_tags_by_task` (`task_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 CREATE TABLE `tasks` (
   `id` binary(16) NOT NULL,
   `tenant_id` binary(16) NOT NULL,
@@ -128,6 +146,7 @@ CREATE TABLE `tasks` (
   `workflow` longtext DEFAULT NULL CHECK (`workflow` is null or json_valid(`workflow`)),
   `task_key` varchar(128) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
   `live_key` varchar(128) CHARACTER SET ascii COLLATE ascii_bin GENERATED ALWAYS AS (case when `state` <> 'deleted' then `task_key` end) STORED,
+  `tags` longtext DEFAULT NULL CHECK (json_valid(`tags`)),
   PRIMARY KEY (`id`),
   UNIQUE KEY `tasks_live_key` (`tenant_id`,`live_key`),
   KEY `tasks_by_tenant` (`tenant_id`,`id`),
@@ -231,6 +250,15 @@ CREATE TABLE `workflow_nodes` (
   KEY `workflow_nodes_unwalked` (`walk_pending`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+CREATE TABLE `workflow_tags` (
+  `tenant_id` binary(16) NOT NULL,
+  `tag` varchar(193) NOT NULL,
+  `created_at` datetime(3) NOT NULL,
+  `workflow_id` binary(16) NOT NULL,
+  PRIMARY KEY (`tenant_id`,`tag`,`created_at`,`workflow_id`),
+  KEY `workflow_tags_by_workflow` (`workflow_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 CREATE TABLE `workflows` (
   `id` binary(16) NOT NULL,
   `tenant_id` binary(16) NOT NULL,
@@ -248,8 +276,10 @@ CREATE TABLE `workflows` (
   `finished_at` datetime(3) DEFAULT NULL,
   `archived_at` datetime(3) DEFAULT NULL,
   `trace_context` binary(25) DEFAULT NULL,
+  `tags` longtext DEFAULT NULL CHECK (json_valid(`tags`)),
   PRIMARY KEY (`id`),
   KEY `workflows_by_tenant` (`tenant_id`,`id`),
   KEY `workflows_by_state` (`state`,`deadline_at`),
-  KEY `workflows_finished` (`state`,`finished_at`)
+  KEY `workflows_finished` (`state`,`finished_at`),
+  KEY `workflows_by_tenant_created` (`tenant_id`,`created_at`,`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

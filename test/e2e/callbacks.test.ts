@@ -65,6 +65,7 @@ async function taskWithJobs(tenantId: string, path: string, callbacks: Record<st
         taskId: idToBin(task.id),
         occurrence: new Date(base - i * 1000).toISOString(),
         kind: 'scheduled' as const,
+        tagged: false,
         scheduledFor: new Date(base - i * 1000),
         runAt: new Date(base - i * 1000),
       })),

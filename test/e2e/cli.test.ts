@@ -724,3 +724,55 @@ describe('dsched apply', () => {
     expect([notList.code, notList.stderr]).toEqual([2, expect.stringContaining('must hold a list of tasks')]);
   });
 });
+
+describe('tags', () => {
+  it('task create --tag, task/run/dlq/workflow list --tag (all must match); a bad tag exits 2 naming it', async () => {
+    const billing = await createTask([...tokyoTask, '--tag', 'team:billing', '--tag', 'env:prod']);
+    await createTask([...tokyoTask, '--tag', 'team:search']);
+    const listed = await cli(
+      ['task', 'list', '--tag', 'team:billing', '--tag', 'env:prod', '-o', 'json'],
+      env,
+    );
+    expect(listed.code, listed.stderr).toBe(0);
+    const tasks = JSON.parse(listed.stdout).tasks;
+    expect(tasks.map((t: { id: string }) => t.id)).toEqual([billing.id]);
+    expect(tasks[0].tags).toEqual({ env: 'prod', team: 'billing' });
+    const table = await cli(['task', 'get', billing.id], env);
+    expect(table.stdout).toMatch(/tags\s+env:prod team:billing/);
+
+    const updated = await cli(['task', 'update', billing.id, '--tag', 'team:ops', '-o', 'json'], env);
+    expect(JSON.parse(updated.stdout).tags).toEqual({ team: 'ops' });
+
+    const triggered = await cli(['task', 'trigger', billing.id, '-o', 'json'], env);
+    const { jobId } = JSON.parse(triggered.stdout);
+    const runs = await cli(['run', 'list', '--tag', 'team:ops', '-o', 'json'], env);
+    expect(JSON.parse(runs.stdout).jobs.map((j: { id: string }) => j.id)).toEqual([jobId]);
+    const none = await cli(['dlq', 'list', '--tag', 'team:ops', '-o', 'json'], env);
+    expect(JSON.parse(none.stdout).jobs).toEqual([]);
+
+    const dag = join(stack.configDir, 'tagged.yaml');
+    await writeFile(
+      dag,
+      'name: tagged\ntags: {team: data}\nnodes:\n  - id: a\n    target: {url: "https://example.test/a"}\n',
+    );
+    const submitted = JSON.parse((await cli(['workflow', 'submit', '-f', dag, '-o', 'json'], env)).stdout);
+    const wfs = await cli(['workflow', 'list', '--tag', 'team:data', '-o', 'json'], env);
+    expect(wfs.code, wfs.stderr).toBe(0);
+    expect(JSON.parse(wfs.stdout).workflows.map((w: { id: string }) => w.id)).toEqual([submitted.id]);
+    const wfTable = await cli(['workflow', 'list', '--name', 'tagged'], env);
+    expect(wfTable.stdout).toContain(submitted.id);
+    expect(wfTable.stdout).toContain('team:data');
+
+    const before = await taskCount();
+    const bad = await cli(['task', 'create', ...tokyoTask, '--tag', 'bad key:x'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('tags.bad key');
+    expect(await taskCount()).toBe(before);
+    const badFilter = await cli(['task', 'list', '--tag', 'nocolon'], env);
+    expect(badFilter.code).toBe(2);
+    expect(badFilter.stderr).toContain('tag');
+    const noValue = await cli(['task', 'create', ...tokyoTask, '--tag', 'novalue'], env);
+    expect(noValue.code).toBe(2);
+    expect(noValue.stderr).toContain('--tag');
+  });
+});

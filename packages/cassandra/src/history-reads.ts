@@ -1,7 +1,16 @@
-import { type AuditedJob, type Cursor, type JobState, type JobView, MIN_ID } from '@dsched/domain';
+import {
+  type AuditedJob,
+  type Cursor,
+  type JobState,
+  type JobView,
+  MIN_ID,
+  matchesTags,
+  type Tags,
+  tagStrings,
+} from '@dsched/domain';
 import cassandra from 'cassandra-driver';
 import { loadCql } from './cql.ts';
-import { tenantBucket } from './job-history.ts';
+import { tagHashes, tenantBucket } from './job-history.ts';
 
 const { Uuid, LocalDate } = cassandra.types;
 
@@ -23,6 +32,8 @@ const TENANT_STATE_PAGE = loadCql(import.meta.url, './history/tenant-jobs-by-sta
 const BUCKETS = loadCql(import.meta.url, './history/tenant-buckets.cql');
 const DOC_BY_ID = loadCql(import.meta.url, './history/job-by-id.cql');
 const AUDIT_RUNS = loadCql(import.meta.url, './history/audit-task-runs.cql');
+const TAG_BUCKETS = loadCql(import.meta.url, './history/tenant-tag-buckets.cql');
+const TAG_PAGE = loadCql(import.meta.url, './history/tenant-jobs-by-tag-page.cql');
 
 const MIN_UUID = Uuid.fromString(MIN_ID);
 
@@ -31,10 +42,11 @@ async function collect<P, R>(
   partitions: P[],
   want: number,
   read: (p: P, remaining: number) => Promise<R[]>,
+  inFlight = PARTITIONS_IN_FLIGHT,
 ): Promise<{ rows: R[]; exhausted: boolean }> {
   const rows: R[] = [];
-  for (let i = 0; i < partitions.length; i += PARTITIONS_IN_FLIGHT) {
-    const window = partitions.slice(i, i + PARTITIONS_IN_FLIGHT);
+  for (let i = 0; i < partitions.length; i += inFlight) {
+    const window = partitions.slice(i, i + inFlight);
     const results = await Promise.all(window.map((p) => read(p, want - rows.length)));
     for (const r of results) {
       rows.push(...r);
@@ -43,6 +55,78 @@ async function collect<P, R>(
   }
   return { rows, exhausted: true };
 }
+
+/**
+ * The rows of one partition's slice that `keep` accepts, at most `want`, read a page at a time
+ * (`fetchSize`) so a filter that drops most rows never holds the whole partition in memory.
+ */
+export async function keptRows<R>(
+  client: cassandra.Client,
+  query: string,
+  params: unknown[],
+  want: number,
+  keep: (row: cassandra.types.Row) => R | undefined,
+): Promise<R[]> {
+  const out: R[] = [];
+  // Paged by hand: the driver's async iterator fetches the next page ahead, and a walk that stops
+  // early would leave that read running on its own (its failure unhandled).
+  let pageState: string | undefined;
+  do {
+    const rs = await client.execute(query, params, {
+      prepare: true,
+      fetchSize: Math.max(100, want * 2),
+      ...(pageState ? { pageState } : {}),
+    });
+    for (const row of rs.rows) {
+      const kept = keep(row);
+      if (kept !== undefined) out.push(kept);
+      if (out.length >= want) return out;
+    }
+    pageState = rs.pageState ?? undefined;
+  } while (pageState);
+  return out;
+}
+
+/** Whether an index row's tag hashes hold every hash of `wanted` (strings of the signed values). */
+export function holdsHashes(row: cassandra.types.Row, wanted: string[]): boolean {
+  const held = new Set(((row.get('tag_hashes') as cassandra.types.Long[] | null) ?? []).map(String));
+  return wanted.every((h) => held.has(h));
+}
+
+/**
+ * The filter's tag whose directory lists the fewest non-empty buckets in the range, with those
+ * buckets: any tag would do (each index row carries all the job's hashes), the rarest reads least.
+ * One directory read per tag of the filter (at most 5), in parallel.
+ */
+export async function drivingTag(
+  client: cassandra.Client,
+  directory: string,
+  tenant: cassandra.types.Uuid,
+  filter: Tags,
+  range: { from: Date; to: Date },
+): Promise<{ tag: string; hashes: string[]; buckets: Date[] }> {
+  const tags = tagStrings(filter);
+  const listed = await Promise.all(
+    tags.map(async (tag) => {
+      const rs = await client.execute(
+        directory,
+        [tenant, tag, tenantBucket(range.from), tenantBucket(range.to)],
+        {
+          prepare: true,
+          fetchSize: 5000,
+        },
+      );
+      const buckets: Date[] = [];
+      for await (const row of rs) buckets.push(row.get('bucket') as Date);
+      return { tag, buckets };
+    }),
+  );
+  const rarest = listed.reduce((a, b) => (b.buckets.length < a.buckets.length ? b : a));
+  return { ...rarest, hashes: tagHashes(tags).map(String) };
+}
+
+/** Partitions of a tag read in flight: a sparse tag's buckets hold a few rows each. */
+const TAG_PARTITIONS_IN_FLIGHT = 16;
 
 /** UTC days from the cursor's day back to `from`'s day, newest first. */
 function daysBack(from: Date, cursor: Cursor): cassandra.types.LocalDate[] {
@@ -61,7 +145,7 @@ function bounds(from: Date, cursor: Cursor): unknown[] {
 
 export async function archivedTaskRuns(
   client: cassandra.Client,
-  q: { tenantId: string; taskId: string; from: Date; cursor: Cursor; limit: number },
+  q: { tenantId: string; taskId: string; tags?: Tags | undefined; from: Date; cursor: Cursor; limit: number },
 ): Promise<Slice> {
   const tenant = Uuid.fromString(q.tenantId);
   const task = Uuid.fromString(q.taskId);
@@ -69,14 +153,16 @@ export async function archivedTaskRuns(
     daysBack(q.from, q.cursor),
     q.limit + 1,
     async (day, remaining) => {
-      const rs = await client.execute(
-        RUNS_PAGE,
-        [tenant, task, day, ...bounds(q.from, q.cursor), remaining],
-        {
-          prepare: true,
-        },
-      );
-      return rs.rows.map((r) => JSON.parse(r.get('doc')) as JobView);
+      const params = [tenant, task, day, ...bounds(q.from, q.cursor)];
+      if (!q.tags) {
+        const rs = await client.execute(RUNS_PAGE, [...params, remaining], { prepare: true });
+        return rs.rows.map((r) => JSON.parse(r.get('doc')) as JobView);
+      }
+      // A task's runs of a day are read whole anyway; the tags are checked on their documents.
+      return keptRows(client, RUNS_PAGE, [...params, 100_000], remaining, (r) => {
+        const doc = JSON.parse(r.get('doc')) as JobView;
+        return matchesTags(doc.tags, q.tags) ? doc : undefined;
+      });
     },
   );
   return { items: rows.slice(0, q.limit), more: !exhausted || rows.length > q.limit };
@@ -115,8 +201,16 @@ export async function archivedDocs(
 
 export async function archivedTenantJobs(
   client: cassandra.Client,
-  q: { tenantId: string; state?: JobState | undefined; from: Date; cursor: Cursor; limit: number },
+  q: {
+    tenantId: string;
+    state?: JobState | undefined;
+    tags?: Tags | undefined;
+    from: Date;
+    cursor: Cursor;
+    limit: number;
+  },
 ): Promise<Slice> {
+  if (q.tags) return archivedTaggedJobs(client, { ...q, tags: q.tags });
   const tenant = Uuid.fromString(q.tenantId);
   const buckets = await tenantBuckets(client, tenant, q.from, q.cursor);
   const { rows, exhausted } = await collect(buckets, q.limit + 1, async (bucket, remaining) => {
@@ -137,6 +231,45 @@ export async function archivedTenantJobs(
   // A job archived dead, then redriven and archived again, leaves a stale index row of its old
   // state: the document (rewritten at every archive) has the final word.
   if (q.state !== undefined) items = items.filter((d) => d.state === q.state);
+  return { items, more: !exhausted || rows.length > q.limit };
+}
+
+/**
+ * A tenant's archived jobs with every tag of `tags` (docs/tags.md): the buckets of one of the tags
+ * (its directory), newest first, each read from the cursor back to `from`, keeping the index rows
+ * whose state and tag hashes match; then the page's documents, which have the final word.
+ */
+async function archivedTaggedJobs(
+  client: cassandra.Client,
+  q: {
+    tenantId: string;
+    state?: JobState | undefined;
+    tags: Tags;
+    from: Date;
+    cursor: Cursor;
+    limit: number;
+  },
+): Promise<Slice> {
+  const tenant = Uuid.fromString(q.tenantId);
+  const { tag, hashes, buckets } = await drivingTag(client, TAG_BUCKETS, tenant, q.tags, {
+    from: q.from,
+    to: q.cursor.at,
+  });
+  const { rows, exhausted } = await collect(
+    buckets,
+    q.limit + 1,
+    (bucket, remaining) =>
+      keptRows(client, TAG_PAGE, [tenant, tag, bucket, ...bounds(q.from, q.cursor)], remaining, (r) =>
+        (q.state === undefined || r.get('state') === q.state) && holdsHashes(r, hashes)
+          ? (r.get('id').toString() as string)
+          : undefined,
+      ),
+    TAG_PARTITIONS_IN_FLIGHT,
+  );
+  const docs = await archivedDocs(client, q.tenantId, rows.slice(0, q.limit));
+  const items = docs.filter(
+    (d) => matchesTags(d.tags, q.tags) && (q.state === undefined || d.state === q.state),
+  );
   return { items, more: !exhausted || rows.length > q.limit };
 }
 

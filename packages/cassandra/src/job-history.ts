@@ -1,9 +1,9 @@
-import type { JobView } from '@dsched/domain';
+import { type JobView, tagHash, tagStrings } from '@dsched/domain';
 import cassandra from 'cassandra-driver';
 import { HISTORY_WRITES } from './client.ts';
 import { loadCql } from './cql.ts';
 
-const { Uuid, LocalDate } = cassandra.types;
+const { Uuid, LocalDate, Long } = cassandra.types;
 
 // History writes. Every write is an upsert keyed by the job id (and its scheduled time), so
 // writing a job twice (an archiver that crashed before its MySQL delete) leaves one row in each
@@ -27,7 +27,14 @@ const INSERT_RUN = loadCql(import.meta.url, './history/insert-task-run.cql');
 const INSERT_TENANT_JOB = loadCql(import.meta.url, './history/insert-tenant-job.cql');
 const INSERT_TENANT_STATE = loadCql(import.meta.url, './history/insert-tenant-job-by-state.cql');
 const INSERT_BUCKET = loadCql(import.meta.url, './history/insert-tenant-bucket.cql');
+const INSERT_TAG_JOB = loadCql(import.meta.url, './history/insert-tenant-job-by-tag.cql');
+const INSERT_TAG_BUCKET = loadCql(import.meta.url, './history/insert-tenant-tag-bucket.cql');
 const JOB_BY_ID = loadCql(import.meta.url, './history/job-by-id.cql');
+
+/** The tag hashes an index row carries, as the driver writes a set<bigint>. */
+export function tagHashes(tags: string[]): cassandra.types.Long[] {
+  return tags.map((t) => Long.fromString(tagHash(t).toString()));
+}
 
 export function utcDay(iso: string): cassandra.types.LocalDate {
   return LocalDate.fromString(iso.slice(0, 10));
@@ -63,6 +70,7 @@ export async function writeJobHistory(
   const ttl = options.ttlSeconds;
   const rows: Row[] = [];
   const buckets = new Map<string, { tenant: cassandra.types.Uuid; bucket: Date }>();
+  const tagBuckets = new Map<string, { tenant: cassandra.types.Uuid; tag: string; bucket: Date }>();
   for (const { tenantId, view } of records) {
     const id = Uuid.fromString(view.id);
     const tenant = Uuid.fromString(tenantId);
@@ -98,10 +106,26 @@ export async function writeJobHistory(
       bytes: 64,
     });
     buckets.set(`${tenantId}/${bucket.getTime()}`, { tenant, bucket });
+    // One index row per tag (docs/tags.md), each with the hashes of all the job's tags.
+    const tags = tagStrings(view.tags);
+    const hashes = tags.length > 0 ? tagHashes(tags) : [];
+    for (const tag of tags) {
+      const partition = `${tenantId}/${tag}/${bucket.getTime()}`;
+      rows.push({
+        query: INSERT_TAG_JOB,
+        params: [tenant, tag, bucket, scheduled, id, view.state, hashes, ttl],
+        partition,
+        bytes: 64 + 8 * hashes.length,
+      });
+      tagBuckets.set(partition, { tenant, tag, bucket });
+    }
   }
   // One directory row per (tenant, bucket) in the batch, not one per job.
   for (const [key, { tenant, bucket }] of buckets) {
     rows.push({ query: INSERT_BUCKET, params: [tenant, bucket, ttl], partition: key, bytes: 32 });
+  }
+  for (const [key, { tenant, tag, bucket }] of tagBuckets) {
+    rows.push({ query: INSERT_TAG_BUCKET, params: [tenant, tag, bucket, ttl], partition: key, bytes: 48 });
   }
   await runBounded(partitionBatches(rows), options.concurrency, (group) =>
     group.length === 1

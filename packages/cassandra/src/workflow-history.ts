@@ -1,15 +1,23 @@
 import {
   type ArchivedWorkflow,
+  type Cursor,
+  MIN_ID,
+  matchesTags,
   type NodePlace,
   type NodeRecord,
   type NodeState,
   nodeBucketCount,
   nodeRecordFromJson,
+  type Tags,
+  tagStrings,
+  type WorkflowState,
   workflowRecordFromJson,
 } from '@dsched/domain';
 import cassandra from 'cassandra-driver';
 import { HISTORY_WRITES } from './client.ts';
 import { loadCql } from './cql.ts';
+import { drivingTag, holdsHashes, keptRows } from './history-reads.ts';
+import { tagHashes, tenantBucket } from './job-history.ts';
 
 const { Uuid, Long } = cassandra.types;
 
@@ -28,6 +36,13 @@ const NODES_PAGE = loadCql(import.meta.url, './workflows/nodes-page.cql');
 const NODES_BY_STATE_PAGE = loadCql(import.meta.url, './workflows/nodes-by-state-page.cql');
 const PARENTS_PAGE = loadCql(import.meta.url, './workflows/parents-page.cql');
 const NODE_BY_ID = loadCql(import.meta.url, './workflows/node-by-id.cql');
+const INSERT_TENANT_RUN = loadCql(import.meta.url, './workflows/insert-tenant-run.cql');
+const INSERT_TENANT_RUN_BUCKET = loadCql(import.meta.url, './workflows/insert-tenant-run-bucket.cql');
+const TENANT_RUN_BUCKETS = loadCql(import.meta.url, './workflows/tenant-run-buckets.cql');
+const TENANT_RUNS_PAGE = loadCql(import.meta.url, './workflows/tenant-runs-page.cql');
+
+/** The runs list's `tag` of every run (a tag is never empty). */
+const EVERY_RUN = '';
 
 /** The parent id of each node's own row in workflow_run_parents (no node id is empty). */
 const SELF = '';
@@ -103,23 +118,112 @@ export async function writeWorkflowParents(
   );
 }
 
-/** The run's summary: written last, once every node of the copy is written. */
+/**
+ * The run's summary: written last, once every node of the copy is written; then its rows in the
+ * tenant's runs list (once for every run, once per tag), which point at the summary.
+ */
 export async function writeWorkflowRun(
   client: cassandra.Client,
   archived: ArchivedWorkflow,
   options: { ttlSeconds: number },
 ): Promise<void> {
+  const { record } = archived;
+  const id = Uuid.fromString(record.id);
+  const tenant = Uuid.fromString(archived.tenantId);
+  const ttl = options.ttlSeconds;
   await client.execute(
     INSERT_RUN,
-    [
-      Uuid.fromString(archived.record.id),
-      Uuid.fromString(archived.tenantId),
-      Long.fromNumber(archived.version),
-      JSON.stringify(archived),
-      options.ttlSeconds,
-    ],
+    [id, tenant, Long.fromNumber(archived.version), JSON.stringify(archived), ttl],
     { prepare: true, executionProfile: HISTORY_WRITES },
   );
+  const tags = tagStrings(record.tags);
+  const hashes = tagHashes(tags);
+  const bucket = tenantBucket(record.createdAt);
+  await cassandra.concurrent.executeConcurrent(
+    client,
+    [EVERY_RUN, ...tags].flatMap((tag) => [
+      {
+        query: INSERT_TENANT_RUN,
+        params: [tenant, tag, bucket, record.createdAt, id, record.state, record.name, hashes, ttl],
+      },
+      { query: INSERT_TENANT_RUN_BUCKET, params: [tenant, tag, bucket, ttl] },
+    ]),
+    { concurrencyLevel: 8, raiseOnFirstError: true, executionProfile: HISTORY_WRITES },
+  );
+}
+
+async function everyRunBuckets(
+  client: cassandra.Client,
+  tenant: cassandra.types.Uuid,
+  from: Date,
+  to: Date,
+): Promise<Date[]> {
+  const rs = await client.execute(
+    TENANT_RUN_BUCKETS,
+    [tenant, EVERY_RUN, tenantBucket(from), tenantBucket(to)],
+    {
+      prepare: true,
+      fetchSize: 5000,
+    },
+  );
+  const buckets: Date[] = [];
+  for await (const row of rs) buckets.push(row.get('bucket') as Date);
+  return buckets;
+}
+
+export interface ArchivedRunsQuery {
+  tenantId: string;
+  state?: WorkflowState | undefined;
+  name?: string | undefined;
+  tags?: Tags | undefined;
+  /** Runs created at or after `from`, strictly before the cursor (created_at, id). */
+  from: Date;
+  cursor: Cursor;
+  limit: number;
+}
+
+/**
+ * A page of a tenant's archived runs, newest first by creation: the list of one of the filter's
+ * tags (or of every run), bucket by bucket through its directory, keeping the index rows whose
+ * state, name and tags match; then their summaries. Also returns whether more may follow.
+ */
+export async function archivedWorkflowRuns(
+  client: cassandra.Client,
+  q: ArchivedRunsQuery,
+): Promise<{ items: ArchivedWorkflow[]; more: boolean }> {
+  const tenant = Uuid.fromString(q.tenantId);
+  const { tag, hashes, buckets } = q.tags
+    ? await drivingTag(client, TENANT_RUN_BUCKETS, tenant, q.tags, { from: q.from, to: q.cursor.at })
+    : { tag: EVERY_RUN, hashes: [], buckets: await everyRunBuckets(client, tenant, q.from, q.cursor.at) };
+  const bounds = [q.from, Uuid.fromString(MIN_ID), q.cursor.at, Uuid.fromString(q.cursor.id)];
+  const ids: string[] = [];
+  for (const bucket of buckets) {
+    const kept = await keptRows(
+      client,
+      TENANT_RUNS_PAGE,
+      [tenant, tag, bucket, ...bounds],
+      q.limit + 1 - ids.length,
+      (r) =>
+        (q.state === undefined || r.get('state') === q.state) &&
+        (q.name === undefined || r.get('name') === q.name) &&
+        holdsHashes(r, hashes)
+          ? (r.get('id').toString() as string)
+          : undefined,
+    );
+    ids.push(...kept);
+    if (ids.length > q.limit) break;
+  }
+  const runs = await Promise.all(
+    ids.slice(0, q.limit).map((id) => getArchivedWorkflow(client, q.tenantId, id)),
+  );
+  const items = runs.filter(
+    (r): r is ArchivedWorkflow =>
+      r !== null &&
+      matchesTags(r.record.tags, q.tags) &&
+      (q.state === undefined || r.record.state === q.state) &&
+      (q.name === undefined || r.record.name === q.name),
+  );
+  return { items, more: ids.length > q.limit };
 }
 
 /** An archived run of a tenant, or null (another tenant's run is not found either). */

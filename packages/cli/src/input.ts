@@ -117,6 +117,17 @@ export function parsePairs(values: string[] | undefined, field: string): Record<
   return out;
 }
 
+/** `--tag key:value` of a create or an update, repeated: the tags map (the API checks the limits). */
+export function parseTags(values: string[], field: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const colon = v.indexOf(':');
+    if (colon <= 0) throw new UsageError(`expected key:value, got "${v}"`, field);
+    out[v.slice(0, colon)] = v.slice(colon + 1);
+  }
+  return out;
+}
+
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }

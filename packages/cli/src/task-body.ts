@@ -1,5 +1,5 @@
 import { UsageError } from './exit-codes.ts';
-import { parseCount, parsePairs, parseTime, readDocument, readJsonArgument } from './input.ts';
+import { parseCount, parsePairs, parseTags, parseTime, readDocument, readJsonArgument } from './input.ts';
 import type { Io } from './runtime.ts';
 
 // The body of `task create` and `task update`, from -f task.yaml|json and flags (flags win,
@@ -32,6 +32,8 @@ export interface TaskFlags {
   misfire?: string;
   overlap?: string;
   metadata?: string;
+  /** key:value, repeated: the task's tags (replacing them on update). */
+  tag?: string[];
 }
 
 type Doc = Record<string, unknown>;
@@ -124,6 +126,7 @@ export async function taskBody(flags: TaskFlags, io: Io, now: number, current?: 
   if (flags.misfire !== undefined) doc.misfirePolicy = flags.misfire;
   if (flags.overlap !== undefined) doc.overlapPolicy = flags.overlap;
   if (flags.metadata !== undefined) doc.metadata = await readJsonArgument(flags.metadata, io, '--metadata');
+  if (flags.tag !== undefined) doc.tags = parseTags(flags.tag, '--tag');
   return doc;
 }
 

@@ -6,6 +6,7 @@ import type {
   Tenant,
   Workflow,
   WorkflowNode,
+  WorkflowSummary,
 } from '@dsched/client';
 import { cell, fields, formatTime, type OutputOptions, table } from './output.ts';
 
@@ -52,6 +53,12 @@ export function occurrenceRows(preview: OccurrencePreview, out: OutputOptions): 
   );
 }
 
+/** A detail's `tags` row (`key:value` words), only when there are tags. */
+export function tagsRow(tags: Record<string, string> | undefined): [string, string][] {
+  const words = Object.entries(tags ?? {}).map(([k, v]) => `${k}:${v}`);
+  return words.length > 0 ? [['tags', words.join(' ')]] : [];
+}
+
 export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrencePreview): string {
   const dst = task.schedule.type === 'cron' ? task.schedule.dst : undefined;
   const text = fields([
@@ -74,6 +81,7 @@ export function taskDetail(task: Task, out: OutputOptions, preview?: OccurrenceP
     ['priority', `${task.priority} (lane ${task.lane})`],
     ['retry', `up to ${task.retry.maxAttempts} attempts`],
     ['misfire / overlap', `${task.misfirePolicy} / ${task.overlapPolicy}`],
+    ...tagsRow(task.tags),
     ['next fire', formatTime(task.nextFireAt, out)],
     ['version', String(task.version)],
     ['created', formatTime(task.createdAt, out)],
@@ -124,6 +132,7 @@ export function jobDetail(job: Job, out: OutputOptions): string {
     ['last error', cell(job.lastError)],
     // The occurrence's trace, one for all its attempts (docs/tracing.md); none for jobs older than it.
     ...traceField(job),
+    ...tagsRow(job.tags),
   ]);
   const attempts = [...job.attempts].sort((a, b) => b.attempt - a.attempt);
   if (attempts.length === 0) return `${text}\n\nNo attempts yet.`;
@@ -197,11 +206,27 @@ export function workflowDetail(wf: Workflow, out: OutputOptions): string {
     ['nodes', `${wf.nodeCount} (${wf.edgeCount} dependencies)`],
     ['by state', workflowCounts(wf)],
     ['failure policy', wf.failurePolicy],
+    ...tagsRow(wf.tags),
     ['max parallel', cell(wf.maxParallel)],
     ['deadline', formatTime(wf.deadlineAt, out)],
     ['created', formatTime(wf.createdAt, out)],
     ['finished', formatTime(wf.finishedAt, out)],
   ]);
+}
+
+export function workflowRows(runs: WorkflowSummary[], out: OutputOptions): string {
+  return table(
+    ['id', 'name', 'state', 'nodes', 'created', 'finished', 'tags'],
+    runs.map((w) => [
+      w.id,
+      w.name,
+      `${w.state}${w.paused ? ' (paused)' : ''}`,
+      String(w.nodeCount),
+      formatTime(w.createdAt, out),
+      formatTime(w.finishedAt, out),
+      tagsRow(w.tags)[0]?.[1] ?? '-',
+    ]),
+  );
 }
 
 export function workflowNodeRows(nodes: WorkflowNode[], out: OutputOptions): string {

@@ -54,6 +54,10 @@ export type PatchTenantRequest = NonNullable<
   TaskPaths['/v1/admin/tenants/{id}']['patch']['requestBody']
 >['content']['application/json'];
 export type JobListQuery = NonNullable<JobPaths['/v1/jobs']['get']['parameters']['query']>;
+export type TaskListQuery = NonNullable<TaskPaths['/v1/tasks']['get']['parameters']['query']>;
+export type DlqQuery = NonNullable<JobPaths['/v1/dlq']['get']['parameters']['query']>;
+export type WorkflowListQuery = NonNullable<TaskPaths['/v1/workflows']['get']['parameters']['query']>;
+export type WorkflowSummary = TaskComponents['schemas']['WorkflowSummary'];
 export type RunsQuery = NonNullable<JobPaths['/v1/tasks/{id}/runs']['get']['parameters']['query']>;
 
 export interface DschedClientOptions extends Credentials, RetryOptions {
@@ -117,12 +121,12 @@ export class DschedClient {
     return unwrap(this.taskApi.GET('/v1/tasks/{id}', { params: { path: { id } } }), 'GET');
   }
 
-  listTasks(query: { limit?: number; pageToken?: string; state?: 'active' | 'paused' } = {}) {
+  listTasks(query: TaskListQuery = {}) {
     return unwrap(this.taskApi.GET('/v1/tasks', { params: { query } }), 'GET');
   }
 
-  /** Every task of the tenant, oldest first, page by page. */
-  tasks(query: { limit?: number; pageToken?: string; state?: 'active' | 'paused' } = {}): PageIterator<Task> {
+  /** Every task of the tenant (with every tag of `tag`, when given), oldest first, page by page. */
+  tasks(query: TaskListQuery = {}): PageIterator<Task> {
     return new PageIterator(async (pageToken) => {
       const page = await this.listTasks({ ...query, ...(pageToken ? { pageToken } : {}) });
       return { items: page.tasks, nextPageToken: page.nextPageToken };
@@ -203,6 +207,18 @@ export class DschedClient {
 
   submitWorkflow(body: SubmitWorkflowRequest): Promise<Workflow> {
     return unwrap(this.taskApi.POST('/v1/workflows', { body }), 'POST');
+  }
+
+  workflowsPage(query: WorkflowListQuery = {}) {
+    return unwrap(this.taskApi.GET('/v1/workflows', { params: { query } }), 'GET');
+  }
+
+  /** The tenant's workflow runs, newest first, live and archived: by state, name, time, tags. */
+  workflows(query: WorkflowListQuery = {}): PageIterator<WorkflowSummary> {
+    return new PageIterator(async (pageToken) => {
+      const page = await this.workflowsPage({ ...query, ...(pageToken ? { pageToken } : {}) });
+      return { items: page.workflows, nextPageToken: page.nextPageToken };
+    }, query.pageToken);
   }
 
   getWorkflow(id: string): Promise<Workflow> {
@@ -297,12 +313,12 @@ export class DschedClient {
     }, query.pageToken);
   }
 
-  dlqPage(query: { limit?: number; pageToken?: string } = {}) {
+  dlqPage(query: DlqQuery = {}) {
     return unwrap(this.jobApi.GET('/v1/dlq', { params: { query } }), 'GET');
   }
 
   /** The dead-letter queue, newest first. */
-  dlq(query: { limit?: number; pageToken?: string } = {}): PageIterator<Job> {
+  dlq(query: DlqQuery = {}): PageIterator<Job> {
     return new PageIterator(async (pageToken) => {
       const page = await this.dlqPage({ ...query, ...(pageToken ? { pageToken } : {}) });
       return { items: page.jobs, nextPageToken: page.nextPageToken };

@@ -47,6 +47,7 @@ export * from './wire/job-requests.ts';
 export * from './wire/job-schemas.ts';
 export * from './wire/paging.ts';
 export * from './wire/schedule-parse.ts';
+export * from './wire/tags.ts';
 export * from './wire/task-requests.ts';
 export * from './wire/task-spec.ts';
 export * from './wire/trace-context.ts';

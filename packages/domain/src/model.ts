@@ -3,6 +3,9 @@ import type { IntervalSchedule } from './calendar/interval.ts';
 
 // The nouns of dsched and their closed vocabularies. Everything here is plain data.
 
+/** Tags on a task or a workflow run, copied to its jobs (docs/tags.md; limits in wire/tags.ts). */
+export type Tags = Record<string, string>;
+
 export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
@@ -63,6 +66,7 @@ export interface WorkflowBody {
   maxParallel?: number | undefined;
   deadlineS?: number | undefined;
   metadata?: Record<string, unknown> | undefined;
+  tags?: Tags | undefined;
 }
 
 /** The body of POST /v1/workflows a task starts a run of at each occurrence. */
@@ -170,6 +174,8 @@ export interface Task {
   misfirePolicy: MisfirePolicy;
   overlapPolicy: OverlapPolicy;
   metadata: Record<string, unknown> | null;
+  /** Copied to every job made from the task (docs/tags.md); null: none. */
+  tags: Tags | null;
   /** Each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t. */
   jitterS: number;
   /** Pause after this many dead occurrences in a row (cron and interval tasks); null: never. */

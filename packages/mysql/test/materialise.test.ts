@@ -103,11 +103,19 @@ describe('job rows', () => {
       insertJobs(
         conn,
         [
-          { taskId: idToBin(task!.id), occurrence: 'backfill:x', kind: 'backfill', scheduledFor, runAt },
+          {
+            taskId: idToBin(task!.id),
+            occurrence: 'backfill:x',
+            kind: 'backfill',
+            scheduledFor,
+            runAt,
+            tagged: false,
+          },
           {
             taskId: idToBin(task!.id),
             occurrence: scheduledFor.toISOString(),
             kind: 'scheduled',
+            tagged: false,
             scheduledFor,
             runAt: scheduledFor,
           },

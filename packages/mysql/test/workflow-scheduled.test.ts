@@ -41,6 +41,7 @@ async function occurrence(taskId: string, at: string): Promise<string> {
           taskId: idToBin(taskId),
           occurrence: at,
           kind: 'scheduled',
+          tagged: false,
           scheduledFor: now,
           runAt: now,
         },

@@ -3,8 +3,11 @@ import {
   newApiKey,
   newId,
   newSigningSecret,
+  normaliseTags,
   type SecretsKeyring,
+  type Tags,
   type Task,
+  tagStrings,
 } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import type { Pool } from '@dsched/mysql/pool';
@@ -61,6 +64,7 @@ export function cronTask(tenantId: string, overrides: Partial<Task> = {}): Task 
     misfirePolicy: 'fire_once',
     overlapPolicy: 'allow',
     metadata: null,
+    tags: null,
     jitterS: 0,
     pauseAfterFailures: null,
     callbacks: null,
@@ -107,6 +111,8 @@ export interface JobRowSpec {
   finishedAt?: Date | null;
   lastStatus?: number | null;
   targetUrl?: string;
+  /** Copied from its task or workflow, as the job insert does; with their index rows. */
+  tags?: Tags;
 }
 
 /** Inserts jobs (and one attempt row per attempt made); returns their ids in the given order. */
@@ -118,6 +124,7 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
   for (let i = 0; i < specs.length; i += CHUNK) {
     const jobs: unknown[][] = [];
     const attempts: unknown[][] = [];
+    const tagRows: unknown[][] = [];
     specs.slice(i, i + CHUNK).forEach((s, j) => {
       const id = idToBin(ids[i + j]!);
       const kind = s.kind ?? 'scheduled';
@@ -156,7 +163,9 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
         finished,
         s.scheduledFor,
         s.scheduledFor,
+        s.tags ? JSON.stringify(normaliseTags(s.tags)) : null,
       ]);
+      for (const tag of tagStrings(s.tags)) tagRows.push([idToBin(s.tenantId), tag, s.scheduledFor, id]);
       for (let a = 1; a <= attempt; a++) {
         const last = a === attempt;
         const open = last && !terminal;
@@ -176,9 +185,12 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
     await pool.query(
       `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, attempt,
          max_attempts, run_at, claimed_by, lease_expires_at, deadline_at, target, retry, last_status, last_error,
-         started_at, finished_at, created_at, updated_at) VALUES ?`,
+         started_at, finished_at, created_at, updated_at, tags) VALUES ?`,
       [jobs],
     );
+    if (tagRows.length > 0) {
+      await pool.query('INSERT INTO job_tags (tenant_id, tag, scheduled_for, job_id) VALUES ?', [tagRows]);
+    }
     if (attempts.length > 0) {
       await pool.query(
         `INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, status, error_class, error,

@@ -6,6 +6,7 @@ import type {
   JobState,
   JobView,
   LockedJob,
+  Tags,
   Tenant,
 } from '@dsched/domain';
 
@@ -29,6 +30,8 @@ export interface Slice {
 export interface RunsQuery {
   tenantId: string;
   taskId: string;
+  /** Every one of these tags (docs/tags.md). */
+  tags?: Tags | undefined;
   from: Date;
   cursor: Cursor;
   limit: number;
@@ -37,6 +40,7 @@ export interface RunsQuery {
 export interface JobsQuery {
   tenantId: string;
   state?: JobState | undefined;
+  tags?: Tags | undefined;
   from: Date;
   cursor: Cursor;
   limit: number;

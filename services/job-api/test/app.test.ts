@@ -298,7 +298,7 @@ describe('OpenAPI', () => {
       ].sort(),
     );
     const params = doc.paths['/v1/jobs'].get.parameters.map((p: { name: string }) => p.name);
-    expect(params).toEqual(['state', 'from', 'to', 'limit', 'pageToken']);
+    expect(params).toEqual(['state', 'from', 'to', 'tag', 'limit', 'pageToken']);
     expect(doc.components.schemas.Job.properties.state.enum).toContain('dead');
     const complete = doc.paths['/v1/jobs/{id}/complete'].post;
     expect(complete.requestBody.content['application/json'].schema.required).toEqual(['attempt', 'outcome']);

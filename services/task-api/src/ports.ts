@@ -1,16 +1,20 @@
 import type {
   ApplyPlan,
   ArchivedWorkflow,
+  Cursor,
   NewTenant,
   NodeRecord,
   NodeState,
   QuotaPatch,
   Schedule,
+  Tags,
   Task,
   TaskChange,
   Tenant,
   WorkflowPlan,
   WorkflowRecord,
+  WorkflowState,
+  WorkflowSummary,
 } from '@dsched/domain';
 
 // What the core of task-api needs from the outside, named for its use.
@@ -31,7 +35,7 @@ export interface TaskRepository {
   /** A page of the tenant's live tasks in id order, after `afterId`. */
   list(
     tenantId: string,
-    page: { limit: number; afterId?: string; state?: 'active' | 'paused'; key?: string },
+    page: { limit: number; afterId?: string; state?: 'active' | 'paused'; key?: string; tags?: Tags },
   ): Promise<Task[]>;
   /**
    * Runs `decide` on the task under its row lock with the database clock and applies the change it
@@ -74,6 +78,17 @@ export type RateLimiter = (tenantId: string, perSecond: number) => Promise<boole
 /** The database clock (invariant 1). */
 export type DatabaseClock = () => Promise<Date>;
 
+/** One page of the runs list, from one store: strictly before `cursor`, not before `from`. */
+export interface RunsListQuery {
+  tenantId: string;
+  state?: WorkflowState | undefined;
+  name?: string | undefined;
+  tags?: Tags | undefined;
+  from: Date;
+  cursor: Cursor;
+  limit: number;
+}
+
 /** What an operation on a run found: done, or why not. */
 export type RunOperationResult = 'done' | 'not_found' | 'not_running';
 
@@ -83,6 +98,8 @@ export interface WorkflowStore {
   insert(plan: WorkflowPlan): Promise<boolean>;
   /** A live run (null: missing, another tenant's, or moved to history). */
   get(tenantId: string, id: string): Promise<WorkflowRecord | null>;
+  /** A page of the tenant's live runs, newest first by creation (the runs list). */
+  list(q: RunsListQuery): Promise<WorkflowSummary[]>;
   /** Whether the run is still live: asked after reading a page of it (a run being archived is not). */
   isLive(tenantId: string, id: string): Promise<boolean>;
   /** A page of a run's nodes in node id order, after `afterNodeId`. */
@@ -113,6 +130,8 @@ export interface WorkflowStore {
  */
 export interface WorkflowHistory {
   get(tenantId: string, id: string): Promise<ArchivedWorkflow | null>;
+  /** A page of the tenant's archived runs, newest first by creation; `more`: it had more. */
+  list(q: RunsListQuery): Promise<{ items: WorkflowSummary[]; more: boolean }>;
   /** A page of nodes in node id order, from the bucket the previous page ended in. */
   listNodes(
     run: ArchivedWorkflow,

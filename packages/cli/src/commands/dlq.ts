@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Job } from '@dsched/client';
 import type { Command } from 'commander';
 import { UsageError } from '../exit-codes.ts';
-import { parseCount } from '../input.ts';
+import { collect, parseCount } from '../input.ts';
 import type { Runtime } from '../runtime.ts';
 import { jobRows } from '../views.ts';
 import type { Act } from './act.ts';
@@ -28,30 +28,37 @@ export function registerDlqCommands(program: Command, act: Act): void {
     .command('list')
     .description('dead runs, newest first')
     .option('--task <id>', 'only this task’s (filtered here: the DLQ is read whole)')
+    .option('--tag <key:value>', 'only dead runs with this tag (repeatable: all must match)', collect)
     .option('--limit <n>', 'page size (default 50, at most 500)')
     .option('--page-token <token>', 'start at this page')
     .option('--all', 'walk every page')
     .action(
-      act(async (rt: Runtime, opts: { task?: string; limit?: string; pageToken?: string; all?: boolean }) => {
-        const query = {
-          ...(opts.limit ? { limit: parseCount(opts.limit, '--limit') } : {}),
-          ...(opts.pageToken ? { pageToken: opts.pageToken } : {}),
-        };
-        const keep = (jobs: Job[]) => (opts.task ? jobs.filter((j) => j.taskId === opts.task) : jobs);
-        if (opts.all || opts.task) {
-          const jobs = keep(await rt.client().dlq(query).toArray());
-          rt.print({ body: { jobs }, items: jobs, table: () => jobRows(jobs, rt.out) });
-          return;
-        }
-        const page = await rt.client().dlqPage(query);
-        rt.print({
-          body: page,
-          items: page.jobs,
-          table: () =>
-            jobRows(page.jobs, rt.out) +
-            (page.nextPageToken ? `\n\nmore: --page-token ${page.nextPageToken}` : ''),
-        });
-      }),
+      act(
+        async (
+          rt: Runtime,
+          opts: { task?: string; tag?: string[]; limit?: string; pageToken?: string; all?: boolean },
+        ) => {
+          const query = {
+            ...(opts.tag ? { tag: opts.tag } : {}),
+            ...(opts.limit ? { limit: parseCount(opts.limit, '--limit') } : {}),
+            ...(opts.pageToken ? { pageToken: opts.pageToken } : {}),
+          };
+          const keep = (jobs: Job[]) => (opts.task ? jobs.filter((j) => j.taskId === opts.task) : jobs);
+          if (opts.all || opts.task) {
+            const jobs = keep(await rt.client().dlq(query).toArray());
+            rt.print({ body: { jobs }, items: jobs, table: () => jobRows(jobs, rt.out) });
+            return;
+          }
+          const page = await rt.client().dlqPage(query);
+          rt.print({
+            body: page,
+            items: page.jobs,
+            table: () =>
+              jobRows(page.jobs, rt.out) +
+              (page.nextPageToken ? `\n\nmore: --page-token ${page.nextPageToken}` : ''),
+          });
+        },
+      ),
     );
 
   dlq

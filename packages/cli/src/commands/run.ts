@@ -1,7 +1,7 @@
 import type { Job } from '@dsched/client';
 import type { Command } from 'commander';
 import { EXIT } from '../exit-codes.ts';
-import { parseCount, parseDuration, parseTime } from '../input.ts';
+import { collect, parseCount, parseDuration, parseTime } from '../input.ts';
 import { cell, formatTime, table } from '../output.ts';
 import { type Runtime, sleep } from '../runtime.ts';
 import { jobDetail, jobRows } from '../views.ts';
@@ -28,6 +28,7 @@ interface ListFlags {
   state?: string;
   since?: string;
   until?: string;
+  tag?: string[];
   limit?: string;
   pageToken?: string;
   all?: boolean;
@@ -45,6 +46,7 @@ export function registerRunCommands(program: Command, act: Act): void {
     .option('--state <state>', 'pending, running, succeeded, failed, dead or cancelled (without --task)')
     .option('--since <time>', 'scheduled at or after: RFC 3339 or a duration ago (default 7d)')
     .option('--until <time>', 'scheduled before: RFC 3339, now, or a duration ago (default now)')
+    .option('--tag <key:value>', 'only runs with this tag (repeatable: all must match)', collect)
     .option('--limit <n>', 'page size (default 50, at most 500)')
     .option('--page-token <token>', 'start at this page')
     .option('--all', 'walk every page')
@@ -60,11 +62,13 @@ export function registerRunCommands(program: Command, act: Act): void {
         };
         const limit = opts.limit ? { limit: parseCount(opts.limit, '--limit') } : {};
         const state = opts.state ? { state: opts.state as never } : {};
+        const tag = opts.tag ? { tag: opts.tag } : {};
         const page = (pageToken?: string, to?: string) =>
           opts.task
             ? client
                 .runsPage(opts.task, {
                   ...range,
+                  ...tag,
                   ...(to ? { to } : {}),
                   ...limit,
                   ...(pageToken ? { pageToken } : {}),
@@ -73,6 +77,7 @@ export function registerRunCommands(program: Command, act: Act): void {
             : client
                 .jobsPage({
                   ...range,
+                  ...tag,
                   ...(to ? { to } : {}),
                   ...state,
                   ...limit,

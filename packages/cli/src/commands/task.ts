@@ -1,7 +1,7 @@
 import type { Task } from '@dsched/client';
 import type { Command } from 'commander';
 import { UsageError } from '../exit-codes.ts';
-import { parseCount, parseTime } from '../input.ts';
+import { collect, parseCount, parseTime } from '../input.ts';
 import { formatTime, table } from '../output.ts';
 import type { Runtime } from '../runtime.ts';
 import { needsCurrent, type TaskFlags, taskBody } from '../task-body.ts';
@@ -42,7 +42,8 @@ function taskOptions(cmd: Command): Command {
     .option('--max-attempts <n>', 'attempts before the DLQ')
     .option('--misfire <fire_once|fire_all|skip>', 'what to do with occurrences missed in downtime')
     .option('--overlap <allow|forbid>', 'whether a run may start while the previous one runs')
-    .option('--metadata <json|@file>', 'free-form metadata object');
+    .option('--metadata <json|@file>', 'free-form metadata object')
+    .option('--tag <key:value>', 'a tag (repeatable; on update the given ones replace all)', collect);
 }
 
 export function registerTaskCommands(program: Command, act: Act): void {
@@ -61,6 +62,7 @@ export function registerTaskCommands(program: Command, act: Act): void {
     .description('the tenant’s tasks, oldest first')
     .option('--state <active|paused>', 'only tasks in this state')
     .option('--key <key>', 'only the task with this key')
+    .option('--tag <key:value>', 'only tasks with this tag (repeatable: all must match)', collect)
     .option('--limit <n>', 'page size (default 50, at most 500)')
     .option('--page-token <token>', 'start at this page')
     .option('--all', 'walk every page')
@@ -71,6 +73,7 @@ export function registerTaskCommands(program: Command, act: Act): void {
           opts: {
             state?: 'active' | 'paused';
             key?: string;
+            tag?: string[];
             limit?: string;
             pageToken?: string;
             all?: boolean;
@@ -79,6 +82,7 @@ export function registerTaskCommands(program: Command, act: Act): void {
           const query = {
             ...(opts.state ? { state: opts.state } : {}),
             ...(opts.key ? { key: opts.key } : {}),
+            ...(opts.tag ? { tag: opts.tag } : {}),
             ...(opts.limit ? { limit: parseCount(opts.limit, '--limit') } : {}),
             ...(opts.pageToken ? { pageToken: opts.pageToken } : {}),
           };

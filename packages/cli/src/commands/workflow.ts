@@ -1,13 +1,29 @@
-import type { SubmitWorkflowRequest, WorkflowNode, WorkflowNodesQuery } from '@dsched/client';
+import type {
+  SubmitWorkflowRequest,
+  WorkflowListQuery,
+  WorkflowNode,
+  WorkflowNodesQuery,
+} from '@dsched/client';
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../exit-codes.ts';
-import { parseCount, parseDuration, readDocument } from '../input.ts';
+import { collect, parseCount, parseDuration, parseTime, readDocument } from '../input.ts';
 import { formatTime } from '../output.ts';
 import { type Runtime, sleep } from '../runtime.ts';
-import { NODE_STATES, workflowCounts, workflowDetail, workflowNodeRows } from '../views.ts';
+import { NODE_STATES, workflowCounts, workflowDetail, workflowNodeRows, workflowRows } from '../views.ts';
 import { type Act, eachId } from './act.ts';
 
-// dsched workflow submit|get|nodes|cancel|pause|resume|retry-node|watch
+// dsched workflow submit|list|get|nodes|cancel|pause|resume|retry-node|watch
+
+interface WorkflowListFlags {
+  state?: string;
+  name?: string;
+  tag?: string[];
+  since?: string;
+  until?: string;
+  limit?: string;
+  pageToken?: string;
+  all?: boolean;
+}
 
 export function registerWorkflowCommands(program: Command, act: Act): void {
   const workflow = program.command('workflow').description('workflows: DAGs of HTTP calls');
@@ -24,6 +40,45 @@ export function registerWorkflowCommands(program: Command, act: Act): void {
         if (!Array.isArray(doc.nodes)) throw new UsageError(`${opts.file} has no nodes list`, 'nodes');
         const created = await rt.client().submitWorkflow(doc as SubmitWorkflowRequest);
         rt.print({ body: created, table: () => workflowDetail(created, rt.out) });
+      }),
+    );
+
+  workflow
+    .command('list')
+    .description('workflow runs newest first, live and archived: by state, name, time and tags')
+    .option('--state <state>', 'running, succeeded, failed or cancelled')
+    .option('--name <name>', 'only runs of this name')
+    .option('--tag <key:value>', 'only runs with this tag (repeatable: all must match)', collect)
+    .option('--since <time>', 'created at or after: RFC 3339 or a duration ago (default 7d)')
+    .option('--until <time>', 'created before: RFC 3339, now, or a duration ago (default now)')
+    .option('--limit <n>', 'page size (default 50, at most 500)')
+    .option('--page-token <token>', 'start at this page')
+    .option('--all', 'walk every page')
+    .action(
+      act(async (rt: Runtime, opts: WorkflowListFlags) => {
+        const now = rt.out.now();
+        const query: WorkflowListQuery = {
+          ...(opts.state ? { state: opts.state as WorkflowListQuery['state'] } : {}),
+          ...(opts.name ? { name: opts.name } : {}),
+          ...(opts.tag ? { tag: opts.tag } : {}),
+          ...(opts.since ? { from: parseTime(opts.since, '--since', now) } : {}),
+          ...(opts.until ? { to: parseTime(opts.until, '--until', now) } : {}),
+          ...(opts.limit ? { limit: parseCount(opts.limit, '--limit') } : {}),
+          ...(opts.pageToken ? { pageToken: opts.pageToken } : {}),
+        };
+        if (opts.all) {
+          const workflows = await rt.client().workflows(query).toArray();
+          rt.print({ body: { workflows }, items: workflows, table: () => workflowRows(workflows, rt.out) });
+          return;
+        }
+        const page = await rt.client().workflowsPage(query);
+        rt.print({
+          body: page,
+          items: page.workflows,
+          table: () =>
+            workflowRows(page.workflows, rt.out) +
+            (page.nextPageToken ? `\n\nmore: --page-token ${page.nextPageToken}` : ''),
+        });
       }),
     );
 

@@ -194,6 +194,8 @@ export interface components {
             output?: {
                 [key: string]: unknown;
             };
+            /** @description its task’s or workflow’s tags when it was made */
+            tags?: components["schemas"]["Tags"];
             attempts: {
                 attempt: number;
                 startedAt: string;
@@ -206,6 +208,10 @@ export interface components {
                 /** @description The occurrence's OpenTelemetry trace (W3C trace id), the same for each of its attempts; the `traceparent` of every call it made is of this trace. */
                 traceId?: string;
             }[];
+        };
+        /** @description string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values 1-128; copied to every job and run made from it */
+        Tags: {
+            [key: string]: string;
         };
         Error: {
             error: {
@@ -293,6 +299,8 @@ export interface operations {
                 from?: string;
                 /** @description exclusive upper bound on scheduledFor (default: now) */
                 to?: string;
+                /** @description key:value; repeat it for several (all must match, at most 5); live and archived rows alike */
+                tag?: string | string[];
                 /** @description page size, at most 500 */
                 limit?: number;
                 /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
@@ -374,6 +382,8 @@ export interface operations {
                 from?: string;
                 /** @description exclusive upper bound on scheduledFor (default: now) */
                 to?: string;
+                /** @description key:value; repeat it for several (all must match, at most 5); live and archived rows alike */
+                tag?: string | string[];
                 /** @description page size, at most 500 */
                 limit?: number;
                 /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
@@ -438,6 +448,8 @@ export interface operations {
     getV1Dlq: {
         parameters: {
             query?: {
+                /** @description key:value; repeat it for several (all must match, at most 5); live and archived rows alike */
+                tag?: string | string[];
                 /** @description page size, at most 500 */
                 limit?: number;
                 /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */

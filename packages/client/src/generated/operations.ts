@@ -31,6 +31,7 @@ export const OPERATIONS = {
     "summary": "The dead-letter queue: the tenant’s dead jobs, newest first, paged",
     "pathParams": [],
     "queryParams": [
+      "tag",
       "limit",
       "pageToken"
     ],
@@ -46,6 +47,7 @@ export const OPERATIONS = {
       "state",
       "from",
       "to",
+      "tag",
       "limit",
       "pageToken"
     ],
@@ -72,7 +74,8 @@ export const OPERATIONS = {
       "limit",
       "pageToken",
       "state",
-      "key"
+      "key",
+      "tag"
     ],
     "body": false
   },
@@ -126,6 +129,24 @@ export const OPERATIONS = {
     "queryParams": [
       "from",
       "to",
+      "tag",
+      "limit",
+      "pageToken"
+    ],
+    "body": false
+  },
+  "getV1Workflows": {
+    "api": "task",
+    "method": "GET",
+    "path": "/v1/workflows",
+    "summary": "The tenant’s workflow runs, newest first, live and archived, paged",
+    "pathParams": [],
+    "queryParams": [
+      "state",
+      "name",
+      "from",
+      "to",
+      "tag",
       "limit",
       "pageToken"
     ],

@@ -270,7 +270,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The tenant’s workflow runs, newest first, live and archived, paged
+         * @description Filtered by state, exact name, creation range (default: the last 7 days) and tags (`tag=key:value`, repeatable, all must match). Runs archived before tags existed are read by id only.
+         */
+        get: operations["getV1Workflows"];
         put?: never;
         /**
          * Submit a workflow: a DAG of HTTP calls, walked as its nodes finish
@@ -555,6 +559,7 @@ export interface components {
                 metadata?: {
                     [key: string]: unknown;
                 };
+                tags?: components["schemas"]["Tags"];
             };
             /** @enum {string} */
             priority: "critical" | "high" | "normal" | "low";
@@ -581,6 +586,7 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            tags?: components["schemas"]["Tags"];
             /** @description the flexible window, when the task has one */
             jitterS?: number;
             pauseAfterFailures?: number;
@@ -664,6 +670,10 @@ export interface components {
             description: string;
             /** @description the words the schedule was given in, when it was */
             text?: string;
+        };
+        /** @description string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values 1-128; copied to every job and run made from it */
+        Tags: {
+            [key: string]: string;
         };
         ApplyResult: {
             dryRun: boolean;
@@ -751,6 +761,28 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            tags?: components["schemas"]["Tags"];
+            createdAt: string;
+            updatedAt: string;
+            finishedAt?: string;
+        };
+        WorkflowSummary: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "running" | "succeeded" | "failed" | "cancelled";
+            /** @description dispatch is held: nodes that become ready wait */
+            paused: boolean;
+            /** @enum {string} */
+            failurePolicy: "continue" | "fail_fast";
+            maxParallel?: number;
+            nodeCount: number;
+            edgeCount: number;
+            deadlineAt?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            tags?: components["schemas"]["Tags"];
             createdAt: string;
             updatedAt: string;
             finishedAt?: string;
@@ -1069,6 +1101,8 @@ export interface operations {
                 state?: "active" | "paused";
                 /** @description only the task with this key (none, or one) */
                 key?: string;
+                /** @description key:value; repeat it for several (all must match, at most 5); live and archived rows alike */
+                tag?: string | string[];
             };
             header?: never;
             path?: never;
@@ -1295,6 +1329,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
+                        tags?: components["schemas"]["Tags"];
                     };
                     /**
                      * @default normal
@@ -1338,6 +1373,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    tags?: components["schemas"]["Tags"];
                     /**
                      * @description each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t
                      * @default 0
@@ -1582,6 +1618,7 @@ export interface operations {
                             metadata?: {
                                 [key: string]: unknown;
                             };
+                            tags?: components["schemas"]["Tags"];
                         };
                         /**
                          * @default normal
@@ -1625,6 +1662,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
+                        tags?: components["schemas"]["Tags"];
                         /**
                          * @description each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t
                          * @default 0
@@ -1942,6 +1980,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     } | null;
+                    tags?: components["schemas"]["Tags"] | null;
                     /** @description each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t */
                     jitterS?: number;
                     pauseAfterFailures?: number | null;
@@ -2039,6 +2078,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
+                        tags?: components["schemas"]["Tags"];
                     };
                 };
             };
@@ -2702,6 +2742,79 @@ export interface operations {
             };
         };
     };
+    getV1Workflows: {
+        parameters: {
+            query?: {
+                state?: "running" | "succeeded" | "failed" | "cancelled";
+                /** @description the run’s name, exactly */
+                name?: string;
+                /** @description inclusive lower bound on createdAt (default: `to` minus 7 days) */
+                from?: string;
+                /** @description exclusive upper bound on createdAt (default: now) */
+                to?: string;
+                /** @description key:value; repeat it for several (all must match, at most 5); live and archived rows alike */
+                tag?: string | string[];
+                /** @description page size, at most 500 */
+                limit?: number;
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflows: components["schemas"]["WorkflowSummary"][];
+                        nextPageToken?: string;
+                    };
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postV1Workflows: {
         parameters: {
             query?: never;
@@ -2790,6 +2903,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    tags?: components["schemas"]["Tags"];
                 };
             };
         };

@@ -3,6 +3,7 @@ import { conflict, invalidArgument } from '../errors.ts';
 import { sameJson as same } from '../json.ts';
 import { laneFor, type Schedule, type Task } from '../model.ts';
 import { toFlowControl, toTarget } from '../wire/call-spec.ts';
+import { mergedTagsIssue, normaliseTags } from '../wire/tags.ts';
 import type { PatchTaskRequest } from '../wire/task-requests.ts';
 import {
   CRITICAL_LANE_ISSUE,
@@ -90,6 +91,7 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
     misfirePolicy: req.misfirePolicy ?? task.misfirePolicy,
     overlapPolicy: req.overlapPolicy ?? task.overlapPolicy,
     metadata: req.metadata === undefined ? task.metadata : req.metadata,
+    tags: req.tags === undefined ? task.tags : normaliseTags(req.tags),
     jitterS: req.jitterS ?? task.jitterS,
     pauseAfterFailures:
       req.pauseAfterFailures === undefined ? task.pauseAfterFailures : req.pauseAfterFailures,
@@ -97,15 +99,18 @@ export function patchTask(task: Task, req: PatchTaskRequest, now: Date): TaskCha
     flowControl: req.flowControl === undefined ? (task.flowControl ?? null) : toFlowControl(req.flowControl),
     workflow: req.workflow ?? task.workflow,
   };
+  const merged = next.workflow ? mergedTagsIssue(next.tags, next.workflow.tags) : undefined;
+  if (merged) throw invalidArgument('tags', merged);
   if (next.pauseAfterFailures !== null && schedule.type === 'once') {
     throw invalidArgument('pauseAfterFailures', PAUSE_ON_ONCE_ISSUE);
   }
   // A new window moves when the occurrences run: like a new schedule, the ones materialised ahead
   // go and are planned again.
   const scheduleChanged = !same(schedule, task.schedule) || next.jitterS !== task.jitterS;
-  // Jobs copy the callbacks, the failure count flag and the flow control from their task when made.
+  // Jobs copy the callbacks, the failure count flag, the flow control and the tags from their task
+  // when made.
   const jobsChanged =
-    ['target', 'retry', 'priority', 'lane', 'callbacks', 'pauseAfterFailures'].some(
+    ['target', 'retry', 'priority', 'lane', 'callbacks', 'pauseAfterFailures', 'tags'].some(
       (k) => !same(next[k as keyof Task], task[k as keyof Task]),
     ) || !same(next.flowControl ?? null, task.flowControl ?? null);
   if (!scheduleChanged && !jobsChanged && same(next, task)) return null;

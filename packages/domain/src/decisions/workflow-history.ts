@@ -86,5 +86,7 @@ export function workflowRecordFromJson(doc: string): WorkflowRecord {
     createdAt: date(w.createdAt) as Date,
     updatedAt: date(w.updatedAt) as Date,
     finishedAt: date(w.finishedAt),
+    // Runs archived before tags existed have none.
+    tags: w.tags ?? null,
   };
 }

@@ -7,10 +7,12 @@ import {
   type NodeInputs,
   type Priority,
   type RetryPolicy,
+  type Tags,
   type Target,
   type TriggerRule,
 } from '../model.ts';
 import { toFlowControl, toTarget } from '../wire/call-spec.ts';
+import { normaliseTags } from '../wire/tags.ts';
 import type { TraceContext } from '../wire/trace-context.ts';
 import type { CreateWorkflowRequest } from '../wire/workflow-spec.ts';
 import { checkWorkflowGraph } from './workflow-graph.ts';
@@ -57,6 +59,8 @@ export interface WorkflowPlan {
   maxParallel: number | null;
   deadlineS: number | null;
   metadata: Record<string, unknown> | null;
+  /** Copied to every node job (docs/tags.md); null: none. */
+  tags: Tags | null;
   nodes: WorkflowNodeSpec[];
   /** One job id per node, in `nodes` order: the node's job, whenever it is made. */
   jobIds: string[];
@@ -93,6 +97,7 @@ export function planWorkflow(req: CreateWorkflowRequest, tenantId: string, nowMs
     maxParallel: req.maxParallel ?? null,
     deadlineS: req.deadlineS ?? null,
     metadata: req.metadata ?? null,
+    tags: normaliseTags(req.tags),
     nodes: req.nodes.map(toWorkflowNodeSpec),
     jobIds: req.nodes.map(() => newId(nowMs)),
     edgeCount: graph.edgeCount,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { invalidArgument } from '../errors.ts';
 import { JOB_STATES } from '../model.ts';
 import { pageTokenParam } from './paging.ts';
+import { tagQueryShape } from './tags.ts';
 
 // The request shapes of job-api (and of the audit route), as zod schemas: they validate requests
 // and generate the OpenAPI document, so the two cannot drift apart.
@@ -31,7 +32,10 @@ const rangeShape = {
   to: time.optional().describe('exclusive upper bound on scheduledFor (default: now)'),
 };
 
-function checkRange(q: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx): void {
+export function checkRange(
+  q: { from?: string | undefined; to?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (q.from === undefined || q.to === undefined) return;
   const from = Date.parse(q.from);
   const to = Date.parse(q.to);
@@ -44,13 +48,15 @@ function checkRange(q: { from?: string | undefined; to?: string | undefined }, c
     });
 }
 
-export const runsQuerySchema = z.object({ ...rangeShape, ...pageQueryShape }).superRefine(checkRange);
-
-export const jobListQuerySchema = z
-  .object({ state: z.enum(JOB_STATES).optional(), ...rangeShape, ...pageQueryShape })
+export const runsQuerySchema = z
+  .object({ ...rangeShape, ...tagQueryShape, ...pageQueryShape })
   .superRefine(checkRange);
 
-export const dlqQuerySchema = z.object(pageQueryShape);
+export const jobListQuerySchema = z
+  .object({ state: z.enum(JOB_STATES).optional(), ...rangeShape, ...tagQueryShape, ...pageQueryShape })
+  .superRefine(checkRange);
+
+export const dlqQuerySchema = z.object({ ...tagQueryShape, ...pageQueryShape });
 
 export const MAX_BULK_REDRIVE = 10_000;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_STATUSES } from '../decisions/audit.ts';
 import { JOB_STATES, PRIORITIES } from '../model.ts';
+import { tagsSchema } from './tags.ts';
 
 // Response documents as zod schemas, for the OpenAPI document only (responses are built by typed
 // code, see views.ts; requests are what zod validates).
@@ -48,6 +49,7 @@ export const jobViewSchema = z
     heartbeatBy: z.string().optional().describe('a parked (202) job must heartbeat (or complete) by then'),
     progress: z.record(z.string(), z.unknown()).optional().describe('the last heartbeat’s progress'),
     output: z.record(z.string(), z.unknown()).optional().describe('what the completion reported'),
+    tags: tagsSchema.optional().describe('its task’s or workflow’s tags when it was made'),
     attempts: z.array(attemptViewSchema),
   })
   .meta({ id: 'Job' });

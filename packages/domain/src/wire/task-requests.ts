@@ -9,6 +9,7 @@ import {
   taskNameSchema,
 } from './call-spec.ts';
 import { pageTokenParam } from './paging.ts';
+import { tagQueryShape, tagsSchema } from './tags.ts';
 import {
   callbacksSchema,
   jitterSchema,
@@ -27,7 +28,7 @@ import { createWorkflowSchema } from './workflow-spec.ts';
 /**
  * PATCH /v1/tasks/{id}: any subset of the create fields. A field given replaces the whole field
  * (a new `target` is a whole target, with its defaults); a field absent is left alone; `metadata:
- * null` clears it, and so do `pauseAfterFailures: null`, `callbacks: null` and `flowControl: null`. Other fields (id, state, version, nextFireAt...) are refused by name.
+ * null` clears it, and so do `tags: null`, `pauseAfterFailures: null`, `callbacks: null` and `flowControl: null`. Other fields (id, state, version, nextFireAt...) are refused by name.
  */
 export const patchTaskSchema = z
   .object({
@@ -41,6 +42,7 @@ export const patchTaskSchema = z
     misfirePolicy: misfirePolicySchema.optional(),
     overlapPolicy: overlapPolicySchema.optional(),
     metadata: metadataSchema.nullable().optional(),
+    tags: tagsSchema.nullable().optional(),
     jitterS: jitterSchema.optional(),
     pauseAfterFailures: pauseAfterFailuresSchema.nullable().optional(),
     callbacks: callbacksSchema.nullable().optional(),
@@ -71,6 +73,7 @@ export const listTasksQuerySchema = z.object({
   pageToken: pageTokenParam(),
   state: z.enum(['active', 'paused']).optional(),
   key: taskKeySchema.optional().describe('only the task with this key (none, or one)'),
+  ...tagQueryShape,
 });
 
 export type ListTasksQuery = z.infer<typeof listTasksQuerySchema>;

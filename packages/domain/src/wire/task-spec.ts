@@ -4,6 +4,7 @@ import { DURATION_TEXT, intervalIssues, MAX_INTERVAL_MS } from '../calendar/inte
 import { MAX_JITTER_S } from '../calendar/jitter.ts';
 import { validateCron } from '../calendar/schedule.ts';
 import { isKnownTimeZone } from '../calendar/time-zone.ts';
+import type { Tags } from '../model.ts';
 import {
   type FlowControl,
   type Lane,
@@ -31,6 +32,7 @@ import {
   toFlowControl,
   toTarget,
 } from './call-spec.ts';
+import { mergedTagsIssue, normaliseTags, tagsSchema } from './tags.ts';
 import { createWorkflowSchema } from './workflow-spec.ts';
 
 // The request shapes of task-api, as zod schemas: they validate requests and generate the
@@ -222,6 +224,7 @@ export const createTaskSchema = z
     misfirePolicy: misfirePolicySchema.default('fire_once'),
     overlapPolicy: overlapPolicySchema.default('allow'),
     metadata: metadataSchema.optional(),
+    tags: tagsSchema.optional(),
     jitterS: jitterSchema.default(0),
     pauseAfterFailures: pauseAfterFailuresSchema.optional(),
     callbacks: callbacksSchema.optional(),
@@ -236,6 +239,8 @@ export const createTaskSchema = z
         message: 'a task has either a target or a workflow, not both',
       });
     }
+    const merged = task.workflow ? mergedTagsIssue(task.tags, task.workflow.tags) : undefined;
+    if (merged) ctx.addIssue({ code: 'custom', path: ['tags'], message: merged });
     if (task.workflow !== undefined && task.lane !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['lane'], message: 'a workflow task’s nodes choose their lanes' });
     }
@@ -271,6 +276,7 @@ export interface TaskSpec {
   misfirePolicy: 'fire_once' | 'fire_all' | 'skip';
   overlapPolicy: 'allow' | 'forbid';
   metadata: Record<string, unknown> | null;
+  tags: Tags | null;
   jitterS: number;
   pauseAfterFailures: number | null;
   callbacks: TaskCallbacks | null;
@@ -337,6 +343,7 @@ export function toTaskSpec(
     misfirePolicy: req.misfirePolicy,
     overlapPolicy: req.overlapPolicy,
     metadata: req.metadata ?? null,
+    tags: normaliseTags(req.tags),
     jitterS: req.jitterS,
     pauseAfterFailures: req.pauseAfterFailures ?? null,
     callbacks: toCallbacks(req.callbacks),

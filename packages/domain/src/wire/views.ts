@@ -1,5 +1,5 @@
 import { canonicalJson } from '../json.ts';
-import type { FlowControl, JobState, Priority, Schedule, Task } from '../model.ts';
+import type { FlowControl, JobState, Priority, Schedule, Tags, Task } from '../model.ts';
 import { describeSchedule } from '../words/schedule-description.ts';
 
 // The documents the APIs return. A job's view is built the same way from a live MySQL row and
@@ -43,6 +43,8 @@ export interface JobView {
   /** What an asynchronous target reported: heartbeat progress, and the output of complete. */
   progress?: unknown;
   output?: unknown;
+  /** Its task's or workflow's tags when it was made (docs/tags.md). */
+  tags?: Tags;
   attempts: AttemptView[];
 }
 
@@ -82,6 +84,7 @@ export function taskView(t: Task): Record<string, unknown> {
     misfirePolicy: t.misfirePolicy,
     overlapPolicy: t.overlapPolicy,
     ...(t.metadata ? { metadata: canonicalJson(t.metadata) } : {}),
+    ...(t.tags ? { tags: canonicalJson(t.tags) } : {}),
     ...(t.jitterS > 0 ? { jitterS: t.jitterS } : {}),
     ...(t.pauseAfterFailures !== null ? { pauseAfterFailures: t.pauseAfterFailures } : {}),
     ...(t.callbacks ? { callbacks: canonicalJson(t.callbacks) } : {}),

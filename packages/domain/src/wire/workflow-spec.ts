@@ -9,6 +9,7 @@ import {
   targetSchema,
   taskNameSchema,
 } from './call-spec.ts';
+import { tagsSchema } from './tags.ts';
 
 // The request shape of POST /v1/workflows, as zod schemas (they validate and feed OpenAPI). The
 // graph checks that need the whole graph (unique ids, known parents, acyclic) are in
@@ -52,6 +53,7 @@ export const createWorkflowSchema = z.strictObject({
   maxParallel: z.number().int().min(1).max(MAX_WORKFLOW_NODES).optional(),
   deadlineS: z.number().int().min(1).max(MAX_WORKFLOW_DEADLINE_S).optional(),
   metadata: metadataSchema.optional(),
+  tags: tagsSchema.optional(),
 });
 
 export type CreateWorkflowRequest = z.infer<typeof createWorkflowSchema>;

@@ -5,8 +5,10 @@ import {
   WORKFLOW_STATES,
   type WorkflowState,
 } from '../decisions/workflow-nodes.ts';
-import { NODE_INPUTS, type NodeInputs } from '../model.ts';
+import { NODE_INPUTS, type NodeInputs, type Tags } from '../model.ts';
+import { checkRange, pageQueryShape } from './job-queries.ts';
 import { pageTokenParam } from './paging.ts';
+import { tagQueryShape, tagsSchema } from './tags.ts';
 import { iso } from './views.ts';
 
 // What the workflow routes return: records as the store reads them, their views, and the zod
@@ -23,6 +25,7 @@ export interface WorkflowRecord {
   edgeCount: number;
   deadlineAt: Date | null;
   metadata: Record<string, unknown> | null;
+  tags: Tags | null;
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
@@ -58,6 +61,7 @@ export function workflowView(w: WorkflowRecord): Record<string, unknown> {
     nodes: w.nodes,
     ...(w.deadlineAt ? { deadlineAt: iso(w.deadlineAt) } : {}),
     ...(w.metadata ? { metadata: w.metadata } : {}),
+    ...(w.tags ? { tags: w.tags } : {}),
     createdAt: iso(w.createdAt),
     updatedAt: iso(w.updatedAt),
     ...(w.finishedAt ? { finishedAt: iso(w.finishedAt) } : {}),
@@ -90,6 +94,7 @@ export const workflowViewSchema = z
     nodes: z.record(z.enum(NODE_STATES), z.number().int()).describe('nodes by state'),
     deadlineAt: z.string().optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    tags: tagsSchema.optional(),
     createdAt: z.string(),
     updatedAt: z.string(),
     finishedAt: z.string().optional(),
@@ -132,3 +137,32 @@ export const listNodeParentsQuerySchema = z.object({
 export type ListNodeParentsQuery = z.infer<typeof listNodeParentsQuerySchema>;
 
 export const workflowNodeParamsSchema = z.object({ id: z.string(), nodeId: z.string() });
+
+/** A run as the runs list shows it: its record without the node counts by state. */
+export type WorkflowSummary = Omit<WorkflowRecord, 'nodes'>;
+
+export function workflowSummaryView(w: WorkflowSummary): Record<string, unknown> {
+  const { nodes: _, ...view } = workflowView({ ...w, nodes: {} as WorkflowRecord['nodes'] });
+  return view;
+}
+
+export const workflowSummarySchema = workflowViewSchema.omit({ nodes: true }).meta({ id: 'WorkflowSummary' });
+
+const listTime = z.iso.datetime({ offset: true });
+
+/**
+ * GET /v1/workflows: the tenant's runs, newest first by creation, live and archived, filtered by
+ * state, exact name, creation range and tags.
+ */
+export const listWorkflowsQuerySchema = z
+  .object({
+    state: z.enum(WORKFLOW_STATES).optional(),
+    name: z.string().min(1).max(200).optional().describe('the run’s name, exactly'),
+    from: listTime.optional().describe('inclusive lower bound on createdAt (default: `to` minus 7 days)'),
+    to: listTime.optional().describe('exclusive upper bound on createdAt (default: now)'),
+    ...tagQueryShape,
+    ...pageQueryShape,
+  })
+  .superRefine(checkRange);
+
+export type ListWorkflowsQuery = z.infer<typeof listWorkflowsQuerySchema>;

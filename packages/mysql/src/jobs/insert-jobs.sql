@@ -9,13 +9,14 @@
 -- skipped, so two schedulers computing one occurrence make one row; affectedRows counts the rows
 -- inserted. A job copies its task's callbacks, and a scheduled job whether its task pauses after
 -- failures (counts_failures): its outcome then knows from the row what follows it. Its flow
--- control (key, parallelism, rate; docs/flow-control.md) is copied into columns the claim reads.
+-- control (key, parallelism, rate; docs/flow-control.md) is copied into columns the claim reads, and
+-- its tags (docs/tags.md) into the job's own (insert-job-tags.sql then indexes them).
 -- JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
 -- Parameters: created_at, updated_at, document
 -- Returns: affected rows
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
                          attempt, max_attempts, run_at, target, retry, callbacks, counts_failures,
-                         created_at, updated_at, flow_key, flow_parallelism, flow_rate, trace_context)
+                         created_at, updated_at, flow_key, flow_parallelism, flow_rate, trace_context, tags)
 SELECT UNHEX(j.id), t.tenant_id, t.id, j.occurrence, j.kind,
        TIMESTAMPADD(MICROSECOND, j.scheduled_ms * 1000, TIMESTAMP '1970-01-01 00:00:00'),
        t.priority, t.lane, 'pending', 0, t.max_attempts,
@@ -24,7 +25,8 @@ SELECT UNHEX(j.id), t.tenant_id, t.id, j.occurrence, j.kind,
        JSON_UNQUOTE(JSON_EXTRACT(t.flow_control, '$.key')),
        CAST(NULLIF(JSON_UNQUOTE(JSON_EXTRACT(t.flow_control, '$.parallelism')), 'null') AS UNSIGNED),
        CAST(NULLIF(JSON_UNQUOTE(JSON_EXTRACT(t.flow_control, '$.ratePerSecond')), 'null') AS DECIMAL(12,3)),
-       UNHEX(j.trace)
+       UNHEX(j.trace),
+       t.tags
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          id CHAR(32) PATH '$[0]',
          task_id CHAR(32) PATH '$[1]',

@@ -4,6 +4,7 @@ import { loadSql } from '../sql.ts';
 import { traceToHex } from '../trace-context.ts';
 
 const INSERT_JOBS = loadSql(import.meta.url, './insert-jobs.sql');
+const INSERT_JOB_TAGS = loadSql(import.meta.url, './insert-job-tags.sql');
 
 /**
  * A job to materialise for a task: which occurrence, and when. What the job does is copied from
@@ -20,6 +21,8 @@ export interface NewJob {
   id?: string;
   /** The occurrence's trace, born with it (docs/tracing.md); none: the job's attempts start their own. */
   trace?: TraceContext | null;
+  /** Its task has tags: the job gets their index rows too (docs/tags.md). */
+  tagged: boolean;
 }
 
 /**
@@ -28,22 +31,20 @@ export interface NewJob {
  */
 export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date): Promise<number> {
   if (jobs.length === 0) return 0;
+  const ids = jobs.map((j) => (j.id ?? newId(now.getTime())).replaceAll('-', ''));
   const document = JSON.stringify(
-    jobs.map((j) => {
+    jobs.map((j, i) => {
       const scheduledMs = j.scheduledFor.getTime();
       const runMs = j.runAt.getTime();
-      const row = [
-        (j.id ?? newId(now.getTime())).replaceAll('-', ''),
-        j.taskId.toString('hex'),
-        j.occurrence,
-        j.kind,
-        scheduledMs,
-        traceToHex(j.trace),
-      ];
+      const row = [ids[i], j.taskId.toString('hex'), j.occurrence, j.kind, scheduledMs, traceToHex(j.trace)];
       // A missing element reads as SQL NULL on MySQL and MariaDB alike (NULL ON EMPTY).
       return runMs === scheduledMs ? row : [...row, runMs];
     }),
   );
   const [res] = await conn.query<ResultSetHeader>(INSERT_JOBS, [now, now, document]);
+  const tagged = jobs.flatMap((j, i) => (j.tagged ? [[ids[i], j.taskId.toString('hex')]] : []));
+  if (tagged.length > 0 && res.affectedRows > 0) {
+    await conn.query(INSERT_JOB_TAGS, [JSON.stringify(tagged)]);
+  }
   return res.affectedRows;
 }

@@ -1,5 +1,6 @@
 import {
   type AttemptView,
+  canonicalJson,
   type JobRecord,
   type JobState,
   type JobView,
@@ -41,6 +42,7 @@ interface JobRow extends RowDataPacket {
   last_error: string | null;
   output: unknown;
   progress: unknown;
+  tags: unknown;
   started_at: Date | null;
   finished_at: Date | null;
   created_at: Date;
@@ -108,6 +110,7 @@ function toJobView(r: JobRow, attempts: AttemptView[]): JobView {
   }
   if (r.progress != null) v.progress = readJson(r.progress);
   if (r.output != null) v.output = readJson(r.output);
+  if (r.tags != null) v.tags = canonicalJson(readJson(r.tags));
   return v;
 }
 

@@ -60,6 +60,7 @@ interface DueTaskRow extends RowDataPacket {
   overlap_policy: OverlapPolicy;
   next_fire_at: Date;
   jitter_s: number;
+  tagged: number;
 }
 
 /** select-live-runs.sql. */
@@ -133,9 +134,11 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     }
 
     const bins = new Map<string, Buffer>();
+    const tagged = new Set<string>();
     const due: DueTask[] = tasks.map((t) => {
       const id = binToId(t.id);
       bins.set(id, t.id);
+      if (Number(t.tagged) === 1) tagged.add(id);
       return {
         id,
         schedule: scheduleFromRow(t.schedule),
@@ -166,6 +169,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
         scheduledFor: j.scheduledFor,
         runAt: j.runAt,
         trace: args.born ? args.born(born) : null,
+        tagged: tagged.has(j.taskId),
       };
     });
     for (const j of plan.jobs) result.scheduledFor.push(j.scheduledFor);

@@ -1,8 +1,8 @@
 -- A tenant's live task, share-locked: it cannot be edited or deleted until the run requests
 -- made from it (trigger-now, backfill) commit.
 -- Parameters: id, tenant_id
--- Returns: rows of (id, schedule)
-SELECT id, schedule
+-- Returns: rows of (id, schedule, tagged)
+SELECT id, schedule, tags IS NOT NULL AS tagged
   FROM tasks
  WHERE id = ? AND tenant_id = ? AND state <> 'deleted'
   LOCK IN SHARE MODE

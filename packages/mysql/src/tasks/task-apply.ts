@@ -5,7 +5,7 @@ import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { keyTaken, writeTaskChange } from './task-changes.ts';
-import { rowToTask, type TaskRow, taskToRow } from './task-store.ts';
+import { rowToTask, type TaskRow, taskToRow, writeTaskTags } from './task-store.ts';
 
 // Schedules as code: a tenant's keyed tasks read under their row locks, the caller's plan (the
 // domain's planApply) made from them with the database clock, and the whole plan written in the
@@ -50,6 +50,7 @@ export async function applyTaskPlan(pool: Pool, args: ApplyArgs): Promise<ApplyP
       } catch (err) {
         throw keyTaken(err, 'of a task created meanwhile') ?? err;
       }
+      for (const t of plan.creates) await writeTaskTags(conn, t, false);
     }
     return plan;
   });

@@ -1,9 +1,10 @@
-import { DschedError, type Task, type TaskChange } from '@dsched/domain';
+import { DschedError, type Tags, type Task, type TaskChange } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/index.ts';
 import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
+import { rarestTag, TAG_COUNT_CAP } from '../tag-rows-capped.ts';
 import { withTransaction } from '../transaction.ts';
 import { inclusiveRange, recordOccurrenceSkips } from './occurrence-skips.ts';
 import {
@@ -12,6 +13,7 @@ import {
   type TaskRow,
   taskToRow,
   trailingTaskValues,
+  writeTaskTags,
 } from './task-store.ts';
 
 // Task writes of the lifecycle: create within the tenant's quota, list, and every change
@@ -25,7 +27,8 @@ const SELECT_UNSTARTED = loadSql(import.meta.url, './select-unstarted-jobs.sql')
 const SUPERSEDE_JOBS = loadSql(import.meta.url, './supersede-jobs.sql');
 const LIST_TASKS = loadSql(import.meta.url, './list-tasks.sql');
 const INSERT_TASK = loadSql(import.meta.url, './insert-task.sql');
-
+const LIST_TASKS_TAGGED = loadSql(import.meta.url, './list-tasks-tagged.sql');
+const TAGS_COUNT = loadSql(import.meta.url, './task-tags-count.sql');
 /** select-unstarted-jobs.sql. */
 interface UnstartedJobRow extends RowDataPacket {
   id: Buffer;
@@ -45,6 +48,7 @@ export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: n
     } catch (err) {
       throw keyTaken(err, task.key) ?? err;
     }
+    await writeTaskTags(conn, task, false);
     return true;
   });
 }
@@ -52,21 +56,34 @@ export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: n
 export async function listTasks(
   pool: Pool,
   tenantId: string,
-  page: { limit: number; afterId?: string; state?: 'active' | 'paused'; key?: string },
+  page: {
+    limit: number;
+    afterId?: string;
+    state?: 'active' | 'paused';
+    key?: string;
+    tags?: Tags | undefined;
+  },
 ): Promise<Task[]> {
+  const after = page.afterId ? idToBin(page.afterId) : Buffer.alloc(16);
+  const state = page.state ? [page.state] : [];
+  const key = page.key ? [page.key] : [];
+  if (page.tags) {
+    // A range of one tag's index rows; the task's own tags (and key) decide the rest of the filter.
+    const sql = LIST_TASKS_TAGGED.replace('%STATE%', page.state ? 'AND t.state = ?' : '').replace(
+      '%KEY%',
+      page.key ? 'AND t.live_key = ?' : '',
+    );
+    const tenant = idToBin(tenantId);
+    const tag = await rarestTag(pool, page.tags, TAGS_COUNT, (t) => [tenant, t, after, TAG_COUNT_CAP]);
+    const params = [tenant, tag, after, JSON.stringify(page.tags), ...state, ...key, page.limit];
+    const [rows] = await pool.query<TaskRow[]>(sql, params);
+    return rows.map(rowToTask);
+  }
   const sql = LIST_TASKS.replace('%STATE%', page.state ? 'AND state = ?' : '').replace(
     '%KEY%',
     page.key ? 'AND live_key = ?' : '',
   );
-  const after = page.afterId ? idToBin(page.afterId) : Buffer.alloc(16);
-  const params = [
-    idToBin(tenantId),
-    after,
-    ...(page.state ? [page.state] : []),
-    ...(page.key ? [page.key] : []),
-    page.limit,
-  ];
-  const [rows] = await pool.query<TaskRow[]>(sql, params);
+  const [rows] = await pool.query<TaskRow[]>(sql, [idToBin(tenantId), after, ...state, ...key, page.limit]);
   return rows.map(rowToTask);
 }
 
@@ -93,6 +110,7 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
       kind: j.kind,
       scheduledFor: j.scheduled_for,
       runAt: j.run_at,
+      tagged: t.tags !== null,
     })),
     t.updatedAt,
   );
@@ -145,6 +163,8 @@ export async function writeTaskChange(
   } catch (err) {
     throw keyTaken(err, t.key) ?? err;
   }
+  // Its tag index rows follow its tags (none once deleted): rewritten by the task's key.
+  await writeTaskTags(conn, t, true);
   await applyToUnstartedJobs(conn, change);
   if (change.skipped) {
     const s = change.skipped;

@@ -18,6 +18,7 @@ const JOB_BY_OCCURRENCE = loadSql(import.meta.url, './job-by-occurrence.sql');
 interface SharedTaskRow extends RowDataPacket {
   id: Buffer;
   schedule: unknown;
+  tagged: number;
 }
 
 /** job-by-occurrence.sql. */
@@ -65,6 +66,7 @@ export async function triggerTask(
       runAt: now,
       id: jobId,
       trace: born?.({ id: jobId, taskId, occurrence: key, kind: 'trigger', scheduledFor: now }) ?? null,
+      tagged: Number(task.tagged) === 1,
     };
     if ((await insertJobs(conn, [job], now)) === 1) return { jobId, created: true };
     const [[existing]] = await conn.query<JobIdRow[]>(JOB_BY_OCCURRENCE, [task.id, key]);
@@ -96,6 +98,7 @@ export async function backfillTask(
         scheduledFor: at,
         runAt: now,
         trace: born?.({ id, taskId, occurrence, kind: 'backfill', scheduledFor: at }) ?? null,
+        tagged: Number(task.tagged) === 1,
       };
     });
     return { count: times.length, created: await insertJobs(conn, jobs, now) };

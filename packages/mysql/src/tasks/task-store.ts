@@ -5,14 +5,15 @@ import type {
   OverlapPolicy,
   RetryPolicy,
   Schedule,
+  Tags,
   Target,
   Task,
   TaskCallbacks,
   TaskState,
   TaskWorkflow,
 } from '@dsched/domain';
-import { PRIORITY_RANK, priorityFromRank } from '@dsched/domain';
-import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { PRIORITY_RANK, priorityFromRank, tagStrings } from '@dsched/domain';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { readJson, writeJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
@@ -21,6 +22,22 @@ import { loadSql } from '../sql.ts';
 
 const INSERT_TASK = loadSql(import.meta.url, './insert-task.sql');
 const SELECT_TASK = loadSql(import.meta.url, './select-task.sql');
+const TAGS_DELETE = loadSql(import.meta.url, './task-tags-delete.sql');
+const TAGS_INSERT = loadSql(import.meta.url, './task-tags-insert.sql');
+
+/** Writes a task's tag index rows (docs/tags.md), replacing any; none for a deleted task. */
+export async function writeTaskTags(
+  conn: Pool | PoolConnection,
+  task: Task,
+  replacing: boolean,
+): Promise<void> {
+  if (replacing) await conn.query(TAGS_DELETE, [idToBin(task.id)]);
+  const tags = task.state === 'deleted' ? [] : tagStrings(task.tags);
+  if (tags.length === 0) return;
+  const tenant = idToBin(task.tenantId);
+  const id = idToBin(task.id);
+  await conn.query(TAGS_INSERT, [tags.map((tag) => [tenant, tag, id])]);
+}
 
 /** A whole task row: select-task.sql, lock-task.sql, list-tasks.sql. */
 export interface TaskRow extends RowDataPacket {
@@ -49,6 +66,7 @@ export interface TaskRow extends RowDataPacket {
   flow_control: unknown;
   workflow: unknown;
   task_key: string | null;
+  tags: unknown;
 }
 
 type StoredSchedule =
@@ -117,10 +135,11 @@ export function rowToTask(r: TaskRow): Task {
     flowControl: readJson<FlowControl | null>(r.flow_control),
     workflow: readJson<TaskWorkflow | null>(r.workflow ?? null),
     key: r.task_key ?? null,
+    tags: readJson<Tags | null>(r.tags ?? null),
   };
 }
 
-/** The columns after updated_at in insert-task.sql (jitter_s through task_key), in that order. */
+/** The columns after updated_at in insert-task.sql (jitter_s through task_key, tags), in that order. */
 export function trailingTaskValues(t: Task): unknown[] {
   return [
     t.jitterS,
@@ -130,6 +149,7 @@ export function trailingTaskValues(t: Task): unknown[] {
     t.flowControl ? writeJson(t.flowControl) : null,
     t.workflow === null ? null : writeJson(t.workflow),
     t.key ?? null,
+    t.tags === null ? null : writeJson(t.tags),
   ];
 }
 
@@ -165,6 +185,7 @@ export function taskToRow(t: Task, partition: number): unknown[] {
 
 export async function insertTask(pool: Pool, task: Task, partition: number): Promise<void> {
   await pool.query(INSERT_TASK, [taskToRow(task, partition)]);
+  await writeTaskTags(pool, task, false);
 }
 
 export async function getTask(pool: Pool, tenantId: string, id: string): Promise<Task | null> {

@@ -23,6 +23,7 @@ export {
   retryWorkflowNode,
   setWorkflowPaused,
 } from './workflow-control.ts';
+export { listLiveWorkflows, rowToWorkflowSummary, type WorkflowListQuery } from './workflow-list.ts';
 export {
   getWorkflow,
   isWorkflowLive,

@@ -3,8 +3,8 @@
 -- the claim query with another lane. SKIP LOCKED: two reconcilers never wait on, or start, the same
 -- occurrence.
 -- Parameters: limit
--- Returns: rows of (id, tenant_id, task_id, attempt, trace_context)
-SELECT id, tenant_id, task_id, attempt, trace_context
+-- Returns: rows of (id, tenant_id, task_id, attempt, trace_context, tags)
+SELECT id, tenant_id, task_id, attempt, trace_context, tags
   FROM jobs
  WHERE claim_lane = 'workflow' AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3)
  ORDER BY priority, run_at, id

@@ -2,7 +2,8 @@
 -- transaction. Reached through the same edges (by parent key) and marked by the step's token, so
 -- the work is proportional to the parents' out-degree, never a scan of the run. The job id is the
 -- node's (fixed at submission): a repeat meets the primary key and changes nothing
--- (node-jobs-revive.sql is appended), so a node's job is made once per (workflow, node). Columns as node-jobs-insert-run.sql.
+-- (node-jobs-revive.sql is appended), so a node's job is made once per (workflow, node). Columns as node-jobs-insert-run.sql
+-- (the run's tags included; walk-node-job-tags.sql indexes them).
 -- The join order (STRAIGHT_JOIN) and the edges' index are fixed: from a fresh run's statistics
 -- the optimizer starts from workflows and reads the run's edges by the run alone.
 -- after_id and upto_id bound the children as in walk-count.sql (a wide parent's slice). The edges
@@ -16,11 +17,11 @@
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
-                         flow_key, flow_parallelism, flow_rate, trace_context)
+                         flow_key, flow_parallelism, flow_rate, trace_context, tags)
 SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,
        c.node_id, NOW(3), c.priority, c.lane, 'pending', c.attempt, c.attempt + c.max_attempts, NOW(3),
        c.target, c.retry, NOW(3), NOW(3), c.flow_key, c.flow_parallelism, c.flow_rate,
-       w.trace_context
+       w.trace_context, w.tags
   FROM (SELECT DISTINCT e.workflow_id, e.child_id
           FROM (:rows) v
           JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id

@@ -16,6 +16,7 @@ const DELETE_BATCHES = [
   loadSql(import.meta.url, './archive-delete-outputs.sql'),
   loadSql(import.meta.url, './archive-delete-edges.sql'),
   loadSql(import.meta.url, './archive-delete-nodes.sql'),
+  loadSql(import.meta.url, './archive-delete-tags.sql'),
 ];
 const DELETE_RUN = loadSql(import.meta.url, './archive-delete-run.sql');
 

@@ -1,4 +1,5 @@
 import {
+  canonicalJson,
   type NodeRecord,
   type NodeState,
   nodeStateView,
@@ -63,6 +64,7 @@ export async function getWorkflow(pool: Pool, tenantId: string, id: string): Pro
     edgeCount: Number(r.edge_count),
     deadlineAt: r.deadline_at,
     metadata: readJson(r.metadata),
+    tags: canonicalJson(readJson(r.tags ?? null)),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     finishedAt: r.finished_at,

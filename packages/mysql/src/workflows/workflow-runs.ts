@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { loadSql, withRows } from '../sql.ts';
-import { NODE_JOBS_INSERT_RUN } from './workflow-submit.ts';
+import { insertRunNodeJobs } from './workflow-submit.ts';
 
 // Ending runs: finishing those with nothing left to run, and stopping those cancelled, failed
 // fast or past their deadline. Each is a few statements for any number of runs.
@@ -141,6 +141,6 @@ export async function dispatchHeld(
     const free = run.max_parallel === null ? 2 ** 31 : Number(run.max_parallel) - Number(run.live);
     if (free <= 0) continue;
     const [released] = await conn.query<ResultSetHeader>(DISPATCH_RELEASE, [run.id, free]);
-    if (released.affectedRows > 0) await conn.query(NODE_JOBS_INSERT_RUN, [run.id]);
+    if (released.affectedRows > 0) await insertRunNodeJobs(conn, run.id);
   }
 }

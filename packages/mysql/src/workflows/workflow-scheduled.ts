@@ -1,4 +1,4 @@
-import { createWorkflowSchema, planWorkflow } from '@dsched/domain';
+import { createWorkflowSchema, normaliseTags, planWorkflow, type Tags } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { readJson } from '../json.ts';
@@ -39,12 +39,12 @@ export async function startScheduledRuns(pool: Pool, limit: number): Promise<num
       }
       const req = createWorkflowSchema.parse(readJson(stored));
       const now = await databaseNow(conn);
+      const planned = planWorkflow(req, binToId(job.tenant_id), now.getTime());
       // The run continues its occurrence's trace: the job's nodes are spans of the task's occurrence.
-      const plan = {
-        ...planWorkflow(req, binToId(job.tenant_id), now.getTime()),
-        id: binToId(job.id),
-        trace: binToTrace(job.trace_context),
-      };
+      // It carries its occurrence job's tags (its task's when the job was made) and the body's own;
+      // the body's win on a key both have (docs/tags.md).
+      const tags = normaliseTags({ ...readJson<Tags | null>(job.tags ?? null), ...planned.tags });
+      const plan = { ...planned, id: binToId(job.id), trace: binToTrace(job.trace_context), tags };
       await storeWorkflow(conn, plan, { reserveQuota: false });
       const [parked] = await conn.query<ResultSetHeader>(START_PARK, [job.id, job.attempt]);
       if (parked.affectedRows !== 1) throw new Error(`occurrence job ${plan.id} changed under its lock`);

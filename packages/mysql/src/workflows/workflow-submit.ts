@@ -1,4 +1,4 @@
-import { PRIORITY_RANK, type WorkflowNodeSpec, type WorkflowPlan } from '@dsched/domain';
+import { PRIORITY_RANK, tagStrings, type WorkflowNodeSpec, type WorkflowPlan } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
@@ -9,10 +9,18 @@ const RESERVE_QUOTA = loadSql(import.meta.url, '../tasks/reserve-task-quota.sql'
 const WORKFLOW_INSERT = loadSql(import.meta.url, './workflow-insert.sql');
 const NODES_INSERT = loadSql(import.meta.url, './nodes-insert.sql');
 const EDGES_INSERT = loadSql(import.meta.url, './edges-insert.sql');
-export const NODE_JOBS_INSERT_RUN = `${loadSql(import.meta.url, './node-jobs-insert-run.sql')}\n${loadSql(
+const NODE_JOBS_INSERT_RUN = `${loadSql(import.meta.url, './node-jobs-insert-run.sql')}\n${loadSql(
   import.meta.url,
   './node-jobs-revive.sql',
 )}`;
+const NODE_JOB_TAGS_RUN = loadSql(import.meta.url, './node-job-tags-run.sql');
+const TAGS_INSERT = loadSql(import.meta.url, './workflow-tags-insert.sql');
+
+/** The jobs of a run's pending nodes that have none, and their tag index rows. */
+export async function insertRunNodeJobs(conn: PoolConnection, id: Buffer): Promise<void> {
+  await conn.query(NODE_JOBS_INSERT_RUN, [id]);
+  await conn.query(NODE_JOB_TAGS_RUN, [id]);
+}
 
 export type NewWorkflow = WorkflowPlan;
 
@@ -62,10 +70,12 @@ export async function storeWorkflow(
     wf.deadlineS,
     wf.metadata === null ? null : JSON.stringify(wf.metadata),
     traceToBin(wf.trace),
+    wf.tags === null ? null : JSON.stringify(wf.tags),
   ]);
+  if (wf.tags !== null) await conn.query(TAGS_INSERT, [JSON.stringify(tagStrings(wf.tags)), id]);
   await insertNodes(conn, id, wf);
   await insertEdges(conn, id, wf.nodes);
-  await conn.query(NODE_JOBS_INSERT_RUN, [id]);
+  await insertRunNodeJobs(conn, id);
   return true;
 }
 

@@ -19,6 +19,7 @@ const NODE_JOBS_INSERT = `${loadSql(import.meta.url, './walk-node-jobs-insert.sq
   import.meta.url,
   './node-jobs-revive.sql',
 )}`;
+const NODE_JOB_TAGS = loadSql(import.meta.url, './walk-node-job-tags.sql');
 const PENDING_SELECT = loadSql(import.meta.url, './walk-pending-select.sql');
 const PENDING_CLEAR = loadSql(import.meta.url, './walk-pending-clear.sql');
 const DEFER = loadSql(import.meta.url, './walk-defer.sql');
@@ -246,7 +247,10 @@ async function tell(
   const [decided] = await conn.query<ResultSetHeader>(decide.sql, [...decide.params, token]);
   if (decided.affectedRows === 0) return;
   const insert = withRows(NODE_JOBS_INSERT, columns, rows);
-  await conn.query(insert.sql, [...insert.params, token]);
+  const [made] = await conn.query<ResultSetHeader>(insert.sql, [...insert.params, token]);
+  if (made.affectedRows === 0) return;
+  const tags = withRows(NODE_JOB_TAGS, columns, rows);
+  await conn.query(tags.sql, [...tags.params, token]);
 }
 
 function frontierNode(r: RowDataPacket): FrontierNode {

@@ -8,8 +8,10 @@ import {
   type Page,
   type PagePosition,
   type PageQuery,
+  parseTagFilter,
   readPositionKey,
   resolveRange,
+  tagFilterKey,
 } from '@dsched/domain';
 import type { DatabaseClock, JobSource, LiveJobs, Slice } from '../ports.ts';
 
@@ -26,6 +28,8 @@ export interface ListDeps {
 interface RangeQuery {
   from?: string | undefined;
   to?: string | undefined;
+  /** `key:value`, repeatable: every one must match (docs/tags.md). */
+  tag?: string | string[] | undefined;
   limit: number;
   pageToken?: string | undefined;
 }
@@ -49,14 +53,15 @@ export async function listTaskRuns(
   taskId: string,
   q: RangeQuery,
 ): Promise<Page<JobView>> {
+  const tags = parseTagFilter(q.tag);
   if (!(await deps.live.taskBelongsTo(tenantId, taskId))) throw notFound('task');
-  // A token is bound to the query that made it: this list, this task, this range.
+  // A token is bound to the query that made it: this list, this task, this range, these tags.
   const pageQuery: PageQuery = {
     list: 'GET /v1/tasks/{id}/runs',
-    filters: { tenant: tenantId, task: taskId, from: q.from, to: q.to },
+    filters: { tenant: tenantId, task: taskId, from: q.from, to: q.to, tags: tagFilterKey(tags) },
   };
   const { from, cursor } = await position(deps, q, pageQuery);
-  const query = { tenantId, taskId, from, cursor, limit: q.limit };
+  const query = { tenantId, taskId, tags, from, cursor, limit: q.limit };
   const [live, archived] = await Promise.all([deps.live.taskRuns(query), deps.history.taskRuns(query)]);
   return mergeNewestFirst([live, await withoutLive(deps.live, archived)], q.limit, {
     query: pageQuery,
@@ -69,12 +74,13 @@ export async function listTenantJobs(
   tenantId: string,
   q: RangeQuery & { state?: JobState | undefined },
 ): Promise<Page<JobView>> {
+  const tags = parseTagFilter(q.tag);
   const pageQuery: PageQuery = {
     list: 'GET /v1/jobs',
-    filters: { tenant: tenantId, state: q.state, from: q.from, to: q.to },
+    filters: { tenant: tenantId, state: q.state, from: q.from, to: q.to, tags: tagFilterKey(tags) },
   };
   const { from, cursor } = await position(deps, q, pageQuery);
-  const query = { tenantId, state: q.state, from, cursor, limit: q.limit };
+  const query = { tenantId, state: q.state, tags, from, cursor, limit: q.limit };
   // Only terminal jobs are archived: a pending or running list needs no history read.
   const archivedStates: (JobState | undefined)[] = [undefined, 'succeeded', 'dead', 'cancelled'];
   const [live, archived] = await Promise.all([
@@ -99,12 +105,16 @@ const END_OF_TIME = new Date('9999-12-31T00:00:00.000Z');
 export async function listDlq(
   deps: ListDeps,
   tenantId: string,
-  q: { limit: number; pageToken?: string | undefined },
+  q: { limit: number; pageToken?: string | undefined; tag?: string | string[] | undefined },
 ): Promise<Page<JobView>> {
-  const pageQuery: PageQuery = { list: 'GET /v1/dlq', filters: { tenant: tenantId } };
+  const tags = parseTagFilter(q.tag);
+  const pageQuery: PageQuery = {
+    list: 'GET /v1/dlq',
+    filters: { tenant: tenantId, tags: tagFilterKey(tags) },
+  };
   const { from, cursor } = q.pageToken
     ? decodePageToken(q.pageToken, pageQuery, readPositionKey)
     : { from: new Date(0), cursor: firstCursor(END_OF_TIME) };
-  const live = await deps.live.tenantJobs({ tenantId, state: 'dead', from, cursor, limit: q.limit });
+  const live = await deps.live.tenantJobs({ tenantId, state: 'dead', tags, from, cursor, limit: q.limit });
   return mergeNewestFirst([live], q.limit, { query: pageQuery, from });
 }

@@ -8,12 +8,14 @@ import {
   notFound,
   type PageQuery,
   type PatchTaskRequest,
+  parseTagFilter,
   patchTask,
   pauseTask,
   resumeTask,
   type Task,
   type TaskChange,
   type Tenant,
+  tagFilterKey,
 } from '@dsched/domain';
 import type { TaskRepository } from '../ports.ts';
 
@@ -71,9 +73,9 @@ export async function remove(tasks: TaskRepository, tenant: Tenant, id: string, 
 }
 
 /** The task list a token is bound to: the tenant's, with its state filter. */
-const taskListQuery = (tenant: Tenant, state: string | undefined): PageQuery => ({
+const taskListQuery = (tenant: Tenant, state: string | undefined, tags: string | undefined): PageQuery => ({
   list: 'GET /v1/tasks',
-  filters: { tenant: tenant.id, state },
+  filters: { tenant: tenant.id, state, tags },
 });
 
 /** A task list's key: the last task's id (ids are UUIDv7, so id order is creation order). */
@@ -86,13 +88,15 @@ export async function listTaskPage(
   tenant: Tenant,
   query: ListTasksQuery,
 ): Promise<{ tasks: Task[]; nextPageToken?: string }> {
-  const pageQuery = taskListQuery(tenant, query.state);
+  const tags = parseTagFilter(query.tag);
+  const pageQuery = taskListQuery(tenant, query.state, tagFilterKey(tags));
   const afterId = query.pageToken ? decodePageToken(query.pageToken, pageQuery, readTaskKey) : undefined;
   const rows = await tasks.list(tenant.id, {
     limit: query.limit + 1,
     ...(afterId ? { afterId } : {}),
     ...(query.state ? { state: query.state } : {}),
     ...(query.key ? { key: query.key } : {}),
+    ...(tags ? { tags } : {}),
   });
   const page = rows.slice(0, query.limit);
   return rows.length > query.limit

@@ -5,19 +5,28 @@ import {
   DschedError,
   decodePageToken,
   encodePageToken,
+  firstCursor,
   GRAPH_MAX_EDGES,
   GRAPH_MAX_NODES,
   graphFits,
   type ListNodeParentsQuery,
   type ListWorkflowNodesQuery,
+  type ListWorkflowsQuery,
+  mergeNewestFirst,
   NODE_ID,
   type NodeRecord,
   notFound,
   type PageKey,
+  type PagePosition,
   type PageQuery,
+  parseTagFilter,
   planWorkflow,
+  readPositionKey,
+  resolveRange,
   type Tenant,
+  tagFilterKey,
   type WorkflowRecord,
+  type WorkflowSummary,
 } from '@dsched/domain';
 import type { DatabaseClock, WorkflowHistory, WorkflowStore } from '../ports.ts';
 
@@ -264,4 +273,51 @@ export async function retryNode(
   }
   if (result === 'over_quota') throw overQuota(tenant);
   return getWorkflowOrThrow(stores, tenant, id);
+}
+
+/**
+ * The runs list (GET /v1/workflows): live runs from MySQL and archived ones from history, merged
+ * newest first by (createdAt, id) into keyset pages, as job-api merges jobs. A run's position never
+ * changes, so one archived between two pages is seen once.
+ */
+export async function listWorkflowRuns(
+  deps: WorkflowStores & { now: DatabaseClock },
+  tenant: Tenant,
+  q: ListWorkflowsQuery,
+): Promise<{ workflows: WorkflowSummary[]; nextPageToken?: string }> {
+  const tags = parseTagFilter(q.tag);
+  // A token is bound to the query that made it: the tenant, the filters and the range.
+  const pageQuery: PageQuery = {
+    list: 'GET /v1/workflows',
+    filters: {
+      tenant: tenant.id,
+      state: q.state,
+      name: q.name,
+      from: q.from,
+      to: q.to,
+      tags: tagFilterKey(tags),
+    },
+  };
+  let position: PagePosition;
+  if (q.pageToken) position = decodePageToken(q.pageToken, pageQuery, readPositionKey);
+  else {
+    const { from, to } = resolveRange(q, q.to === undefined ? await deps.now() : new Date(0));
+    position = { from, cursor: firstCursor(to) };
+  }
+  const query = { tenantId: tenant.id, state: q.state, name: q.name, tags, ...position, limit: q.limit + 1 };
+  const [live, archived] = await Promise.all([deps.workflows.list(query), deps.history.list(query)]);
+  // As jobs: an item keyed by its creation time, the live copy first when a run is in both.
+  const keyed = (w: WorkflowSummary) => ({ id: w.id, scheduledFor: w.createdAt.toISOString(), run: w });
+  const page = mergeNewestFirst(
+    [
+      { items: live.slice(0, q.limit + 1).map(keyed), more: live.length > q.limit },
+      { items: archived.items.map(keyed), more: archived.more },
+    ],
+    q.limit,
+    { query: pageQuery, from: position.from },
+  );
+  return {
+    workflows: page.items.map((i) => i.run),
+    ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import {
   prioritySchema,
   retrySchema,
   scheduleViewSchema,
+  tagsSchema,
   targetSchema,
   WORKFLOW_START_LANE,
 } from '@dsched/domain';
@@ -42,6 +43,7 @@ export const taskSchema = z
     misfirePolicy: misfirePolicySchema,
     overlapPolicy: overlapPolicySchema,
     metadata: metadataSchema.optional(),
+    tags: tagsSchema.optional(),
     jitterS: z.number().int().optional().describe('the flexible window, when the task has one'),
     pauseAfterFailures: z.number().int().optional(),
     callbacks: z.object({ onSuccess: z.string().optional(), onDead: z.string().optional() }).optional(),

@@ -4,11 +4,15 @@ import {
   isId,
   listNodeParentsQuerySchema,
   listWorkflowNodesQuerySchema,
+  listWorkflowsQuerySchema,
   NODE_ID,
   nodeView,
   notFound,
+  pageSchema,
   workflowNodeParamsSchema,
   workflowNodeViewSchema,
+  workflowSummarySchema,
+  workflowSummaryView,
   workflowView,
   workflowViewSchema,
 } from '@dsched/domain';
@@ -21,6 +25,7 @@ import {
   getWorkflowOrThrow,
   listNodesPage,
   listParentsPage,
+  listWorkflowRuns,
   operateOnRun,
   retryNode,
   submitWorkflow,
@@ -36,7 +41,7 @@ import type {
 import { RATE_LIMITED } from './task-lifecycle.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
-// POST /v1/workflows, GET /v1/workflows/{id}, its nodes (and a small one's graph), and the run
+// POST /v1/workflows, the runs list, GET /v1/workflows/{id}, its nodes (and a small one's graph), and the run
 // operations.
 
 // Every read of a run may go to history (a finished run moves there): 503 while it is unreachable.
@@ -74,6 +79,23 @@ export const workflowRouteDocs = [
       401: STANDARD_ERRORS[401],
       413: { description: 'resource_exhausted: the body is over WORKFLOW_MAX_BODY_BYTES' },
       429: { description: 'resource_exhausted: over maxTasks or rateLimitPerSecond' },
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/workflows',
+    summary: 'The tenant’s workflow runs, newest first, live and archived, paged',
+    description:
+      'Filtered by state, exact name, creation range (default: the last 7 days) and tags ' +
+      '(`tag=key:value`, repeatable, all must match). Runs archived before tags existed are read by id only.',
+    tags: ['workflows'],
+    auth: 'tenant',
+    query: listWorkflowsQuerySchema,
+    responses: {
+      200: { description: 'a page of runs', schema: pageSchema('workflows', workflowSummarySchema) },
+      400: STANDARD_ERRORS[400],
+      401: STANDARD_ERRORS[401],
+      503: HISTORY_UNAVAILABLE,
     },
   }),
   defineRoute({
@@ -201,6 +223,15 @@ export function registerWorkflowRoutes(
     const body = parseWith(createWorkflowSchema, request.body);
     const wf = await submitWorkflow(deps, tenant, body);
     return reply.status(201).send(workflowView(wf));
+  });
+
+  app.get('/v1/workflows', async (request) => {
+    const tenant = await tenantOf(request);
+    const page = await listWorkflowRuns(deps, tenant, parseWith(listWorkflowsQuerySchema, request.query));
+    return {
+      workflows: page.workflows.map(workflowSummaryView),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
   });
 
   app.get('/v1/workflows/:id', async (request) => {

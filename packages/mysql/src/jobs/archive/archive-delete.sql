@@ -1,8 +1,10 @@
--- Deletes archived jobs and their attempts, only where the job is still the terminal row that
+-- Deletes archived jobs, their attempts and their tag index rows (docs/tags.md), only where the job is still the terminal row that
 -- was written to history (same attempt, still terminal): a job redriven meanwhile stays. The id
 -- list lets the server walk the primary key; the (id, attempt) pairs are the fence.
 -- Parameters: ids (list), rows ((id, attempt) list)
 -- Returns: affected rows
-DELETE j, a
-  FROM jobs j LEFT JOIN job_attempts a ON a.job_id = j.id
+DELETE j, a, t
+  FROM jobs j
+  LEFT JOIN job_attempts a ON a.job_id = j.id
+  LEFT JOIN job_tags t ON t.job_id = j.id
  WHERE j.id IN (?) AND (j.id, j.attempt) IN (?) AND j.state IN ('succeeded', 'cancelled', 'dead')

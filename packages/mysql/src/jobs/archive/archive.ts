@@ -45,7 +45,7 @@ export async function selectArchivableJobs(
 
 /**
  * Deletes jobs written to history, fenced by the attempt that was written: a job redriven and
- * run again since is not deleted. Returns the rows deleted (jobs and their attempts).
+ * run again since is not deleted. Returns the rows deleted (jobs, their attempts and tag rows).
  */
 export async function deleteArchivedJobs(
   pool: Pool,

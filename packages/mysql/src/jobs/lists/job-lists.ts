@@ -1,7 +1,8 @@
-import { type Cursor, type JobState, type JobView, TERMINAL_JOB_STATES } from '@dsched/domain';
+import { type Cursor, type JobState, type JobView, type Tags, TERMINAL_JOB_STATES } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
+import { rarestTag, TAG_COUNT_CAP } from '../../tag-rows-capped.ts';
 import { loadJobRecords } from '../index.ts';
 
 // Newest-first slices of live jobs for job-api's lists, keyset-paged by (scheduled_for, id).
@@ -10,6 +11,8 @@ const TASK_RUNS = loadSql(import.meta.url, './task-runs-page.sql');
 const TENANT_JOBS = loadSql(import.meta.url, './tenant-jobs-page.sql');
 const TENANT_JOBS_FINISHED = loadSql(import.meta.url, './tenant-jobs-finished-page.sql');
 const TENANT_JOBS_LIVE = loadSql(import.meta.url, './tenant-jobs-live-page.sql');
+const TAGGED_JOBS = loadSql(import.meta.url, './tagged-jobs-page.sql');
+const TAGS_COUNT = loadSql(import.meta.url, './job-tags-count.sql');
 const LIVE_IDS = loadSql(import.meta.url, './live-ids.sql');
 const TASK_BELONGS_TO = loadSql(import.meta.url, './task-belongs-to.sql');
 
@@ -41,20 +44,46 @@ async function slice(pool: Pool, sql: string, params: unknown[], limit: number):
 
 export function liveTaskRuns(
   pool: Pool,
-  q: { tenantId: string; taskId: string; from: Date; cursor: Cursor; limit: number },
+  q: { tenantId: string; taskId: string; tags?: Tags | undefined; from: Date; cursor: Cursor; limit: number },
 ): Promise<Slice> {
+  const tags = q.tags ? JSON.stringify(q.tags) : null;
   return slice(
     pool,
     TASK_RUNS,
-    [idToBin(q.taskId), idToBin(q.tenantId), q.from, ...cursorParams(q.cursor)],
+    [idToBin(q.taskId), idToBin(q.tenantId), q.from, ...cursorParams(q.cursor), tags, tags],
     q.limit,
   );
 }
 
-export function liveTenantJobs(
+export async function liveTenantJobs(
   pool: Pool,
-  q: { tenantId: string; state?: JobState | undefined; from: Date; cursor: Cursor; limit: number },
+  q: {
+    tenantId: string;
+    state?: JobState | undefined;
+    tags?: Tags | undefined;
+    from: Date;
+    cursor: Cursor;
+    limit: number;
+  },
 ): Promise<Slice> {
+  if (q.tags) {
+    // One tag's index range (the rarest in the range); the job's own tags and state decide the rest.
+    const tenant = idToBin(q.tenantId);
+    const tag = await rarestTag(pool, q.tags, TAGS_COUNT, (t) => [
+      tenant,
+      t,
+      q.from,
+      q.cursor.at,
+      TAG_COUNT_CAP,
+    ]);
+    const state = q.state ?? null;
+    return slice(
+      pool,
+      TAGGED_JOBS,
+      [tenant, tag, q.from, ...cursorParams(q.cursor), JSON.stringify(q.tags), state, state],
+      q.limit,
+    );
+  }
   return q.state === undefined
     ? slice(pool, TENANT_JOBS, [idToBin(q.tenantId), q.from, ...cursorParams(q.cursor)], q.limit)
     : slice(

@@ -20,6 +20,7 @@ from .post_v1_jobs_id_complete_body_type_0 import PostV1JobsIdCompleteBodyType0
 from .post_v1_jobs_id_heartbeat_body import PostV1JobsIdHeartbeatBody
 from .post_v1_jobs_id_heartbeat_body_progress import PostV1JobsIdHeartbeatBodyProgress
 from .post_v1_jobs_id_heartbeat_response_200 import PostV1JobsIdHeartbeatResponse200
+from .tags import Tags
 
 __all__ = (
     "Error",
@@ -42,4 +43,5 @@ __all__ = (
     "PostV1JobsIdHeartbeatBody",
     "PostV1JobsIdHeartbeatBodyProgress",
     "PostV1JobsIdHeartbeatResponse200",
+    "Tags",
 )

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.job_attempts_item import JobAttemptsItem
     from ..models.job_output import JobOutput
     from ..models.job_progress import JobProgress
+    from ..models.tags import Tags
 
 
 T = TypeVar("T", bound="Job")
@@ -43,6 +44,8 @@ class Job:
         heartbeat_by (str | Unset): a parked (202) job must heartbeat (or complete) by then
         progress (JobProgress | Unset): the last heartbeat’s progress
         output (JobOutput | Unset): what the completion reported
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
     """
 
     id: str
@@ -66,6 +69,7 @@ class Job:
     heartbeat_by: str | Unset = UNSET
     progress: JobProgress | Unset = UNSET
     output: JobOutput | Unset = UNSET
+    tags: Tags | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -118,6 +122,10 @@ class Job:
         if not isinstance(self.output, Unset):
             output = self.output.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -157,6 +165,8 @@ class Job:
             field_dict["progress"] = progress
         if output is not UNSET:
             field_dict["output"] = output
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -165,6 +175,7 @@ class Job:
         from ..models.job_attempts_item import JobAttemptsItem  # noqa: PLC0415
         from ..models.job_output import JobOutput  # noqa: PLC0415
         from ..models.job_progress import JobProgress  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
@@ -229,6 +240,13 @@ class Job:
         else:
             output = JobOutput.from_dict(_output)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         job = cls(
             id=id,
             task_id=task_id,
@@ -251,6 +269,7 @@ class Job:
             heartbeat_by=heartbeat_by,
             progress=progress,
             output=output,
+            tags=tags,
         )
 
         return job

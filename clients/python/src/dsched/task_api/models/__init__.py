@@ -26,6 +26,8 @@ from .get_v1_workflows_id_graph_response_200 import GetV1WorkflowsIdGraphRespons
 from .get_v1_workflows_id_nodes_node_id_parents_response_200 import GetV1WorkflowsIdNodesNodeIdParentsResponse200
 from .get_v1_workflows_id_nodes_response_200 import GetV1WorkflowsIdNodesResponse200
 from .get_v1_workflows_id_nodes_state import GetV1WorkflowsIdNodesState
+from .get_v1_workflows_response_200 import GetV1WorkflowsResponse200
+from .get_v1_workflows_state import GetV1WorkflowsState
 from .interval_schedule_view import IntervalScheduleView
 from .occurrence import Occurrence
 from .occurrence_calendar import OccurrenceCalendar
@@ -226,6 +228,7 @@ from .post_v1_workflows_body_nodes_item_target_headers import PostV1WorkflowsBod
 from .post_v1_workflows_body_nodes_item_target_method import PostV1WorkflowsBodyNodesItemTargetMethod
 from .post_v1_workflows_body_nodes_item_trigger import PostV1WorkflowsBodyNodesItemTrigger
 from .schedule_parse import ScheduleParse
+from .tags import Tags
 from .task import Task
 from .task_callbacks import TaskCallbacks
 from .task_flow_control import TaskFlowControl
@@ -266,6 +269,10 @@ from .workflow_node_inputs import WorkflowNodeInputs
 from .workflow_node_state import WorkflowNodeState
 from .workflow_nodes import WorkflowNodes
 from .workflow_state import WorkflowState
+from .workflow_summary import WorkflowSummary
+from .workflow_summary_failure_policy import WorkflowSummaryFailurePolicy
+from .workflow_summary_metadata import WorkflowSummaryMetadata
+from .workflow_summary_state import WorkflowSummaryState
 
 __all__ = (
     "ApplyResult",
@@ -292,6 +299,8 @@ __all__ = (
     "GetV1WorkflowsIdNodesNodeIdParentsResponse200",
     "GetV1WorkflowsIdNodesResponse200",
     "GetV1WorkflowsIdNodesState",
+    "GetV1WorkflowsResponse200",
+    "GetV1WorkflowsState",
     "IntervalScheduleView",
     "Occurrence",
     "OccurrenceCalendar",
@@ -444,6 +453,7 @@ __all__ = (
     "PostV1WorkflowsBodyNodesItemTargetMethod",
     "PostV1WorkflowsBodyNodesItemTrigger",
     "ScheduleParse",
+    "Tags",
     "Task",
     "TaskCallbacks",
     "TaskFlowControl",
@@ -484,4 +494,8 @@ __all__ = (
     "WorkflowNodes",
     "WorkflowNodeState",
     "WorkflowState",
+    "WorkflowSummary",
+    "WorkflowSummaryFailurePolicy",
+    "WorkflowSummaryMetadata",
+    "WorkflowSummaryState",
 )

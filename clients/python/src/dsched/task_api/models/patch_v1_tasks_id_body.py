@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..models.patch_v1_tasks_id_body_schedule_type_3 import PatchV1TasksIdBodyScheduleType3
     from ..models.patch_v1_tasks_id_body_target import PatchV1TasksIdBodyTarget
     from ..models.patch_v1_tasks_id_body_workflow import PatchV1TasksIdBodyWorkflow
+    from ..models.tags import Tags
 
 
 T = TypeVar("T", bound="PatchV1TasksIdBody")
@@ -42,6 +43,7 @@ class PatchV1TasksIdBody:
         misfire_policy (PatchV1TasksIdBodyMisfirePolicy | Unset):
         overlap_policy (PatchV1TasksIdBodyOverlapPolicy | Unset):
         metadata (None | PatchV1TasksIdBodyMetadataType0 | Unset):
+        tags (None | Tags | Unset):
         jitter_s (int | Unset): each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t
         pause_after_failures (int | None | Unset):
         callbacks (None | PatchV1TasksIdBodyCallbacksType0 | Unset):
@@ -66,6 +68,7 @@ class PatchV1TasksIdBody:
     misfire_policy: PatchV1TasksIdBodyMisfirePolicy | Unset = UNSET
     overlap_policy: PatchV1TasksIdBodyOverlapPolicy | Unset = UNSET
     metadata: None | PatchV1TasksIdBodyMetadataType0 | Unset = UNSET
+    tags: None | Tags | Unset = UNSET
     jitter_s: int | Unset = UNSET
     pause_after_failures: int | None | Unset = UNSET
     callbacks: None | PatchV1TasksIdBodyCallbacksType0 | Unset = UNSET
@@ -79,6 +82,7 @@ class PatchV1TasksIdBody:
         from ..models.patch_v1_tasks_id_body_schedule_type_0 import PatchV1TasksIdBodyScheduleType0  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_schedule_type_1 import PatchV1TasksIdBodyScheduleType1  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_schedule_type_2 import PatchV1TasksIdBodyScheduleType2  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
 
         name = self.name
 
@@ -132,6 +136,14 @@ class PatchV1TasksIdBody:
         else:
             metadata = self.metadata
 
+        tags: dict[str, Any] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, Tags):
+            tags = self.tags.to_dict()
+        else:
+            tags = self.tags
+
         jitter_s = self.jitter_s
 
         pause_after_failures: int | None | Unset
@@ -183,6 +195,8 @@ class PatchV1TasksIdBody:
             field_dict["overlapPolicy"] = overlap_policy
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if jitter_s is not UNSET:
             field_dict["jitterS"] = jitter_s
         if pause_after_failures is not UNSET:
@@ -208,6 +222,7 @@ class PatchV1TasksIdBody:
         from ..models.patch_v1_tasks_id_body_schedule_type_3 import PatchV1TasksIdBodyScheduleType3  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_target import PatchV1TasksIdBodyTarget  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_workflow import PatchV1TasksIdBodyWorkflow  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name", UNSET)
@@ -323,6 +338,23 @@ class PatchV1TasksIdBody:
 
         metadata = _parse_metadata(d.pop("metadata", UNSET))
 
+        def _parse_tags(data: object) -> None | Tags | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tags_type_0 = Tags.from_dict(data)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Tags | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         jitter_s = d.pop("jitterS", UNSET)
 
         def _parse_pause_after_failures(data: object) -> int | None | Unset:
@@ -386,6 +418,7 @@ class PatchV1TasksIdBody:
             misfire_policy=misfire_policy,
             overlap_policy=overlap_policy,
             metadata=metadata,
+            tags=tags,
             jitter_s=jitter_s,
             pause_after_failures=pause_after_failures,
             callbacks=callbacks,

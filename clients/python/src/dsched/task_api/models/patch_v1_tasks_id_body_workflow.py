@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.patch_v1_tasks_id_body_workflow_metadata import PatchV1TasksIdBodyWorkflowMetadata
     from ..models.patch_v1_tasks_id_body_workflow_nodes_item import PatchV1TasksIdBodyWorkflowNodesItem
+    from ..models.tags import Tags
 
 
 T = TypeVar("T", bound="PatchV1TasksIdBodyWorkflow")
@@ -28,6 +29,8 @@ class PatchV1TasksIdBodyWorkflow:
         max_parallel (int | Unset):
         deadline_s (int | Unset):
         metadata (PatchV1TasksIdBodyWorkflowMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
     """
 
     name: str
@@ -36,6 +39,7 @@ class PatchV1TasksIdBodyWorkflow:
     max_parallel: int | Unset = UNSET
     deadline_s: int | Unset = UNSET
     metadata: PatchV1TasksIdBodyWorkflowMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -57,6 +61,10 @@ class PatchV1TasksIdBodyWorkflow:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -73,6 +81,8 @@ class PatchV1TasksIdBodyWorkflow:
             field_dict["deadlineS"] = deadline_s
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -80,6 +90,7 @@ class PatchV1TasksIdBodyWorkflow:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.patch_v1_tasks_id_body_workflow_metadata import PatchV1TasksIdBodyWorkflowMetadata  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_workflow_nodes_item import PatchV1TasksIdBodyWorkflowNodesItem  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -109,6 +120,13 @@ class PatchV1TasksIdBodyWorkflow:
         else:
             metadata = PatchV1TasksIdBodyWorkflowMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         patch_v1_tasks_id_body_workflow = cls(
             name=name,
             nodes=nodes,
@@ -116,6 +134,7 @@ class PatchV1TasksIdBodyWorkflow:
             max_parallel=max_parallel,
             deadline_s=deadline_s,
             metadata=metadata,
+            tags=tags,
         )
 
         return patch_v1_tasks_id_body_workflow

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..models.post_v1_tasks_apply_body_tasks_item_schedule_type_3 import PostV1TasksApplyBodyTasksItemScheduleType3
     from ..models.post_v1_tasks_apply_body_tasks_item_target import PostV1TasksApplyBodyTasksItemTarget
     from ..models.post_v1_tasks_apply_body_tasks_item_workflow import PostV1TasksApplyBodyTasksItemWorkflow
+    from ..models.tags import Tags
 
 
 T = TypeVar("T", bound="PostV1TasksApplyBodyTasksItem")
@@ -47,6 +48,8 @@ class PostV1TasksApplyBodyTasksItem:
         overlap_policy (PostV1TasksApplyBodyTasksItemOverlapPolicy | Unset):  Default:
             PostV1TasksApplyBodyTasksItemOverlapPolicy.ALLOW.
         metadata (PostV1TasksApplyBodyTasksItemMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
         jitter_s (int | Unset): each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t Default:
             0.
         pause_after_failures (int | Unset): pause a cron or interval task after this many dead occurrences in a row
@@ -75,6 +78,7 @@ class PostV1TasksApplyBodyTasksItem:
         PostV1TasksApplyBodyTasksItemOverlapPolicy.ALLOW
     )
     metadata: PostV1TasksApplyBodyTasksItemMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
     jitter_s: int | Unset = 0
     pause_after_failures: int | Unset = UNSET
     callbacks: PostV1TasksApplyBodyTasksItemCallbacks | Unset = UNSET
@@ -137,6 +141,10 @@ class PostV1TasksApplyBodyTasksItem:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         jitter_s = self.jitter_s
 
         pause_after_failures = self.pause_after_failures
@@ -175,6 +183,8 @@ class PostV1TasksApplyBodyTasksItem:
             field_dict["overlapPolicy"] = overlap_policy
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if jitter_s is not UNSET:
             field_dict["jitterS"] = jitter_s
         if pause_after_failures is not UNSET:
@@ -206,6 +216,7 @@ class PostV1TasksApplyBodyTasksItem:
         )
         from ..models.post_v1_tasks_apply_body_tasks_item_target import PostV1TasksApplyBodyTasksItemTarget  # noqa: PLC0415
         from ..models.post_v1_tasks_apply_body_tasks_item_workflow import PostV1TasksApplyBodyTasksItemWorkflow  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -308,6 +319,13 @@ class PostV1TasksApplyBodyTasksItem:
         else:
             metadata = PostV1TasksApplyBodyTasksItemMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         jitter_s = d.pop("jitterS", UNSET)
 
         pause_after_failures = d.pop("pauseAfterFailures", UNSET)
@@ -338,6 +356,7 @@ class PostV1TasksApplyBodyTasksItem:
             misfire_policy=misfire_policy,
             overlap_policy=overlap_policy,
             metadata=metadata,
+            tags=tags,
             jitter_s=jitter_s,
             pause_after_failures=pause_after_failures,
             callbacks=callbacks,

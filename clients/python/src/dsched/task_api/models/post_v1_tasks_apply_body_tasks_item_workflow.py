@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item import (
         PostV1TasksApplyBodyTasksItemWorkflowNodesItem,
     )
+    from ..models.tags import Tags
 
 
 T = TypeVar("T", bound="PostV1TasksApplyBodyTasksItemWorkflow")
@@ -34,6 +35,8 @@ class PostV1TasksApplyBodyTasksItemWorkflow:
         max_parallel (int | Unset):
         deadline_s (int | Unset):
         metadata (PostV1TasksApplyBodyTasksItemWorkflowMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
     """
 
     name: str
@@ -44,6 +47,7 @@ class PostV1TasksApplyBodyTasksItemWorkflow:
     max_parallel: int | Unset = UNSET
     deadline_s: int | Unset = UNSET
     metadata: PostV1TasksApplyBodyTasksItemWorkflowMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -65,6 +69,10 @@ class PostV1TasksApplyBodyTasksItemWorkflow:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -81,6 +89,8 @@ class PostV1TasksApplyBodyTasksItemWorkflow:
             field_dict["deadlineS"] = deadline_s
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -92,6 +102,7 @@ class PostV1TasksApplyBodyTasksItemWorkflow:
         from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item import (
             PostV1TasksApplyBodyTasksItemWorkflowNodesItem,  # noqa: PLC0415
         )
+        from ..models.tags import Tags  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -121,6 +132,13 @@ class PostV1TasksApplyBodyTasksItemWorkflow:
         else:
             metadata = PostV1TasksApplyBodyTasksItemWorkflowMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         post_v1_tasks_apply_body_tasks_item_workflow = cls(
             name=name,
             nodes=nodes,
@@ -128,6 +146,7 @@ class PostV1TasksApplyBodyTasksItemWorkflow:
             max_parallel=max_parallel,
             deadline_s=deadline_s,
             metadata=metadata,
+            tags=tags,
         )
 
         return post_v1_tasks_apply_body_tasks_item_workflow

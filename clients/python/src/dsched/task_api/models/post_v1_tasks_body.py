@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..models.post_v1_tasks_body_schedule_type_3 import PostV1TasksBodyScheduleType3
     from ..models.post_v1_tasks_body_target import PostV1TasksBodyTarget
     from ..models.post_v1_tasks_body_workflow import PostV1TasksBodyWorkflow
+    from ..models.tags import Tags
 
 
 T = TypeVar("T", bound="PostV1TasksBody")
@@ -44,6 +45,8 @@ class PostV1TasksBody:
         misfire_policy (PostV1TasksBodyMisfirePolicy | Unset):  Default: PostV1TasksBodyMisfirePolicy.FIRE_ONCE.
         overlap_policy (PostV1TasksBodyOverlapPolicy | Unset):  Default: PostV1TasksBodyOverlapPolicy.ALLOW.
         metadata (PostV1TasksBodyMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
         jitter_s (int | Unset): each occurrence runs at a deterministic instant in [t, t + jitterS s); 0: at t Default:
             0.
         pause_after_failures (int | Unset): pause a cron or interval task after this many dead occurrences in a row
@@ -68,6 +71,7 @@ class PostV1TasksBody:
     misfire_policy: PostV1TasksBodyMisfirePolicy | Unset = PostV1TasksBodyMisfirePolicy.FIRE_ONCE
     overlap_policy: PostV1TasksBodyOverlapPolicy | Unset = PostV1TasksBodyOverlapPolicy.ALLOW
     metadata: PostV1TasksBodyMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
     jitter_s: int | Unset = 0
     pause_after_failures: int | Unset = UNSET
     callbacks: PostV1TasksBodyCallbacks | Unset = UNSET
@@ -124,6 +128,10 @@ class PostV1TasksBody:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         jitter_s = self.jitter_s
 
         pause_after_failures = self.pause_after_failures
@@ -162,6 +170,8 @@ class PostV1TasksBody:
             field_dict["overlapPolicy"] = overlap_policy
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if jitter_s is not UNSET:
             field_dict["jitterS"] = jitter_s
         if pause_after_failures is not UNSET:
@@ -185,6 +195,7 @@ class PostV1TasksBody:
         from ..models.post_v1_tasks_body_schedule_type_3 import PostV1TasksBodyScheduleType3  # noqa: PLC0415
         from ..models.post_v1_tasks_body_target import PostV1TasksBodyTarget  # noqa: PLC0415
         from ..models.post_v1_tasks_body_workflow import PostV1TasksBodyWorkflow  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -287,6 +298,13 @@ class PostV1TasksBody:
         else:
             metadata = PostV1TasksBodyMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         jitter_s = d.pop("jitterS", UNSET)
 
         pause_after_failures = d.pop("pauseAfterFailures", UNSET)
@@ -317,6 +335,7 @@ class PostV1TasksBody:
             misfire_policy=misfire_policy,
             overlap_policy=overlap_policy,
             metadata=metadata,
+            tags=tags,
             jitter_s=jitter_s,
             pause_after_failures=pause_after_failures,
             callbacks=callbacks,

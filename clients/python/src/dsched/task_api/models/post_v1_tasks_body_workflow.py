@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.post_v1_tasks_body_workflow_metadata import PostV1TasksBodyWorkflowMetadata
     from ..models.post_v1_tasks_body_workflow_nodes_item import PostV1TasksBodyWorkflowNodesItem
+    from ..models.tags import Tags
 
 
 T = TypeVar("T", bound="PostV1TasksBodyWorkflow")
@@ -28,6 +29,8 @@ class PostV1TasksBodyWorkflow:
         max_parallel (int | Unset):
         deadline_s (int | Unset):
         metadata (PostV1TasksBodyWorkflowMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
     """
 
     name: str
@@ -36,6 +39,7 @@ class PostV1TasksBodyWorkflow:
     max_parallel: int | Unset = UNSET
     deadline_s: int | Unset = UNSET
     metadata: PostV1TasksBodyWorkflowMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -57,6 +61,10 @@ class PostV1TasksBodyWorkflow:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -73,6 +81,8 @@ class PostV1TasksBodyWorkflow:
             field_dict["deadlineS"] = deadline_s
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -80,6 +90,7 @@ class PostV1TasksBodyWorkflow:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.post_v1_tasks_body_workflow_metadata import PostV1TasksBodyWorkflowMetadata  # noqa: PLC0415
         from ..models.post_v1_tasks_body_workflow_nodes_item import PostV1TasksBodyWorkflowNodesItem  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -109,6 +120,13 @@ class PostV1TasksBodyWorkflow:
         else:
             metadata = PostV1TasksBodyWorkflowMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         post_v1_tasks_body_workflow = cls(
             name=name,
             nodes=nodes,
@@ -116,6 +134,7 @@ class PostV1TasksBodyWorkflow:
             max_parallel=max_parallel,
             deadline_s=deadline_s,
             metadata=metadata,
+            tags=tags,
         )
 
         return post_v1_tasks_body_workflow

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.post_v1_workflows_body_metadata import PostV1WorkflowsBodyMetadata
     from ..models.post_v1_workflows_body_nodes_item import PostV1WorkflowsBodyNodesItem
+    from ..models.tags import Tags
 
 
 T = TypeVar("T", bound="PostV1WorkflowsBody")
@@ -26,6 +27,8 @@ class PostV1WorkflowsBody:
         max_parallel (int | Unset):
         deadline_s (int | Unset):
         metadata (PostV1WorkflowsBodyMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
     """
 
     name: str
@@ -34,6 +37,7 @@ class PostV1WorkflowsBody:
     max_parallel: int | Unset = UNSET
     deadline_s: int | Unset = UNSET
     metadata: PostV1WorkflowsBodyMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -55,6 +59,10 @@ class PostV1WorkflowsBody:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -71,6 +79,8 @@ class PostV1WorkflowsBody:
             field_dict["deadlineS"] = deadline_s
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -78,6 +88,7 @@ class PostV1WorkflowsBody:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.post_v1_workflows_body_metadata import PostV1WorkflowsBodyMetadata  # noqa: PLC0415
         from ..models.post_v1_workflows_body_nodes_item import PostV1WorkflowsBodyNodesItem  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -107,6 +118,13 @@ class PostV1WorkflowsBody:
         else:
             metadata = PostV1WorkflowsBodyMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         post_v1_workflows_body = cls(
             name=name,
             nodes=nodes,
@@ -114,6 +132,7 @@ class PostV1WorkflowsBody:
             max_parallel=max_parallel,
             deadline_s=deadline_s,
             metadata=metadata,
+            tags=tags,
         )
 
         return post_v1_workflows_body

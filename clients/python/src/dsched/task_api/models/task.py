@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..models.cron_schedule_view import CronScheduleView
     from ..models.interval_schedule_view import IntervalScheduleView
     from ..models.once_schedule_view import OnceScheduleView
+    from ..models.tags import Tags
     from ..models.task_callbacks import TaskCallbacks
     from ..models.task_flow_control import TaskFlowControl
     from ..models.task_metadata import TaskMetadata
@@ -50,6 +51,8 @@ class Task:
         workflow (TaskWorkflow | Unset): a workflow task: each occurrence starts one run of this body
             (docs/workflows.md)
         metadata (TaskMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
         jitter_s (int | Unset): the flexible window, when the task has one
         pause_after_failures (int | Unset):
         callbacks (TaskCallbacks | Unset):
@@ -74,6 +77,7 @@ class Task:
     target: TaskTarget | Unset = UNSET
     workflow: TaskWorkflow | Unset = UNSET
     metadata: TaskMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
     jitter_s: int | Unset = UNSET
     pause_after_failures: int | Unset = UNSET
     callbacks: TaskCallbacks | Unset = UNSET
@@ -135,6 +139,10 @@ class Task:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         jitter_s = self.jitter_s
 
         pause_after_failures = self.pause_after_failures
@@ -176,6 +184,8 @@ class Task:
             field_dict["workflow"] = workflow
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if jitter_s is not UNSET:
             field_dict["jitterS"] = jitter_s
         if pause_after_failures is not UNSET:
@@ -194,6 +204,7 @@ class Task:
         from ..models.cron_schedule_view import CronScheduleView  # noqa: PLC0415
         from ..models.interval_schedule_view import IntervalScheduleView  # noqa: PLC0415
         from ..models.once_schedule_view import OnceScheduleView  # noqa: PLC0415
+        from ..models.tags import Tags  # noqa: PLC0415
         from ..models.task_callbacks import TaskCallbacks  # noqa: PLC0415
         from ..models.task_flow_control import TaskFlowControl  # noqa: PLC0415
         from ..models.task_metadata import TaskMetadata  # noqa: PLC0415
@@ -293,6 +304,13 @@ class Task:
         else:
             metadata = TaskMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         jitter_s = d.pop("jitterS", UNSET)
 
         pause_after_failures = d.pop("pauseAfterFailures", UNSET)
@@ -331,6 +349,7 @@ class Task:
             target=target,
             workflow=workflow,
             metadata=metadata,
+            tags=tags,
             jitter_s=jitter_s,
             pause_after_failures=pause_after_failures,
             callbacks=callbacks,

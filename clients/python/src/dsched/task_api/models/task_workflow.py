@@ -9,6 +9,7 @@ from ..models.task_workflow_failure_policy import TaskWorkflowFailurePolicy
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.tags import Tags
     from ..models.task_workflow_metadata import TaskWorkflowMetadata
     from ..models.task_workflow_nodes_item import TaskWorkflowNodesItem
 
@@ -27,6 +28,8 @@ class TaskWorkflow:
         max_parallel (int | Unset):
         deadline_s (int | Unset):
         metadata (TaskWorkflowMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
     """
 
     name: str
@@ -35,6 +38,7 @@ class TaskWorkflow:
     max_parallel: int | Unset = UNSET
     deadline_s: int | Unset = UNSET
     metadata: TaskWorkflowMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -54,6 +58,10 @@ class TaskWorkflow:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -69,11 +77,14 @@ class TaskWorkflow:
             field_dict["deadlineS"] = deadline_s
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.tags import Tags  # noqa: PLC0415
         from ..models.task_workflow_metadata import TaskWorkflowMetadata  # noqa: PLC0415
         from ..models.task_workflow_nodes_item import TaskWorkflowNodesItem  # noqa: PLC0415
 
@@ -100,6 +111,13 @@ class TaskWorkflow:
         else:
             metadata = TaskWorkflowMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         task_workflow = cls(
             name=name,
             nodes=nodes,
@@ -107,6 +125,7 @@ class TaskWorkflow:
             max_parallel=max_parallel,
             deadline_s=deadline_s,
             metadata=metadata,
+            tags=tags,
         )
 
         return task_workflow

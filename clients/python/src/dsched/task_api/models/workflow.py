@@ -10,6 +10,7 @@ from ..models.workflow_state import WorkflowState
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.tags import Tags
     from ..models.workflow_metadata import WorkflowMetadata
     from ..models.workflow_nodes import WorkflowNodes
 
@@ -34,6 +35,8 @@ class Workflow:
         max_parallel (int | Unset):
         deadline_at (str | Unset):
         metadata (WorkflowMetadata | Unset):
+        tags (Tags | Unset): string to string, at most 10; keys 1-64 characters ([A-Za-z0-9][A-Za-z0-9_.-/]*), values
+            1-128; copied to every job and run made from it
         finished_at (str | Unset):
     """
 
@@ -50,6 +53,7 @@ class Workflow:
     max_parallel: int | Unset = UNSET
     deadline_at: str | Unset = UNSET
     metadata: WorkflowMetadata | Unset = UNSET
+    tags: Tags | Unset = UNSET
     finished_at: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -81,6 +85,10 @@ class Workflow:
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
 
+        tags: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags.to_dict()
+
         finished_at = self.finished_at
 
         field_dict: dict[str, Any] = {}
@@ -105,6 +113,8 @@ class Workflow:
             field_dict["deadlineAt"] = deadline_at
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if finished_at is not UNSET:
             field_dict["finishedAt"] = finished_at
 
@@ -112,6 +122,7 @@ class Workflow:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.tags import Tags  # noqa: PLC0415
         from ..models.workflow_metadata import WorkflowMetadata  # noqa: PLC0415
         from ..models.workflow_nodes import WorkflowNodes  # noqa: PLC0415
 
@@ -147,6 +158,13 @@ class Workflow:
         else:
             metadata = WorkflowMetadata.from_dict(_metadata)
 
+        _tags = d.pop("tags", UNSET)
+        tags: Tags | Unset
+        if isinstance(_tags, Unset):
+            tags = UNSET
+        else:
+            tags = Tags.from_dict(_tags)
+
         finished_at = d.pop("finishedAt", UNSET)
 
         workflow = cls(
@@ -163,6 +181,7 @@ class Workflow:
             max_parallel=max_parallel,
             deadline_at=deadline_at,
             metadata=metadata,
+            tags=tags,
             finished_at=finished_at,
         )
 

@@ -12,11 +12,22 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
+
+    json_tag: list[str] | str | Unset
+    if isinstance(tag, Unset):
+        json_tag = UNSET
+    elif isinstance(tag, list):
+        json_tag = tag
+
+    else:
+        json_tag = tag
+    params["tag"] = json_tag
 
     params["limit"] = limit
 
@@ -76,12 +87,14 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Response[Error | GetV1DlqResponse200]:
     """The dead-letter queue: the tenant’s dead jobs, newest first, paged
 
     Args:
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -94,6 +107,7 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
+        tag=tag,
         limit=limit,
         page_token=page_token,
     )
@@ -108,12 +122,14 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Error | GetV1DlqResponse200 | None:
     """The dead-letter queue: the tenant’s dead jobs, newest first, paged
 
     Args:
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -127,6 +143,7 @@ def sync(
 
     return sync_detailed(
         client=client,
+        tag=tag,
         limit=limit,
         page_token=page_token,
     ).parsed
@@ -135,12 +152,14 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Response[Error | GetV1DlqResponse200]:
     """The dead-letter queue: the tenant’s dead jobs, newest first, paged
 
     Args:
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -153,6 +172,7 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
+        tag=tag,
         limit=limit,
         page_token=page_token,
     )
@@ -165,12 +185,14 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Error | GetV1DlqResponse200 | None:
     """The dead-letter queue: the tenant’s dead jobs, newest first, paged
 
     Args:
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -185,6 +207,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            tag=tag,
             limit=limit,
             page_token=page_token,
         )

@@ -17,6 +17,7 @@ def _get_kwargs(
     state: GetV1JobsState | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -38,6 +39,16 @@ def _get_kwargs(
     if not isinstance(to, Unset):
         json_to = to.isoformat()
     params["to"] = json_to
+
+    json_tag: list[str] | str | Unset
+    if isinstance(tag, Unset):
+        json_tag = UNSET
+    elif isinstance(tag, list):
+        json_tag = tag
+
+    else:
+        json_tag = tag
+    params["tag"] = json_tag
 
     params["limit"] = limit
 
@@ -105,6 +116,7 @@ def sync_detailed(
     state: GetV1JobsState | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Response[Error | GetV1JobsResponse200]:
@@ -114,6 +126,7 @@ def sync_detailed(
         state (GetV1JobsState | Unset):
         from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -129,6 +142,7 @@ def sync_detailed(
         state=state,
         from_=from_,
         to=to,
+        tag=tag,
         limit=limit,
         page_token=page_token,
     )
@@ -146,6 +160,7 @@ def sync(
     state: GetV1JobsState | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Error | GetV1JobsResponse200 | None:
@@ -155,6 +170,7 @@ def sync(
         state (GetV1JobsState | Unset):
         from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -171,6 +187,7 @@ def sync(
         state=state,
         from_=from_,
         to=to,
+        tag=tag,
         limit=limit,
         page_token=page_token,
     ).parsed
@@ -182,6 +199,7 @@ async def asyncio_detailed(
     state: GetV1JobsState | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Response[Error | GetV1JobsResponse200]:
@@ -191,6 +209,7 @@ async def asyncio_detailed(
         state (GetV1JobsState | Unset):
         from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -206,6 +225,7 @@ async def asyncio_detailed(
         state=state,
         from_=from_,
         to=to,
+        tag=tag,
         limit=limit,
         page_token=page_token,
     )
@@ -221,6 +241,7 @@ async def asyncio(
     state: GetV1JobsState | Unset = UNSET,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Error | GetV1JobsResponse200 | None:
@@ -230,6 +251,7 @@ async def asyncio(
         state (GetV1JobsState | Unset):
         from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -247,6 +269,7 @@ async def asyncio(
             state=state,
             from_=from_,
             to=to,
+            tag=tag,
             limit=limit,
             page_token=page_token,
         )

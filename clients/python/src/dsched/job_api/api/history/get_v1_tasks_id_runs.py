@@ -17,6 +17,7 @@ def _get_kwargs(
     *,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -32,6 +33,16 @@ def _get_kwargs(
     if not isinstance(to, Unset):
         json_to = to.isoformat()
     params["to"] = json_to
+
+    json_tag: list[str] | str | Unset
+    if isinstance(tag, Unset):
+        json_tag = UNSET
+    elif isinstance(tag, list):
+        json_tag = tag
+
+    else:
+        json_tag = tag
+    params["tag"] = json_tag
 
     params["limit"] = limit
 
@@ -106,6 +117,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Response[Error | GetV1TasksIdRunsResponse200]:
@@ -115,6 +127,7 @@ def sync_detailed(
         id (str):
         from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -130,6 +143,7 @@ def sync_detailed(
         id=id,
         from_=from_,
         to=to,
+        tag=tag,
         limit=limit,
         page_token=page_token,
     )
@@ -147,6 +161,7 @@ def sync(
     client: AuthenticatedClient,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Error | GetV1TasksIdRunsResponse200 | None:
@@ -156,6 +171,7 @@ def sync(
         id (str):
         from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -172,6 +188,7 @@ def sync(
         client=client,
         from_=from_,
         to=to,
+        tag=tag,
         limit=limit,
         page_token=page_token,
     ).parsed
@@ -183,6 +200,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Response[Error | GetV1TasksIdRunsResponse200]:
@@ -192,6 +210,7 @@ async def asyncio_detailed(
         id (str):
         from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -207,6 +226,7 @@ async def asyncio_detailed(
         id=id,
         from_=from_,
         to=to,
+        tag=tag,
         limit=limit,
         page_token=page_token,
     )
@@ -222,6 +242,7 @@ async def asyncio(
     client: AuthenticatedClient,
     from_: datetime.datetime | Unset = UNSET,
     to: datetime.datetime | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
     limit: int | Unset = 50,
     page_token: str | Unset = UNSET,
 ) -> Error | GetV1TasksIdRunsResponse200 | None:
@@ -231,6 +252,7 @@ async def asyncio(
         id (str):
         from_ (datetime.datetime | Unset):
         to (datetime.datetime | Unset):
+        tag (list[str] | str | Unset):
         limit (int | Unset):  Default: 50.
         page_token (str | Unset):
 
@@ -248,6 +270,7 @@ async def asyncio(
             client=client,
             from_=from_,
             to=to,
+            tag=tag,
             limit=limit,
             page_token=page_token,
         )

@@ -17,6 +17,7 @@ def _get_kwargs(
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
     key: str | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -32,6 +33,16 @@ def _get_kwargs(
     params["state"] = json_state
 
     params["key"] = key
+
+    json_tag: list[str] | str | Unset
+    if isinstance(tag, Unset):
+        json_tag = UNSET
+    elif isinstance(tag, list):
+        json_tag = tag
+
+    else:
+        json_tag = tag
+    params["tag"] = json_tag
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -91,6 +102,7 @@ def sync_detailed(
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
     key: str | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
 ) -> Response[Error | GetV1TasksResponse200]:
     """The tenant’s tasks, oldest first, paged
 
@@ -99,6 +111,7 @@ def sync_detailed(
         page_token (str | Unset):
         state (GetV1TasksState | Unset):
         key (str | Unset):
+        tag (list[str] | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -113,6 +126,7 @@ def sync_detailed(
         page_token=page_token,
         state=state,
         key=key,
+        tag=tag,
     )
 
     response = client.get_httpx_client().request(
@@ -129,6 +143,7 @@ def sync(
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
     key: str | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
 ) -> Error | GetV1TasksResponse200 | None:
     """The tenant’s tasks, oldest first, paged
 
@@ -137,6 +152,7 @@ def sync(
         page_token (str | Unset):
         state (GetV1TasksState | Unset):
         key (str | Unset):
+        tag (list[str] | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,6 +168,7 @@ def sync(
         page_token=page_token,
         state=state,
         key=key,
+        tag=tag,
     ).parsed
 
 
@@ -162,6 +179,7 @@ async def asyncio_detailed(
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
     key: str | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
 ) -> Response[Error | GetV1TasksResponse200]:
     """The tenant’s tasks, oldest first, paged
 
@@ -170,6 +188,7 @@ async def asyncio_detailed(
         page_token (str | Unset):
         state (GetV1TasksState | Unset):
         key (str | Unset):
+        tag (list[str] | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,6 +203,7 @@ async def asyncio_detailed(
         page_token=page_token,
         state=state,
         key=key,
+        tag=tag,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -198,6 +218,7 @@ async def asyncio(
     page_token: str | Unset = UNSET,
     state: GetV1TasksState | Unset = UNSET,
     key: str | Unset = UNSET,
+    tag: list[str] | str | Unset = UNSET,
 ) -> Error | GetV1TasksResponse200 | None:
     """The tenant’s tasks, oldest first, paged
 
@@ -206,6 +227,7 @@ async def asyncio(
         page_token (str | Unset):
         state (GetV1TasksState | Unset):
         key (str | Unset):
+        tag (list[str] | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -222,5 +244,6 @@ async def asyncio(
             page_token=page_token,
             state=state,
             key=key,
+            tag=tag,
         )
     ).parsed

@@ -1,0 +1,76 @@
+import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { claimNodeJobs, finishNodeJobs, submitWorkflow } from './workflow-fixtures.ts';
+
+// A run's tags reach every node job, made at submission, by a held root's dispatch or by the walk,
+// each with its index rows in job_tags (docs/tags.md); an untagged run's jobs get none.
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase(import.meta.url);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+async function jobTags(workflowId: string): Promise<Record<string, [unknown, string[]]>> {
+  const [rows] = await db.pool.query<RowDataPacket[]>(
+    `SELECT j.node_id, j.tags, GROUP_CONCAT(jt.tag ORDER BY jt.tag) AS indexed
+       FROM jobs j LEFT JOIN job_tags jt ON jt.job_id = j.id AND jt.scheduled_for = j.scheduled_for
+      WHERE j.workflow_id = ? GROUP BY j.id, j.node_id, j.tags`,
+    [idToBin(workflowId)],
+  );
+  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+  return Object.fromEntries(
+    rows.map((r) => [r.node_id, [json(r.tags), r.indexed ? r.indexed.split(',') : []]]),
+  );
+}
+
+async function drain(workflowId: string, perStep: number): Promise<void> {
+  for (;;) {
+    const jobs = (await claimNodeJobs(db.pool)).filter((j) => j.workflowId === workflowId);
+    if (jobs.length === 0) return;
+    expect(jobs.length).toBeLessThanOrEqual(perStep);
+    await finishNodeJobs(db.pool, jobs, () => 'succeeded');
+  }
+}
+
+const tags = { team: 'data', env: 'prod' };
+const indexed = ['env:prod', 'team:data'];
+
+it('the submission and the walk copy the run’s tags to the node jobs, with index rows', async () => {
+  const t = await createTenantWithKey(db.pool, 'walk');
+  const wf = await submitWorkflow(
+    db.pool,
+    t.id,
+    [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }, { id: 'c', dependsOn: ['b'] }],
+    {
+      tags,
+    },
+  );
+  expect(await jobTags(wf.id)).toEqual({ a: [tags, indexed] });
+  await drain(wf.id, 1);
+  expect(await jobTags(wf.id)).toEqual({ a: [tags, indexed], b: [tags, indexed], c: [tags, indexed] });
+});
+
+it('so does the dispatch of roots held by maxParallel', async () => {
+  const t = await createTenantWithKey(db.pool, 'held');
+  const wf = await submitWorkflow(db.pool, t.id, [{ id: 'r1' }, { id: 'r2' }, { id: 'r3' }], {
+    tags,
+    maxParallel: 1,
+  });
+  expect(Object.keys(await jobTags(wf.id))).toEqual(['r1']);
+  await drain(wf.id, 1);
+  expect(await jobTags(wf.id)).toEqual({ r1: [tags, indexed], r2: [tags, indexed], r3: [tags, indexed] });
+});
+
+it('an untagged run’s jobs get none', async () => {
+  const t = await createTenantWithKey(db.pool, 'plain');
+  const plain = await submitWorkflow(db.pool, t.id, [{ id: 'x' }, { id: 'y', dependsOn: ['x'] }]);
+  await drain(plain.id, 1);
+  expect(await jobTags(plain.id)).toEqual({ x: [null, []], y: [null, []] });
+});
