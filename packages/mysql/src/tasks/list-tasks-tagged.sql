@@ -10,7 +10,7 @@ SELECT STRAIGHT_JOIN t.id, t.tenant_id, t.name, t.schedule, t.target, t.priority
        t.created_at, t.updated_at, t.jitter_s, t.pause_after_failures, t.callbacks, t.paused_reason,
        t.flow_control, t.workflow, t.task_key, t.tags
   FROM task_tags tt
-  JOIN tasks t ON t.id = tt.task_id
+  JOIN tasks t FORCE INDEX (PRIMARY) ON t.id = tt.task_id
  WHERE tt.tenant_id = ? AND tt.tag = ? AND tt.task_id > ? AND JSON_CONTAINS(t.tags, ?)
    AND t.state <> 'deleted' %STATE% %KEY%
  ORDER BY tt.task_id

@@ -8,7 +8,7 @@
 SELECT STRAIGHT_JOIN w.id, w.name, w.state, w.paused, w.failure_policy, w.max_parallel, w.node_count,
        w.edge_count, w.deadline_at, w.metadata, w.tags, w.created_at, w.updated_at, w.finished_at
   FROM workflow_tags wt
-  JOIN workflows w ON w.id = wt.workflow_id
+  JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = wt.workflow_id
  WHERE wt.tenant_id = ? AND wt.tag = ? AND wt.created_at >= ? AND wt.created_at <= ?
    AND (wt.created_at < ? OR (wt.created_at = ? AND wt.workflow_id < ?))
    AND JSON_CONTAINS(w.tags, ?) AND w.archived_at IS NULL

@@ -8,7 +8,7 @@
 -- Returns: rows of (id)
 SELECT STRAIGHT_JOIN jt.job_id AS id
   FROM job_tags jt
-  JOIN jobs j ON j.id = jt.job_id
+  JOIN jobs j FORCE INDEX (PRIMARY) ON j.id = jt.job_id
  WHERE jt.tenant_id = ? AND jt.tag = ? AND jt.scheduled_for >= ? AND jt.scheduled_for <= ?
    AND (jt.scheduled_for < ? OR (jt.scheduled_for = ? AND jt.job_id < ?))
    AND JSON_CONTAINS(j.tags, ?)
