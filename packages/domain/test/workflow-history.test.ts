@@ -60,11 +60,15 @@ describe('history documents', () => {
       edgeCount: 0,
       deadlineAt: null,
       metadata: { team: 'etl' },
+      tags: { team: 'data' },
       createdAt: new Date('2026-01-01T00:00:00.000Z'),
       updatedAt: new Date('2026-01-01T00:00:01.000Z'),
       finishedAt: new Date('2026-01-01T00:00:01.000Z'),
       nodes: { succeeded: 1 } as never,
     };
     expect(workflowRecordFromJson(JSON.stringify(run))).toEqual(run);
+    // A run archived before tags existed has none.
+    const { tags: _, ...untagged } = run;
+    expect(workflowRecordFromJson(JSON.stringify(untagged))).toEqual({ ...untagged, tags: null });
   });
 });
