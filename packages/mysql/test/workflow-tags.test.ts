@@ -1,9 +1,9 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
+import { claimNodeJobs, finishNodeJobs, submitWorkflow } from '@dsched/testkit/workflows';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { claimNodeJobs, finishNodeJobs, submitWorkflow } from './workflow-fixtures.ts';
 
 // A run's tags reach every node job, made at submission, by a held root's dispatch or by the walk,
 // each with its index rows in job_tags (docs/tags.md); an untagged run's jobs get none.
@@ -48,9 +48,7 @@ it('the submission and the walk copy the run’s tags to the node jobs, with ind
     db.pool,
     t.id,
     [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }, { id: 'c', dependsOn: ['b'] }],
-    {
-      tags,
-    },
+    { extra: { tags } },
   );
   expect(await jobTags(wf.id)).toEqual({ a: [tags, indexed] });
   await drain(wf.id, 1);
@@ -60,8 +58,7 @@ it('the submission and the walk copy the run’s tags to the node jobs, with ind
 it('so does the dispatch of roots held by maxParallel', async () => {
   const t = await createTenantWithKey(db.pool, 'held');
   const wf = await submitWorkflow(db.pool, t.id, [{ id: 'r1' }, { id: 'r2' }, { id: 'r3' }], {
-    tags,
-    maxParallel: 1,
+    extra: { tags, maxParallel: 1 },
   });
   expect(Object.keys(await jobTags(wf.id))).toEqual(['r1']);
   await drain(wf.id, 1);
