@@ -45,10 +45,10 @@ afterAll(async () => {
 async function explain(
   file: string,
   params: unknown[],
-  replace?: [string, string],
+  ...markers: [string, string][]
 ): Promise<RowDataPacket[]> {
   let sql = loadSql(SRC, file);
-  if (replace) sql = sql.replace(...replace);
+  for (const [marker, text] of markers) sql = sql.replace(marker, text);
   const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${sql}`, params);
   return rows;
 }
@@ -93,7 +93,12 @@ it.each([
   ['without', undefined],
 ] as const)('tasks/list-tasks-tagged.sql walks task_tags by (tenant, tag, id), %s', async (_, state) => {
   const params = [tenant, 'group:g1', Buffer.alloc(16), filter, ...(state ? [state[1]] : []), 50];
-  const rows = await explain('tasks/list-tasks-tagged.sql', params, ['%STATE%', state ? state[0] : '']);
+  const rows = await explain(
+    'tasks/list-tasks-tagged.sql',
+    params,
+    ['%STATE%', state ? state[0] : ''],
+    ['%KEY%', ''],
+  );
   const plan = JSON.stringify(rows);
   expect(
     rows.map((r) => [r.table, r.type, r.key]),
