@@ -270,6 +270,7 @@ it('shows a workflow and the operator screens, accessible too', async () => {
     method: 'POST',
     body: {
       name: 'etl',
+      tags: { team: 'data' },
       nodes: [
         { id: 'extract', target: { url: `${target.url}/ok` } },
         { id: 'load', target: { url: `${target.url}/ok` }, dependsOn: ['extract'] },
@@ -304,4 +305,29 @@ it('shows a workflow and the operator screens, accessible too', async () => {
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   expect(overflow).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The runs list, filtered by a tag typed into its form: the filter goes into the URL (a view to
+  // save or share), the untagged run stays out; the tagged run's node jobs carry the tag to Runs.
+  await api(taskApi, '/v1/workflows', {
+    method: 'POST',
+    body: { name: 'untagged', nodes: [{ id: 'only', target: { url: `${target.url}/ok` } }] },
+  });
+  await nav('Workflows').click();
+  const runsTable = page.locator('table.workflow-runs');
+  await runsTable.getByRole('link', { name: 'untagged' }).waitFor();
+  await runsTable.getByRole('link', { name: 'etl' }).waitFor();
+  await page.getByRole('form', { name: 'Filter runs' }).getByLabel('Tags').fill('team:data');
+  await page.getByRole('form', { name: 'Filter runs' }).getByLabel('Tags').press('Tab');
+  await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/workflows?tag=team%3Adata');
+  await expect.poll(() => runsTable.getByRole('link', { name: 'untagged' }).count()).toBe(0);
+  await runsTable.getByRole('link', { name: 'etl' }).waitFor();
+  expect(await runsTable.locator('tbody tr').count()).toBe(1);
+  await expect.poll(() => runsTable.locator('tbody tr td').nth(2).innerText()).toBe('team:data');
+  await checkScreen('workflows');
+  // Runs by the same tag: the etl run's two node jobs, none of the other runs or tasks.
+  await page.goto(`${jobApi}/ui/#/runs?tag=team:data`);
+  await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
+  expect(await page.locator('tbody tr td:nth-child(4)').allInnerTexts()).toEqual(['team:data', 'team:data']);
+  await page.goto(`${jobApi}/ui/#/runs`);
+  await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(3);
 });

@@ -45,3 +45,21 @@ export function toLocalInput(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
+
+/**
+ * A tag filter as typed: `key:value` pairs separated by commas (`team:billing, env:prod`). A comma
+ * splits only where a key and its colon follow, so a value may hold one (`note:a,b`).
+ */
+export function parseTagInput(text: string): string[] {
+  return text
+    .split(/,(?=\s*[A-Za-z0-9][A-Za-z0-9_.\-/]*:)/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+/** A resource's tags as the filter would be typed: `env:prod, team:billing`. */
+export function tagsText(tags: Record<string, string> | null | undefined): string {
+  return Object.entries(tags ?? {})
+    .map(([k, v]) => `${k}:${v}`)
+    .join(', ');
+}

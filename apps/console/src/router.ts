@@ -24,13 +24,18 @@ export function useRoute(): Route {
   return route;
 }
 
-export function href(path: string, query: Record<string, string | undefined> = {}): string {
+/** A query value: one string, or several (`tag=a:1&tag=b:2`); empty ones are left out. */
+export type QueryValue = string | readonly string[] | undefined;
+
+export function href(path: string, query: Record<string, QueryValue> = {}): string {
   const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v) qs.set(k, v);
+  for (const [k, v] of Object.entries(query)) {
+    for (const one of typeof v === 'string' ? [v] : (v ?? [])) if (one) qs.append(k, one);
+  }
   const s = qs.toString();
   return `#${path}${s ? `?${s}` : ''}`;
 }
 
-export function go(path: string, query: Record<string, string | undefined> = {}): void {
+export function go(path: string, query: Record<string, QueryValue> = {}): void {
   location.hash = href(path, query);
 }

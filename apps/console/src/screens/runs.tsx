@@ -1,11 +1,11 @@
 import type { Job } from '@dsched/client/browser';
 import { useState } from 'preact/hooks';
-import { fromLocalInput, when } from '../format.ts';
+import { fromLocalInput, parseTagInput, tagsText, when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
 import { Badge, ErrorBanner, forEachId, Notice, SelectAll, usePoll, useSelection } from '../ui.tsx';
 
-// Runs (jobs) filtered by task, state and time, all in the URL; jump to one by id; cancel or retry
+// Runs (jobs) filtered by task, state, tags and time, all in the URL; jump to one by id; cancel or retry
 // the selection. A task filter reads that task's runs (live and archived); otherwise the tenant's
 // jobs. Refreshed every 3 s.
 
@@ -13,6 +13,7 @@ const STATES = ['pending', 'running', 'succeeded', 'failed', 'dead', 'cancelled'
 
 export function RunsScreen({ client, route }: ScreenProps) {
   const q = Object.fromEntries(route.query) as Record<string, string | undefined>;
+  const tags = route.query.getAll('tag');
   const [pageToken, setPageToken] = useState<string>();
   const range = {
     ...(q.from ? { from: fromLocalInput(q.from) } : {}),
@@ -20,7 +21,11 @@ export function RunsScreen({ client, route }: ScreenProps) {
   };
   const list = usePoll(
     async (): Promise<{ jobs: Job[]; nextPageToken?: string | undefined }> => {
-      const paging = { limit: 100, ...(pageToken ? { pageToken } : {}) };
+      const paging = {
+        limit: 100,
+        ...(tags.length ? { tag: tags } : {}),
+        ...(pageToken ? { pageToken } : {}),
+      };
       if (q.task) {
         const page = await client.runsPage(q.task, { ...range, ...paging });
         return {
@@ -40,7 +45,8 @@ export function RunsScreen({ client, route }: ScreenProps) {
   const [error, setError] = useState<unknown>();
   const set = (k: string) => (e: Event) => {
     setPageToken(undefined);
-    go('/runs', { ...q, [k]: (e.currentTarget as HTMLInputElement).value });
+    const value = (e.currentTarget as HTMLInputElement).value;
+    go('/runs', { ...q, tag: tags, [k]: k === 'tag' ? parseTagInput(value) : value });
   };
   const bulk = async (action: 'cancel' | 'retry') => {
     const ids = [...sel.selected];
@@ -82,6 +88,9 @@ export function RunsScreen({ client, route }: ScreenProps) {
           </select>
         </label>
         <label>
+          Tags <input placeholder="team:billing, env:prod" value={tags.join(', ')} onChange={set('tag')} />
+        </label>
+        <label>
           From <input type="datetime-local" value={q.from ?? ''} onChange={set('from')} />
         </label>
         <label>
@@ -109,6 +118,7 @@ export function RunsScreen({ client, route }: ScreenProps) {
               </th>
               <th scope="col">Run</th>
               <th scope="col">State</th>
+              <th scope="col">Tags</th>
               <th scope="col">Scheduled for</th>
               <th scope="col">Attempt</th>
               <th scope="col">Last error</th>
@@ -142,6 +152,7 @@ export function RunsScreen({ client, route }: ScreenProps) {
                 <td>
                   <Badge state={j.state} />
                 </td>
+                <td>{tagsText(j.tags)}</td>
                 <td>{when(j.scheduledFor)}</td>
                 <td>
                   {j.attempt}/{j.maxAttempts}

@@ -1,15 +1,17 @@
-import type { WorkflowNode } from '@dsched/client/browser';
+import type { WorkflowNode, WorkflowSummary } from '@dsched/client/browser';
 import { NODE_STATES } from '@dsched/domain/decisions/workflow-nodes';
 import { useState } from 'preact/hooks';
 import { Dag } from '../dag.tsx';
-import { when } from '../format.ts';
+import { fromLocalInput, parseTagInput, tagsText, when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
 import { Badge, ErrorBanner, Notice, usePoll } from '../ui.tsx';
 
-// A workflow by id: its state, the count of nodes in each state, its nodes page by page (filtered
-// by state in the URL), its DAG drawn when it has at most 500 nodes, re-run from a node that did
-// not succeed. Polled every 2 s.
+// The runs list (GET /v1/workflows: live and archived runs newest first, filtered by state, name,
+// tags and creation time, every filter in the URL so a view can be saved or shared), and a workflow
+// by id: its state, the count of nodes in each state, its nodes page by page (filtered by state in
+// the URL), its DAG drawn when it has at most 500 nodes, re-run from a node that did not succeed.
+// Polled every 2 s.
 
 const DAG_MAX_NODES = 500;
 
@@ -37,9 +39,144 @@ export function WorkflowsScreen({
       {workflowId ? (
         <WorkflowView client={client} route={route} workflowId={workflowId} />
       ) : (
-        <p class="sub">Open a workflow by the id POST /v1/workflows answered.</p>
+        <WorkflowRuns client={client} route={route} />
       )}
     </section>
+  );
+}
+
+const RUN_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
+
+function WorkflowRuns({ client, route }: Pick<ScreenProps, 'client' | 'route'>) {
+  const q = route.query;
+  const state = RUN_STATES.find((s) => s === q.get('state'));
+  const tags = q.getAll('tag');
+  const filters = {
+    state,
+    name: q.get('name') ?? undefined,
+    from: q.get('from') ?? undefined,
+    to: q.get('to') ?? undefined,
+    tag: tags,
+  };
+  const [tokens, setTokens] = useState<string[]>([]);
+  const pageToken = tokens[tokens.length - 1];
+  const runs = usePoll(
+    () =>
+      client.workflowsPage({
+        limit: 50,
+        ...(state ? { state } : {}),
+        ...(filters.name ? { name: filters.name } : {}),
+        ...(filters.from ? { from: fromLocalInput(filters.from) } : {}),
+        ...(filters.to ? { to: fromLocalInput(filters.to) } : {}),
+        ...(tags.length ? { tag: tags } : {}),
+        ...(pageToken ? { pageToken } : {}),
+      }),
+    [q.toString(), pageToken],
+    2000,
+  );
+  const set = (k: keyof typeof filters, value: string | string[]) => {
+    setTokens([]);
+    go('/workflows', { ...filters, [k]: value });
+  };
+  const list: WorkflowSummary[] = runs.data?.workflows ?? [];
+  return (
+    <>
+      <form class="filters" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          State{' '}
+          <select value={state ?? ''} onChange={(e) => set('state', e.currentTarget.value)}>
+            <option value="">any</option>
+            {RUN_STATES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Name <input value={filters.name ?? ''} onChange={(e) => set('name', e.currentTarget.value)} />
+        </label>
+        <label>
+          Tags{' '}
+          <input
+            placeholder="team:data, env:prod"
+            value={tags.join(', ')}
+            onChange={(e) => set('tag', parseTagInput(e.currentTarget.value))}
+          />
+        </label>
+        <label>
+          From{' '}
+          <input
+            type="datetime-local"
+            value={filters.from ?? ''}
+            onChange={(e) => set('from', e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          To{' '}
+          <input
+            type="datetime-local"
+            value={filters.to ?? ''}
+            onChange={(e) => set('to', e.currentTarget.value)}
+          />
+        </label>
+      </form>
+      <ErrorBanner error={runs.error} />
+      <div class="table-wrap">
+        <table class="workflow-runs">
+          <caption class="sr-only">Workflow runs, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">State</th>
+              <th scope="col">Tags</th>
+              <th scope="col">Nodes</th>
+              <th scope="col">Created</th>
+              <th scope="col">Finished</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((w) => (
+              <tr key={w.id}>
+                <td>
+                  <a href={href(`/workflows/${w.id}`)}>{w.name}</a>
+                  <div class="sub">
+                    <code>{w.id}</code>
+                  </div>
+                </td>
+                <td>
+                  <Badge state={w.state} /> {w.paused ? <Badge state="paused" /> : null}
+                </td>
+                <td>{tagsText(w.tags)}</td>
+                <td>{w.nodeCount}</td>
+                <td>{when(w.createdAt)}</td>
+                <td>{when(w.finishedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {runs.data && list.length === 0 ? <p class="sub">No runs match.</p> : null}
+      <Pager label="Pages of runs" tokens={tokens} setTokens={setTokens} next={runs.data?.nextPageToken} />
+    </>
+  );
+}
+
+/** Previous and Next over a keyset list: the tokens of the pages walked so far, the last one shown. */
+function Pager(props: {
+  label: string;
+  tokens: string[];
+  setTokens: (tokens: string[]) => void;
+  next: string | undefined;
+}) {
+  const { tokens, setTokens, next } = props;
+  return (
+    <nav class="pager" aria-label={props.label}>
+      <button type="button" disabled={tokens.length === 0} onClick={() => setTokens(tokens.slice(0, -1))}>
+        Previous
+      </button>
+      <button type="button" disabled={!next} onClick={() => next && setTokens([...tokens, next])}>
+        Next
+      </button>
+    </nav>
   );
 }
 
@@ -154,18 +291,7 @@ function WorkflowView({
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages of nodes">
-        <button type="button" disabled={tokens.length === 0} onClick={() => setTokens(tokens.slice(0, -1))}>
-          Previous
-        </button>
-        <button
-          type="button"
-          disabled={!nodes.data?.nextPageToken}
-          onClick={() => nodes.data?.nextPageToken && setTokens([...tokens, nodes.data.nextPageToken])}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager label="Pages of nodes" tokens={tokens} setTokens={setTokens} next={nodes.data?.nextPageToken} />
     </>
   );
 }
