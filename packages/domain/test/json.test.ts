@@ -42,7 +42,9 @@ describe('canonicalJson', () => {
       fc.property(fc.jsonValue(), fc.nat(), (value, seed) => {
         const c = canonicalJson(reordered(value, seed));
         expect(JSON.stringify(c)).toBe(JSON.stringify(canonicalJson(value)));
-        expect(canonicalJson(JSON.parse(JSON.stringify(c)))).toStrictEqual(c);
+        // Compared as text, which holds the key order too: JSON has no -0 (fc.jsonValue() makes it,
+        // JSON.stringify writes it 0), so a value compared with its round trip would differ there.
+        expect(JSON.stringify(canonicalJson(JSON.parse(JSON.stringify(c))))).toBe(JSON.stringify(c));
       }),
     );
   });
