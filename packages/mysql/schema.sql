@@ -245,6 +245,9 @@ CREATE TABLE `workflow_nodes` (
   `flow_rate` decimal(12,3) DEFAULT NULL,
   `child_count` int(10) unsigned NOT NULL DEFAULT 0,
   `walk_after` varchar(100) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `wake_delay_ms` bigint(20) unsigned DEFAULT NULL,
+  `wake_at` datetime(3) DEFAULT NULL,
+  `signal_hash` binary(32) DEFAULT NULL,
   PRIMARY KEY (`workflow_id`,`node_id`),
   KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
   KEY `workflow_nodes_unwalked` (`walk_pending`)

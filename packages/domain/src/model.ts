@@ -41,10 +41,27 @@ export type NodeInputs = (typeof NODE_INPUTS)[number];
 export const FAILURE_POLICIES = ['continue', 'fail_fast'] as const;
 export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
 
+/**
+ * What a workflow node does (docs/workflows.md): `call` its target; `sleep` until a time, calling
+ * nothing; `wait` for a signal, up to a timeout.
+ */
+export const NODE_KINDS = ['call', 'sleep', 'wait'] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
+
+/** What a `wait` node does when its timeout comes before a signal. */
+export const WAIT_TIMEOUT_OUTCOMES = ['fail', 'succeed'] as const;
+export type WaitTimeoutOutcome = (typeof WAIT_TIMEOUT_OUTCOMES)[number];
+
 /** One node of a workflow body, defaults applied. */
 export interface WorkflowBodyNode {
   id: string;
-  target: Target;
+  kind: NodeKind;
+  /** A `call` node's target (required for it; refused on the other kinds). */
+  target?: Target | undefined;
+  /** A `sleep` node's wake: a duration (`10m`) from when it is reached, or an instant. */
+  sleep?: { for?: string | undefined; until?: string | undefined } | undefined;
+  /** A `wait` node's timeout in seconds, and what its end at the timeout is. */
+  wait?: { timeoutS: number; onTimeout: WaitTimeoutOutcome } | undefined;
   dependsOn: string[];
   retry: RetryPolicy;
   priority: Priority;
@@ -77,6 +94,14 @@ export type TaskWorkflow = WorkflowBody;
  * lanes); the reconciler starts each one's run. Not one of LANES: a task cannot ask for it.
  */
 export const WORKFLOW_START_LANE = 'workflow' as Lane;
+
+/**
+ * The lanes of the node jobs of `sleep` and `wait` nodes: no executor claims them (no call, no
+ * slot); the executor's node waker ends them when due (run_at: the wake time, or the wait's
+ * timeout), through the finish path. Not LANES: neither a task nor a call node can ask for them.
+ */
+export const SLEEP_LANE = 'sleep' as Lane;
+export const WAIT_LANE = 'wait' as Lane;
 
 /** What a workflow task's `target` column holds: never called (its jobs are in WORKFLOW_START_LANE). */
 export const WORKFLOW_TASK_TARGET: Target = {

@@ -25,6 +25,10 @@ export interface NodeReq {
   inputs?: 'parents' | 'none';
   /** The node's call's body. */
   body?: unknown;
+  /** A node that waits (docs/workflows.md): no target, its own field instead. */
+  kind?: 'call' | 'sleep' | 'wait';
+  sleep?: { for?: string; until?: string };
+  wait?: { timeoutS: number; onTimeout?: 'fail' | 'succeed' };
 }
 
 /** Retries at once: a retried node's job is due again immediately. */
@@ -44,7 +48,9 @@ export function workflowRequest(
     name,
     nodes: nodes.map(({ body, ...n }) => ({
       ...n,
-      target: { url: `${targetUrl}/${n.id}`, ...(body !== undefined ? { body } : {}) },
+      ...(n.kind === 'sleep' || n.kind === 'wait'
+        ? {}
+        : { target: { url: `${targetUrl}/${n.id}`, ...(body !== undefined ? { body } : {}) } }),
       retry: options.retry ?? FAST_RETRY,
     })),
     ...options.extra,

@@ -7,6 +7,7 @@ import {
   mysqlCancelWatcher,
   mysqlJobClaimer,
   mysqlLeaseRenewer,
+  mysqlNodeWaker,
   mysqlOutcomeWriter,
 } from './adapters/mysql.ts';
 import { type ExecutorConfig, loadExecutorConfig } from './config.ts';
@@ -61,6 +62,7 @@ async function main(config: ExecutorConfig): Promise<void> {
           ),
           renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),
           cancelRequested: mysqlCancelWatcher(pool, { owner }),
+          wakeNodes: mysqlNodeWaker(pool),
           metrics,
           logger,
           random: Math.random,
@@ -89,6 +91,7 @@ async function main(config: ExecutorConfig): Promise<void> {
             heartbeatSeconds: config.EXECUTOR_ASYNC_HEARTBEAT_S,
             deadlineSeconds: config.EXECUTOR_ASYNC_DEADLINE_S,
           },
+          wake: { pollMs: config.EXECUTOR_POLL_MS, batch: config.EXECUTOR_MAX_CLAIM_BATCH },
         },
       );
       // Lease renewal runs from the start and stops last: it keeps the claims alive while the

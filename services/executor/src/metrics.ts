@@ -42,6 +42,7 @@ export class ExecutorMetrics {
   readonly callbackJobs: Counter;
   readonly tasksPausedAfterFailures: Counter;
   readonly nodeCompletions: Counter<'outcome'>;
+  readonly nodesWoken: Counter<'kind'>;
   readonly lateness: Histogram<'tenant_class'>;
   readonly dispatchShare: Gauge<'tenant_class'>;
   readonly weightShare: Gauge<'tenant_class'>;
@@ -191,6 +192,12 @@ export class ExecutorMetrics {
       name: 'dsched_workflow_node_completions_total',
       help: 'Workflow node jobs this executor finished (their outcome also advanced the run), by outcome',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.nodesWoken = new Counter({
+      name: 'dsched_workflow_nodes_woken_total',
+      help: 'Sleep nodes this executor woke, and wait nodes it ended at their timeout, by kind (no call)',
+      labelNames: ['kind'],
       registers,
     });
   }

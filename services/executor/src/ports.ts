@@ -18,6 +18,12 @@ export type JobClaimer = (lane: Lane, limit: number) => Promise<ClaimResult>;
 /** Applies a batch of outcomes, each fenced by its attempt; returns the writes whose claim was lost. */
 export type OutcomeWriter = (writes: OutcomeWrite[]) => Promise<OutcomeWrite[]>;
 
+/**
+ * Ends up to `limit` due sleep and wait (timed out) node jobs without a call, through the finish
+ * path; reports how many of each, and whether a batch was full.
+ */
+export type NodeWaker = (limit: number) => Promise<{ woken: { sleep: number; wait: number }; full: boolean }>;
+
 /** Renews the leases of the claims this process holds; reports the lost and the cancelled. */
 export type LeaseRenewer = (held: ClaimRef[]) => Promise<LeaseReport>;
 

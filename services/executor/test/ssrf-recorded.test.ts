@@ -13,6 +13,7 @@ import {
   mysqlCancelWatcher,
   mysqlJobClaimer,
   mysqlLeaseRenewer,
+  mysqlNodeWaker,
   mysqlOutcomeWriter,
 } from '../src/adapters/mysql.ts';
 import { parseAllowList } from '../src/adapters/target-policy.ts';
@@ -60,6 +61,7 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
       writeOutcomes: mysqlOutcomeWriter(db.pool),
       renew: mysqlLeaseRenewer(db.pool, { owner, leaseSeconds: 30 }),
       cancelRequested: mysqlCancelWatcher(db.pool, { owner }),
+      wakeNodes: mysqlNodeWaker(db.pool),
       metrics,
       logger: createLogger('executor', 'silent'),
       random: () => 0.5,
@@ -72,6 +74,7 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
       leaseSeconds: 30,
       cancelPollMs: 1000,
       park: { heartbeatSeconds: 60, deadlineSeconds: 600 },
+      wake: { pollMs: 200, batch: 10 },
     },
   );
   const tenant = await createTenantWithKey(db.pool);

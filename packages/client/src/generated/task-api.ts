@@ -484,7 +484,14 @@ export interface components {
                 name: string;
                 nodes: {
                     id: string;
-                    target: {
+                    /**
+                     * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                     * @default call
+                     * @enum {string}
+                     */
+                    kind: "call" | "sleep" | "wait";
+                    /** @description required for a `call` node */
+                    target?: {
                         url: string;
                         /**
                          * @default POST
@@ -498,6 +505,27 @@ export interface components {
                         body?: unknown;
                         /** @default 30000 */
                         timeoutMs: number;
+                    };
+                    /** @description required for a `sleep` node */
+                    sleep?: {
+                        /** @description a duration from when the node is reached: `90s`, `10m`, `1h30m`, `2d` */
+                        for?: string;
+                        /**
+                         * Format: date-time
+                         * @description an RFC 3339 time to wake at
+                         */
+                        until?: string;
+                    };
+                    /** @description required for a `wait` node */
+                    wait?: {
+                        /** @description how long the node waits for its signal */
+                        timeoutS: number;
+                        /**
+                         * @description at the timeout: `fail` the node (the run goes on by its failure policy) or `succeed` it
+                         * @default fail
+                         * @enum {string}
+                         */
+                        onTimeout: "fail" | "succeed";
                     };
                     /** @default [] */
                     dependsOn: string[];
@@ -789,6 +817,11 @@ export interface components {
         };
         WorkflowNode: {
             id: string;
+            /**
+             * @description what the node does (absent on a run read from history)
+             * @enum {string}
+             */
+            kind?: "call" | "sleep" | "wait";
             /** @enum {string} */
             state: "waiting" | "pending" | "running" | "succeeded" | "dead" | "skipped" | "upstream_failed" | "cancelled";
             /** @description attempts made so far */
@@ -801,6 +834,10 @@ export interface components {
             inputs: "none" | "parents";
             /** @description the node’s job in job-api, once it was made */
             jobId?: string;
+            /** @description a pending sleep node: when it wakes; a pending wait node: its timeout */
+            wakeAt?: string;
+            /** @description a wait node that waits: POST here (no API key: the token is in it) to signal it, once */
+            signalUrl?: string;
             finishedAt?: string;
             /** @description the response body of its last finished attempt (succeeded or dead), its first EXECUTOR_MAX_OUTPUT_BYTES: the JSON it was, or a string */
             output?: unknown;
@@ -1254,7 +1291,14 @@ export interface operations {
                         name: string;
                         nodes: {
                             id: string;
-                            target: {
+                            /**
+                             * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                             * @default call
+                             * @enum {string}
+                             */
+                            kind?: "call" | "sleep" | "wait";
+                            /** @description required for a `call` node */
+                            target?: {
                                 url: string;
                                 /**
                                  * @default POST
@@ -1268,6 +1312,27 @@ export interface operations {
                                 body?: unknown;
                                 /** @default 30000 */
                                 timeoutMs?: number;
+                            };
+                            /** @description required for a `sleep` node */
+                            sleep?: {
+                                /** @description a duration from when the node is reached: `90s`, `10m`, `1h30m`, `2d` */
+                                for?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description an RFC 3339 time to wake at
+                                 */
+                                until?: string;
+                            };
+                            /** @description required for a `wait` node */
+                            wait?: {
+                                /** @description how long the node waits for its signal */
+                                timeoutS: number;
+                                /**
+                                 * @description at the timeout: `fail` the node (the run goes on by its failure policy) or `succeed` it
+                                 * @default fail
+                                 * @enum {string}
+                                 */
+                                onTimeout?: "fail" | "succeed";
                             };
                             /** @default [] */
                             dependsOn?: string[];
@@ -1543,7 +1608,14 @@ export interface operations {
                             name: string;
                             nodes: {
                                 id: string;
-                                target: {
+                                /**
+                                 * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                                 * @default call
+                                 * @enum {string}
+                                 */
+                                kind?: "call" | "sleep" | "wait";
+                                /** @description required for a `call` node */
+                                target?: {
                                     url: string;
                                     /**
                                      * @default POST
@@ -1557,6 +1629,27 @@ export interface operations {
                                     body?: unknown;
                                     /** @default 30000 */
                                     timeoutMs?: number;
+                                };
+                                /** @description required for a `sleep` node */
+                                sleep?: {
+                                    /** @description a duration from when the node is reached: `90s`, `10m`, `1h30m`, `2d` */
+                                    for?: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description an RFC 3339 time to wake at
+                                     */
+                                    until?: string;
+                                };
+                                /** @description required for a `wait` node */
+                                wait?: {
+                                    /** @description how long the node waits for its signal */
+                                    timeoutS: number;
+                                    /**
+                                     * @description at the timeout: `fail` the node (the run goes on by its failure policy) or `succeed` it
+                                     * @default fail
+                                     * @enum {string}
+                                     */
+                                    onTimeout?: "fail" | "succeed";
                                 };
                                 /** @default [] */
                                 dependsOn?: string[];
@@ -2003,7 +2096,14 @@ export interface operations {
                         name: string;
                         nodes: {
                             id: string;
-                            target: {
+                            /**
+                             * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                             * @default call
+                             * @enum {string}
+                             */
+                            kind?: "call" | "sleep" | "wait";
+                            /** @description required for a `call` node */
+                            target?: {
                                 url: string;
                                 /**
                                  * @default POST
@@ -2017,6 +2117,27 @@ export interface operations {
                                 body?: unknown;
                                 /** @default 30000 */
                                 timeoutMs?: number;
+                            };
+                            /** @description required for a `sleep` node */
+                            sleep?: {
+                                /** @description a duration from when the node is reached: `90s`, `10m`, `1h30m`, `2d` */
+                                for?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description an RFC 3339 time to wake at
+                                 */
+                                until?: string;
+                            };
+                            /** @description required for a `wait` node */
+                            wait?: {
+                                /** @description how long the node waits for its signal */
+                                timeoutS: number;
+                                /**
+                                 * @description at the timeout: `fail` the node (the run goes on by its failure policy) or `succeed` it
+                                 * @default fail
+                                 * @enum {string}
+                                 */
+                                onTimeout?: "fail" | "succeed";
                             };
                             /** @default [] */
                             dependsOn?: string[];
@@ -2828,7 +2949,14 @@ export interface operations {
                     name: string;
                     nodes: {
                         id: string;
-                        target: {
+                        /**
+                         * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                         * @default call
+                         * @enum {string}
+                         */
+                        kind?: "call" | "sleep" | "wait";
+                        /** @description required for a `call` node */
+                        target?: {
                             url: string;
                             /**
                              * @default POST
@@ -2842,6 +2970,27 @@ export interface operations {
                             body?: unknown;
                             /** @default 30000 */
                             timeoutMs?: number;
+                        };
+                        /** @description required for a `sleep` node */
+                        sleep?: {
+                            /** @description a duration from when the node is reached: `90s`, `10m`, `1h30m`, `2d` */
+                            for?: string;
+                            /**
+                             * Format: date-time
+                             * @description an RFC 3339 time to wake at
+                             */
+                            until?: string;
+                        };
+                        /** @description required for a `wait` node */
+                        wait?: {
+                            /** @description how long the node waits for its signal */
+                            timeoutS: number;
+                            /**
+                             * @description at the timeout: `fail` the node (the run goes on by its failure policy) or `succeed` it
+                             * @default fail
+                             * @enum {string}
+                             */
+                            onTimeout?: "fail" | "succeed";
                         };
                         /** @default [] */
                         dependsOn?: string[];

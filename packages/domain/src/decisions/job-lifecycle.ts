@@ -38,6 +38,14 @@ export const JOB_STATE_CHANGES: readonly JobStateChange[] = [
   { from: 'running', to: 'dead', by: 'reconciler', why: 'the same, on its last attempt' },
   { from: 'dead', to: 'pending', by: 'job-api', why: 'redriven from the DLQ: a new attempt group' },
   { from: 'pending', to: 'cancelled', by: 'task-api', why: 'its task was edited, paused or deleted' },
+  {
+    from: 'pending',
+    to: 'succeeded',
+    by: 'executor',
+    why: 'a sleep node woke, or a wait timed out to succeed',
+  },
+  { from: 'pending', to: 'dead', by: 'executor', why: 'a wait node timed out to fail' },
+  { from: 'pending', to: 'succeeded', by: 'task-api', why: 'a wait node was signalled' },
 ];
 
 /** What an executor's attempt row records of the call. */

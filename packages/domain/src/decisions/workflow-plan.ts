@@ -1,3 +1,4 @@
+import { parseDuration } from '../calendar/interval.ts';
 import { DschedError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import {
@@ -5,16 +6,19 @@ import {
   type FlowControl,
   laneFor,
   type NodeInputs,
+  type NodeKind,
   type Priority,
   type RetryPolicy,
+  SLEEP_LANE,
   type Tags,
   type Target,
   type TriggerRule,
+  WAIT_LANE,
 } from '../model.ts';
 import { toFlowControl, toTarget } from '../wire/call-spec.ts';
 import { normaliseTags } from '../wire/tags.ts';
 import type { TraceContext } from '../wire/trace-context.ts';
-import type { CreateWorkflowRequest } from '../wire/workflow-spec.ts';
+import { type CreateWorkflowRequest, MAX_NODE_WAIT_S } from '../wire/workflow-spec.ts';
 import { checkWorkflowGraph } from './workflow-graph.ts';
 
 // A submission as it is stored: its graph checked (workflow-graph.ts), each node's job decided
@@ -23,7 +27,14 @@ import { checkWorkflowGraph } from './workflow-graph.ts';
 /** One node as it is stored: what its job will be, and where it sits in the graph. */
 export interface WorkflowNodeSpec {
   id: string;
+  kind: NodeKind;
+  /** A call node's target; a sleep's or wait's names its kind (nodeKindTarget), never called. */
   target: Target;
+  /**
+   * When a sleep or wait node's job is due, once the node is reached: a delay from then (a sleep's
+   * `for`, a wait's timeout) or an instant (a sleep's `until`); null for a call.
+   */
+  wake: { delayMs: number } | { at: Date } | null;
   retry: RetryPolicy;
   priority: Priority;
   lane: ReturnType<typeof laneFor>;
@@ -34,10 +45,13 @@ export interface WorkflowNodeSpec {
 }
 
 export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): WorkflowNodeSpec {
+  if (n.kind !== 'call' || !n.target) return waitingNodeSpec(n);
   const target = toTarget(n.target);
   return {
     id: n.id,
+    kind: 'call',
     target,
+    wake: null,
     retry: n.retry,
     priority: n.priority,
     // The critical lane is reserved for critical priority (as for tasks); a node takes the lane
@@ -48,6 +62,62 @@ export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): W
     parents: n.dependsOn,
     flowControl: toFlowControl(n.flowControl),
   };
+}
+
+/**
+ * The stored target of a sleep or wait node: never called (its job's lane is claimed by no
+ * executor); its url names what the node waker does when the job is due.
+ */
+export function nodeKindTarget(kind: 'sleep' | 'wait', onTimeout: 'fail' | 'succeed' = 'fail'): Target {
+  const url = kind === 'sleep' ? 'dsched:sleep' : `dsched:wait?onTimeout=${onTimeout}`;
+  return { url, method: 'POST', headers: {}, timeoutMs: 30_000 };
+}
+
+/** What a wait node's stored target says it does at its timeout. */
+export function waitTimeoutOutcome(target: Target): 'fail' | 'succeed' {
+  return target.url.endsWith('onTimeout=succeed') ? 'succeed' : 'fail';
+}
+
+function waitingNodeSpec(n: CreateWorkflowRequest['nodes'][number]): WorkflowNodeSpec {
+  let wake: WorkflowNodeSpec['wake'];
+  if (n.kind === 'wait') wake = { delayMs: (n.wait?.timeoutS ?? 0) * 1000 };
+  else if (n.sleep?.until !== undefined) wake = { at: new Date(n.sleep.until) };
+  else wake = { delayMs: parseDuration(n.sleep?.for ?? '') ?? 0 };
+  return {
+    id: n.id,
+    kind: n.kind === 'wait' ? 'wait' : 'sleep',
+    target: nodeKindTarget(n.kind === 'wait' ? 'wait' : 'sleep', n.wait?.onTimeout),
+    wake,
+    retry: n.retry,
+    priority: n.priority,
+    lane: n.kind === 'wait' ? WAIT_LANE : SLEEP_LANE,
+    trigger: n.trigger,
+    inputs: n.inputs,
+    parents: n.dependsOn,
+    flowControl: null,
+  };
+}
+
+/**
+ * A submission's sleeps `until` a time are after `nowMs` and at most a year ahead (400 naming
+ * `nodes.<i>.sleep.until`). Checked when a run is submitted; a scheduled run whose time has
+ * passed wakes at once.
+ */
+export function checkNodeTimes(req: CreateWorkflowRequest, nowMs: number): void {
+  const details: { field: string; issue: string }[] = [];
+  req.nodes.forEach((n, i) => {
+    if (n.kind !== 'sleep' || n.sleep?.until === undefined) return;
+    const at = Date.parse(n.sleep.until);
+    if (at <= nowMs) details.push({ field: `nodes.${i}.sleep.until`, issue: 'must be in the future' });
+    else if (at - nowMs > MAX_NODE_WAIT_S * 1000) {
+      details.push({ field: `nodes.${i}.sleep.until`, issue: 'at most a year ahead' });
+    }
+  });
+  if (details.length > 0) {
+    throw new DschedError('invalid_argument', details.map((d) => `${d.field}: ${d.issue}`).join('; '), {
+      details,
+    });
+  }
 }
 
 /** A checked submission, as it is stored. */

@@ -5,7 +5,7 @@ import {
   WORKFLOW_STATES,
   type WorkflowState,
 } from '../decisions/workflow-nodes.ts';
-import { NODE_INPUTS, type NodeInputs, type Tags } from '../model.ts';
+import { NODE_INPUTS, NODE_KINDS, type NodeInputs, type NodeKind, type Tags } from '../model.ts';
 import { checkRange, pageQueryShape } from './job-queries.ts';
 import { pageTokenParam } from './paging.ts';
 import { tagQueryShape, tagsSchema } from './tags.ts';
@@ -42,6 +42,12 @@ export interface NodeRecord {
   trigger: string;
   /** What the node asked to be called with besides its body. */
   inputs: NodeInputs;
+  /** What the node does (absent: read from history, which does not keep it; a call). */
+  kind?: NodeKind;
+  /** A pending sleep's wake time, or a pending wait's timeout. */
+  wakeAt?: Date;
+  /** A waiting wait node's signal URL (shown to the tenant's key: it works without one). */
+  signalUrl?: string;
   finishedAt: Date | null;
   output: unknown;
   /** Read from history: the bucket the node came from, where the next page starts. */
@@ -71,11 +77,14 @@ export function workflowView(w: WorkflowRecord): Record<string, unknown> {
 export function nodeView(n: NodeRecord): Record<string, unknown> {
   return {
     id: n.nodeId,
+    ...(n.kind ? { kind: n.kind } : {}),
     state: n.state,
     attempt: n.attempt,
     trigger: n.trigger,
     inputs: n.inputs,
     ...(n.jobId ? { jobId: n.jobId } : {}),
+    ...(n.wakeAt ? { wakeAt: iso(n.wakeAt) } : {}),
+    ...(n.signalUrl ? { signalUrl: n.signalUrl } : {}),
     ...(n.finishedAt ? { finishedAt: iso(n.finishedAt) } : {}),
     ...(n.output !== undefined ? { output: n.output } : {}),
   };
@@ -104,11 +113,20 @@ export const workflowViewSchema = z
 export const workflowNodeViewSchema = z
   .object({
     id: z.string(),
+    kind: z.enum(NODE_KINDS).optional().describe('what the node does (absent on a run read from history)'),
     state: z.enum(NODE_STATES),
     attempt: z.number().int().describe('attempts made so far'),
     trigger: z.string(),
     inputs: z.enum(NODE_INPUTS).describe('`parents`: called with its parents’ outputs beside its body'),
     jobId: z.string().optional().describe('the node’s job in job-api, once it was made'),
+    wakeAt: z
+      .string()
+      .optional()
+      .describe('a pending sleep node: when it wakes; a pending wait node: its timeout'),
+    signalUrl: z
+      .string()
+      .optional()
+      .describe('a wait node that waits: POST here (no API key: the token is in it) to signal it, once'),
     finishedAt: z.string().optional(),
     output: z
       .unknown()

@@ -8,6 +8,7 @@ registerWorkflowFollowUps();
 
 export { heldRetries, nodeOutputs, registerWorkflowFollowUps, runEnds, walk } from './finish-follow-ups.ts';
 export { attachNodeInputs, type NodeInputsOptions } from './node-inputs.ts';
+export { NODE_WAKE_END, WAIT_TIMED_OUT, type WakeReport, waitingNodeEnd, wakeDueNodes } from './node-wake.ts';
 export { cancelJobOrItsRun } from './occurrence-cancel.ts';
 export {
   archiveEdgePage,

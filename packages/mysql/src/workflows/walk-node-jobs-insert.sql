@@ -13,13 +13,17 @@
 -- A node job copies its run's trace context: the run is one trace, its nodes' attempts spans of it.
 -- The run's row by its primary key, named: with the run's wide trace_context in the select list,
 -- MariaDB 10.11 costed a scan of workflows with a join buffer cheaper than the key on a small table.
+-- A sleep or wait node's job is scheduled for (and due at) its wake time: a delay from now, or an
+-- instant no earlier than now (node-wake.ts ends it then); a call node's, now.
 -- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
                          flow_key, flow_parallelism, flow_rate, trace_context, tags)
 SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,
-       c.node_id, NOW(3), c.priority, c.lane, 'pending', c.attempt, c.attempt + c.max_attempts, NOW(3),
+       c.node_id, GREATEST(NOW(3), COALESCE(c.wake_at, NOW(3) + INTERVAL COALESCE(c.wake_delay_ms, 0) * 1000 MICROSECOND)),
+       c.priority, c.lane, 'pending', c.attempt, c.attempt + c.max_attempts,
+       GREATEST(NOW(3), COALESCE(c.wake_at, NOW(3) + INTERVAL COALESCE(c.wake_delay_ms, 0) * 1000 MICROSECOND)),
        c.target, c.retry, NOW(3), NOW(3), c.flow_key, c.flow_parallelism, c.flow_rate,
        w.trace_context, w.tags
   FROM (SELECT DISTINCT e.workflow_id, e.child_id

@@ -3,7 +3,9 @@ import {
   type NodeRecord,
   type NodeState,
   nodeStateView,
+  SLEEP_LANE,
   type StoredNodeState,
+  WAIT_LANE,
   type WorkflowRecord,
 } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
@@ -127,6 +129,14 @@ export async function listWorkflowNodeParents(
   return rows.map(nodeRecord);
 }
 
+/** A sleep or wait node's kind, and while its job is pending, when it wakes or times out. */
+function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt'> {
+  if (r.lane === undefined) return {};
+  const kind = r.lane === SLEEP_LANE ? 'sleep' : r.lane === WAIT_LANE ? 'wait' : 'call';
+  if (kind === 'call') return { kind };
+  return r.state === 'pending' && r.job_scheduled_for ? { kind, wakeAt: r.job_scheduled_for } : { kind };
+}
+
 function nodeRecord(r: RowDataPacket): NodeRecord {
   return {
     nodeId: r.node_id,
@@ -137,6 +147,7 @@ function nodeRecord(r: RowDataPacket): NodeRecord {
       r.state === 'waiting' || (r.state !== 'pending' && Number(r.attempt) === 0) ? null : binToId(r.job_id),
     trigger: r.trigger_rule,
     inputs: r.inputs,
+    ...waitingNodeFields(r),
     finishedAt: r.finished_at,
     output: r.output === null || r.output === undefined ? undefined : readJson(r.output),
   };

@@ -116,6 +116,9 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
       n.flowControl?.parallelism ?? null,
       n.flowControl?.ratePerSecond ?? null,
       children.get(n.id) ?? 0,
+      n.wake && 'delayMs' in n.wake ? n.wake.delayMs : null,
+      n.wake && 'at' in n.wake ? sqlTime(n.wake.at) : null,
+      null,
     ]);
     if (bytes + row.length > MAX_BATCH_BYTES) await flush();
     batch.push(row);
@@ -136,4 +139,9 @@ async function insertEdges(conn: PoolConnection, id: Buffer, nodes: WorkflowNode
     }
   }
   if (batch.length > 0) await conn.query(EDGES_INSERT, [id, JSON.stringify(batch)]);
+}
+
+/** An instant as JSON_TABLE reads a DATETIME(3) on both engines (the session is UTC). */
+function sqlTime(at: Date): string {
+  return at.toISOString().replace('T', ' ').replace('Z', '');
 }

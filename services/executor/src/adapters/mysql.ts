@@ -15,8 +15,8 @@ import {
 import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-share';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcome';
 import type { Pool } from '@dsched/mysql/pool';
-import { attachNodeInputs, type NodeInputsOptions } from '@dsched/mysql/workflows';
-import type { CancelWatcher, JobClaimer, LeaseRenewer, OutcomeWriter } from '../ports.ts';
+import { attachNodeInputs, type NodeInputsOptions, wakeDueNodes } from '@dsched/mysql/workflows';
+import type { CancelWatcher, JobClaimer, LeaseRenewer, NodeWaker, OutcomeWriter } from '../ports.ts';
 
 /** The lanes shared by weight between tenants; the critical lane stays in due order (critical before fairness). */
 export const FAIR_LANES: readonly Lane[] = ['default', 'long'];
@@ -191,4 +191,8 @@ export function mysqlLeaseRenewer(
 
 export function mysqlCancelWatcher(pool: Pool, options: { owner: string }): CancelWatcher {
   return (held) => cancelRequestedClaims(pool, { owner: options.owner, held });
+}
+
+export function mysqlNodeWaker(pool: Pool): NodeWaker {
+  return (limit) => wakeDueNodes(pool, limit);
 }

@@ -1,7 +1,14 @@
 import type { Lane } from '@dsched/domain';
 import { type Logger, Loop } from '@dsched/runtime';
 import type { ExecutorMetrics } from '../metrics.ts';
-import type { CancelWatcher, JobClaimer, LeaseRenewer, OutcomeWriter, TargetCaller } from '../ports.ts';
+import type {
+  CancelWatcher,
+  JobClaimer,
+  LeaseRenewer,
+  NodeWaker,
+  OutcomeWriter,
+  TargetCaller,
+} from '../ports.ts';
 import { CancelWatch } from './cancel-watch.ts';
 import { LaneWorker } from './lane-worker.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
@@ -14,6 +21,7 @@ export interface ExecutorDeps {
   writeOutcomes: OutcomeWriter;
   renew: LeaseRenewer;
   cancelRequested: CancelWatcher;
+  wakeNodes: NodeWaker;
   metrics: ExecutorMetrics;
   logger: Logger;
   random: () => number;
@@ -37,11 +45,16 @@ export interface ExecutorSettings {
   cancelPollMs: number;
   /** How long a job that answered 202 may go without a heartbeat, and in all. */
   park: ParkTimes;
+  /** How often due sleep and wait nodes are ended, and how many of each kind a pass ends at most. */
+  wake: { pollMs: number; batch: number };
 }
 
 export interface Executor {
   lanes: LaneWorker[];
-  /** One claim loop per lane: stopped first at shutdown, so nothing new is claimed. */
+  /**
+   * One claim loop per lane, and the node waker (due sleep and wait nodes, no call): stopped first
+   * at shutdown, so nothing new is claimed.
+   */
   claimLoops: Loop[];
   /** Lease renewal (and cancel delivery): runs until the drain has written every outcome. */
   leaseLoop: Loop;
@@ -84,6 +97,21 @@ export function buildExecutor(deps: ExecutorDeps, settings: ExecutorSettings): E
     lanes.push(worker);
     claimLoops.push(loop);
   }
+  // Sleep and wait nodes hold no slot of any lane: their jobs are in lanes no claim reads, and
+  // when due this loop ends them in one transaction per kind, without a call (node-wake.ts).
+  claimLoops.push(
+    new Loop({
+      name: 'wake-nodes',
+      runOnce: async () => {
+        const pass = await deps.wakeNodes(settings.wake.batch);
+        deps.metrics.nodesWoken.inc({ kind: 'sleep' }, pass.woken.sleep);
+        deps.metrics.nodesWoken.inc({ kind: 'wait' }, pass.woken.wait);
+        return pass.full;
+      },
+      intervalMs: settings.wake.pollMs,
+      logger: deps.logger,
+    }),
+  );
   const keeper = new LeaseKeeper(deps.renew, lanes, deps.metrics, deps.logger);
   const leaseLoop = new Loop({
     name: 'lease-renewal',

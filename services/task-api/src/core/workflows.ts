@@ -1,6 +1,7 @@
 import {
   type ArchivedWorkflow,
   type CreateWorkflowRequest,
+  checkNodeTimes,
   conflict,
   DschedError,
   decodePageToken,
@@ -58,6 +59,7 @@ export async function submitWorkflow(
   req: CreateWorkflowRequest,
 ): Promise<WorkflowRecord> {
   const now = await deps.now();
+  checkNodeTimes(req, now.getTime());
   const plan = planWorkflow(req, tenant.id, now.getTime());
   if (!(await deps.workflows.insert(plan))) throw overQuota(tenant);
   const stored = await deps.workflows.get(tenant.id, plan.id);

@@ -63,6 +63,7 @@ from .patch_v1_tasks_id_body_workflow_metadata import PatchV1TasksIdBodyWorkflow
 from .patch_v1_tasks_id_body_workflow_nodes_item import PatchV1TasksIdBodyWorkflowNodesItem
 from .patch_v1_tasks_id_body_workflow_nodes_item_flow_control import PatchV1TasksIdBodyWorkflowNodesItemFlowControl
 from .patch_v1_tasks_id_body_workflow_nodes_item_inputs import PatchV1TasksIdBodyWorkflowNodesItemInputs
+from .patch_v1_tasks_id_body_workflow_nodes_item_kind import PatchV1TasksIdBodyWorkflowNodesItemKind
 from .patch_v1_tasks_id_body_workflow_nodes_item_priority import PatchV1TasksIdBodyWorkflowNodesItemPriority
 from .patch_v1_tasks_id_body_workflow_nodes_item_retry import PatchV1TasksIdBodyWorkflowNodesItemRetry
 from .patch_v1_tasks_id_body_workflow_nodes_item_retry_rules_item import (
@@ -74,10 +75,13 @@ from .patch_v1_tasks_id_body_workflow_nodes_item_retry_rules_item_action import 
 from .patch_v1_tasks_id_body_workflow_nodes_item_retry_rules_item_status_type_1 import (
     PatchV1TasksIdBodyWorkflowNodesItemRetryRulesItemStatusType1,
 )
+from .patch_v1_tasks_id_body_workflow_nodes_item_sleep import PatchV1TasksIdBodyWorkflowNodesItemSleep
 from .patch_v1_tasks_id_body_workflow_nodes_item_target import PatchV1TasksIdBodyWorkflowNodesItemTarget
 from .patch_v1_tasks_id_body_workflow_nodes_item_target_headers import PatchV1TasksIdBodyWorkflowNodesItemTargetHeaders
 from .patch_v1_tasks_id_body_workflow_nodes_item_target_method import PatchV1TasksIdBodyWorkflowNodesItemTargetMethod
 from .patch_v1_tasks_id_body_workflow_nodes_item_trigger import PatchV1TasksIdBodyWorkflowNodesItemTrigger
+from .patch_v1_tasks_id_body_workflow_nodes_item_wait import PatchV1TasksIdBodyWorkflowNodesItemWait
+from .patch_v1_tasks_id_body_workflow_nodes_item_wait_on_timeout import PatchV1TasksIdBodyWorkflowNodesItemWaitOnTimeout
 from .post_v1_admin_tenants_body import PostV1AdminTenantsBody
 from .post_v1_admin_tenants_id_keys_response_201 import PostV1AdminTenantsIdKeysResponse201
 from .post_v1_admin_tenants_response_201 import PostV1AdminTenantsResponse201
@@ -137,6 +141,9 @@ from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_flow_control impor
 from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_inputs import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemInputs,
 )
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_kind import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind,
+)
 from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_priority import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority,
 )
@@ -152,6 +159,9 @@ from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry_rules_item_a
 from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry_rules_item_status_type_1 import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItemStatusType1,
 )
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_sleep import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep,
+)
 from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_target import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget,
 )
@@ -163,6 +173,12 @@ from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_target_method impo
 )
 from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_trigger import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemTrigger,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_wait import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_wait_on_timeout import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemWaitOnTimeout,
 )
 from .post_v1_tasks_body import PostV1TasksBody
 from .post_v1_tasks_body_callbacks import PostV1TasksBodyCallbacks
@@ -192,6 +208,7 @@ from .post_v1_tasks_body_workflow_metadata import PostV1TasksBodyWorkflowMetadat
 from .post_v1_tasks_body_workflow_nodes_item import PostV1TasksBodyWorkflowNodesItem
 from .post_v1_tasks_body_workflow_nodes_item_flow_control import PostV1TasksBodyWorkflowNodesItemFlowControl
 from .post_v1_tasks_body_workflow_nodes_item_inputs import PostV1TasksBodyWorkflowNodesItemInputs
+from .post_v1_tasks_body_workflow_nodes_item_kind import PostV1TasksBodyWorkflowNodesItemKind
 from .post_v1_tasks_body_workflow_nodes_item_priority import PostV1TasksBodyWorkflowNodesItemPriority
 from .post_v1_tasks_body_workflow_nodes_item_retry import PostV1TasksBodyWorkflowNodesItemRetry
 from .post_v1_tasks_body_workflow_nodes_item_retry_rules_item import PostV1TasksBodyWorkflowNodesItemRetryRulesItem
@@ -201,10 +218,13 @@ from .post_v1_tasks_body_workflow_nodes_item_retry_rules_item_action import (
 from .post_v1_tasks_body_workflow_nodes_item_retry_rules_item_status_type_1 import (
     PostV1TasksBodyWorkflowNodesItemRetryRulesItemStatusType1,
 )
+from .post_v1_tasks_body_workflow_nodes_item_sleep import PostV1TasksBodyWorkflowNodesItemSleep
 from .post_v1_tasks_body_workflow_nodes_item_target import PostV1TasksBodyWorkflowNodesItemTarget
 from .post_v1_tasks_body_workflow_nodes_item_target_headers import PostV1TasksBodyWorkflowNodesItemTargetHeaders
 from .post_v1_tasks_body_workflow_nodes_item_target_method import PostV1TasksBodyWorkflowNodesItemTargetMethod
 from .post_v1_tasks_body_workflow_nodes_item_trigger import PostV1TasksBodyWorkflowNodesItemTrigger
+from .post_v1_tasks_body_workflow_nodes_item_wait import PostV1TasksBodyWorkflowNodesItemWait
+from .post_v1_tasks_body_workflow_nodes_item_wait_on_timeout import PostV1TasksBodyWorkflowNodesItemWaitOnTimeout
 from .post_v1_tasks_id_backfill_body import PostV1TasksIdBackfillBody
 from .post_v1_tasks_id_backfill_response_202 import PostV1TasksIdBackfillResponse202
 from .post_v1_tasks_id_pause_body import PostV1TasksIdPauseBody
@@ -216,6 +236,7 @@ from .post_v1_workflows_body_metadata import PostV1WorkflowsBodyMetadata
 from .post_v1_workflows_body_nodes_item import PostV1WorkflowsBodyNodesItem
 from .post_v1_workflows_body_nodes_item_flow_control import PostV1WorkflowsBodyNodesItemFlowControl
 from .post_v1_workflows_body_nodes_item_inputs import PostV1WorkflowsBodyNodesItemInputs
+from .post_v1_workflows_body_nodes_item_kind import PostV1WorkflowsBodyNodesItemKind
 from .post_v1_workflows_body_nodes_item_priority import PostV1WorkflowsBodyNodesItemPriority
 from .post_v1_workflows_body_nodes_item_retry import PostV1WorkflowsBodyNodesItemRetry
 from .post_v1_workflows_body_nodes_item_retry_rules_item import PostV1WorkflowsBodyNodesItemRetryRulesItem
@@ -223,10 +244,13 @@ from .post_v1_workflows_body_nodes_item_retry_rules_item_action import PostV1Wor
 from .post_v1_workflows_body_nodes_item_retry_rules_item_status_type_1 import (
     PostV1WorkflowsBodyNodesItemRetryRulesItemStatusType1,
 )
+from .post_v1_workflows_body_nodes_item_sleep import PostV1WorkflowsBodyNodesItemSleep
 from .post_v1_workflows_body_nodes_item_target import PostV1WorkflowsBodyNodesItemTarget
 from .post_v1_workflows_body_nodes_item_target_headers import PostV1WorkflowsBodyNodesItemTargetHeaders
 from .post_v1_workflows_body_nodes_item_target_method import PostV1WorkflowsBodyNodesItemTargetMethod
 from .post_v1_workflows_body_nodes_item_trigger import PostV1WorkflowsBodyNodesItemTrigger
+from .post_v1_workflows_body_nodes_item_wait import PostV1WorkflowsBodyNodesItemWait
+from .post_v1_workflows_body_nodes_item_wait_on_timeout import PostV1WorkflowsBodyNodesItemWaitOnTimeout
 from .schedule_parse import ScheduleParse
 from .tags import Tags
 from .task import Task
@@ -251,21 +275,26 @@ from .task_workflow_metadata import TaskWorkflowMetadata
 from .task_workflow_nodes_item import TaskWorkflowNodesItem
 from .task_workflow_nodes_item_flow_control import TaskWorkflowNodesItemFlowControl
 from .task_workflow_nodes_item_inputs import TaskWorkflowNodesItemInputs
+from .task_workflow_nodes_item_kind import TaskWorkflowNodesItemKind
 from .task_workflow_nodes_item_priority import TaskWorkflowNodesItemPriority
 from .task_workflow_nodes_item_retry import TaskWorkflowNodesItemRetry
 from .task_workflow_nodes_item_retry_rules_item import TaskWorkflowNodesItemRetryRulesItem
 from .task_workflow_nodes_item_retry_rules_item_action import TaskWorkflowNodesItemRetryRulesItemAction
 from .task_workflow_nodes_item_retry_rules_item_status_type_1 import TaskWorkflowNodesItemRetryRulesItemStatusType1
+from .task_workflow_nodes_item_sleep import TaskWorkflowNodesItemSleep
 from .task_workflow_nodes_item_target import TaskWorkflowNodesItemTarget
 from .task_workflow_nodes_item_target_headers import TaskWorkflowNodesItemTargetHeaders
 from .task_workflow_nodes_item_target_method import TaskWorkflowNodesItemTargetMethod
 from .task_workflow_nodes_item_trigger import TaskWorkflowNodesItemTrigger
+from .task_workflow_nodes_item_wait import TaskWorkflowNodesItemWait
+from .task_workflow_nodes_item_wait_on_timeout import TaskWorkflowNodesItemWaitOnTimeout
 from .tenant import Tenant
 from .workflow import Workflow
 from .workflow_failure_policy import WorkflowFailurePolicy
 from .workflow_metadata import WorkflowMetadata
 from .workflow_node import WorkflowNode
 from .workflow_node_inputs import WorkflowNodeInputs
+from .workflow_node_kind import WorkflowNodeKind
 from .workflow_node_state import WorkflowNodeState
 from .workflow_nodes import WorkflowNodes
 from .workflow_state import WorkflowState
@@ -336,15 +365,19 @@ __all__ = (
     "PatchV1TasksIdBodyWorkflowNodesItem",
     "PatchV1TasksIdBodyWorkflowNodesItemFlowControl",
     "PatchV1TasksIdBodyWorkflowNodesItemInputs",
+    "PatchV1TasksIdBodyWorkflowNodesItemKind",
     "PatchV1TasksIdBodyWorkflowNodesItemPriority",
     "PatchV1TasksIdBodyWorkflowNodesItemRetry",
     "PatchV1TasksIdBodyWorkflowNodesItemRetryRulesItem",
     "PatchV1TasksIdBodyWorkflowNodesItemRetryRulesItemAction",
     "PatchV1TasksIdBodyWorkflowNodesItemRetryRulesItemStatusType1",
+    "PatchV1TasksIdBodyWorkflowNodesItemSleep",
     "PatchV1TasksIdBodyWorkflowNodesItemTarget",
     "PatchV1TasksIdBodyWorkflowNodesItemTargetHeaders",
     "PatchV1TasksIdBodyWorkflowNodesItemTargetMethod",
     "PatchV1TasksIdBodyWorkflowNodesItemTrigger",
+    "PatchV1TasksIdBodyWorkflowNodesItemWait",
+    "PatchV1TasksIdBodyWorkflowNodesItemWaitOnTimeout",
     "PostV1AdminTenantsBody",
     "PostV1AdminTenantsIdKeysResponse201",
     "PostV1AdminTenantsResponse201",
@@ -386,15 +419,19 @@ __all__ = (
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItem",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemFlowControl",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemInputs",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItem",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItemAction",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItemStatusType1",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemTargetHeaders",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemTargetMethod",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemTrigger",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemWaitOnTimeout",
     "PostV1TasksBody",
     "PostV1TasksBodyCallbacks",
     "PostV1TasksBodyFlowControl",
@@ -423,15 +460,19 @@ __all__ = (
     "PostV1TasksBodyWorkflowNodesItem",
     "PostV1TasksBodyWorkflowNodesItemFlowControl",
     "PostV1TasksBodyWorkflowNodesItemInputs",
+    "PostV1TasksBodyWorkflowNodesItemKind",
     "PostV1TasksBodyWorkflowNodesItemPriority",
     "PostV1TasksBodyWorkflowNodesItemRetry",
     "PostV1TasksBodyWorkflowNodesItemRetryRulesItem",
     "PostV1TasksBodyWorkflowNodesItemRetryRulesItemAction",
     "PostV1TasksBodyWorkflowNodesItemRetryRulesItemStatusType1",
+    "PostV1TasksBodyWorkflowNodesItemSleep",
     "PostV1TasksBodyWorkflowNodesItemTarget",
     "PostV1TasksBodyWorkflowNodesItemTargetHeaders",
     "PostV1TasksBodyWorkflowNodesItemTargetMethod",
     "PostV1TasksBodyWorkflowNodesItemTrigger",
+    "PostV1TasksBodyWorkflowNodesItemWait",
+    "PostV1TasksBodyWorkflowNodesItemWaitOnTimeout",
     "PostV1TasksIdBackfillBody",
     "PostV1TasksIdBackfillResponse202",
     "PostV1TasksIdPauseBody",
@@ -443,15 +484,19 @@ __all__ = (
     "PostV1WorkflowsBodyNodesItem",
     "PostV1WorkflowsBodyNodesItemFlowControl",
     "PostV1WorkflowsBodyNodesItemInputs",
+    "PostV1WorkflowsBodyNodesItemKind",
     "PostV1WorkflowsBodyNodesItemPriority",
     "PostV1WorkflowsBodyNodesItemRetry",
     "PostV1WorkflowsBodyNodesItemRetryRulesItem",
     "PostV1WorkflowsBodyNodesItemRetryRulesItemAction",
     "PostV1WorkflowsBodyNodesItemRetryRulesItemStatusType1",
+    "PostV1WorkflowsBodyNodesItemSleep",
     "PostV1WorkflowsBodyNodesItemTarget",
     "PostV1WorkflowsBodyNodesItemTargetHeaders",
     "PostV1WorkflowsBodyNodesItemTargetMethod",
     "PostV1WorkflowsBodyNodesItemTrigger",
+    "PostV1WorkflowsBodyNodesItemWait",
+    "PostV1WorkflowsBodyNodesItemWaitOnTimeout",
     "ScheduleParse",
     "Tags",
     "Task",
@@ -476,21 +521,26 @@ __all__ = (
     "TaskWorkflowNodesItem",
     "TaskWorkflowNodesItemFlowControl",
     "TaskWorkflowNodesItemInputs",
+    "TaskWorkflowNodesItemKind",
     "TaskWorkflowNodesItemPriority",
     "TaskWorkflowNodesItemRetry",
     "TaskWorkflowNodesItemRetryRulesItem",
     "TaskWorkflowNodesItemRetryRulesItemAction",
     "TaskWorkflowNodesItemRetryRulesItemStatusType1",
+    "TaskWorkflowNodesItemSleep",
     "TaskWorkflowNodesItemTarget",
     "TaskWorkflowNodesItemTargetHeaders",
     "TaskWorkflowNodesItemTargetMethod",
     "TaskWorkflowNodesItemTrigger",
+    "TaskWorkflowNodesItemWait",
+    "TaskWorkflowNodesItemWaitOnTimeout",
     "Tenant",
     "Workflow",
     "WorkflowFailurePolicy",
     "WorkflowMetadata",
     "WorkflowNode",
     "WorkflowNodeInputs",
+    "WorkflowNodeKind",
     "WorkflowNodes",
     "WorkflowNodeState",
     "WorkflowState",

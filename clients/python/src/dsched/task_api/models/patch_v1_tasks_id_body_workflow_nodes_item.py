@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.patch_v1_tasks_id_body_workflow_nodes_item_inputs import PatchV1TasksIdBodyWorkflowNodesItemInputs
+from ..models.patch_v1_tasks_id_body_workflow_nodes_item_kind import PatchV1TasksIdBodyWorkflowNodesItemKind
 from ..models.patch_v1_tasks_id_body_workflow_nodes_item_priority import PatchV1TasksIdBodyWorkflowNodesItemPriority
 from ..models.patch_v1_tasks_id_body_workflow_nodes_item_trigger import PatchV1TasksIdBodyWorkflowNodesItemTrigger
 from ..types import UNSET, Unset
@@ -15,7 +16,9 @@ if TYPE_CHECKING:
         PatchV1TasksIdBodyWorkflowNodesItemFlowControl,
     )
     from ..models.patch_v1_tasks_id_body_workflow_nodes_item_retry import PatchV1TasksIdBodyWorkflowNodesItemRetry
+    from ..models.patch_v1_tasks_id_body_workflow_nodes_item_sleep import PatchV1TasksIdBodyWorkflowNodesItemSleep
     from ..models.patch_v1_tasks_id_body_workflow_nodes_item_target import PatchV1TasksIdBodyWorkflowNodesItemTarget
+    from ..models.patch_v1_tasks_id_body_workflow_nodes_item_wait import PatchV1TasksIdBodyWorkflowNodesItemWait
 
 
 T = TypeVar("T", bound="PatchV1TasksIdBodyWorkflowNodesItem")
@@ -26,7 +29,11 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
     """
     Attributes:
         id (str):
-        target (PatchV1TasksIdBodyWorkflowNodesItemTarget):
+        kind (PatchV1TasksIdBodyWorkflowNodesItemKind | Unset): `call` its target; `sleep` (no call) until its time;
+            `wait` for a signal, up to `wait.timeoutS` Default: PatchV1TasksIdBodyWorkflowNodesItemKind.CALL.
+        target (PatchV1TasksIdBodyWorkflowNodesItemTarget | Unset): required for a `call` node
+        sleep (PatchV1TasksIdBodyWorkflowNodesItemSleep | Unset): required for a `sleep` node
+        wait (PatchV1TasksIdBodyWorkflowNodesItemWait | Unset): required for a `wait` node
         depends_on (list[str] | Unset):
         retry (PatchV1TasksIdBodyWorkflowNodesItemRetry | Unset):
         priority (PatchV1TasksIdBodyWorkflowNodesItemPriority | Unset):  Default:
@@ -41,7 +48,10 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
     """
 
     id: str
-    target: PatchV1TasksIdBodyWorkflowNodesItemTarget
+    kind: PatchV1TasksIdBodyWorkflowNodesItemKind | Unset = PatchV1TasksIdBodyWorkflowNodesItemKind.CALL
+    target: PatchV1TasksIdBodyWorkflowNodesItemTarget | Unset = UNSET
+    sleep: PatchV1TasksIdBodyWorkflowNodesItemSleep | Unset = UNSET
+    wait: PatchV1TasksIdBodyWorkflowNodesItemWait | Unset = UNSET
     depends_on: list[str] | Unset = UNSET
     retry: PatchV1TasksIdBodyWorkflowNodesItemRetry | Unset = UNSET
     priority: PatchV1TasksIdBodyWorkflowNodesItemPriority | Unset = PatchV1TasksIdBodyWorkflowNodesItemPriority.NORMAL
@@ -52,7 +62,21 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
     def to_dict(self) -> dict[str, Any]:
         id = self.id
 
-        target = self.target.to_dict()
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind.value
+
+        target: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.target, Unset):
+            target = self.target.to_dict()
+
+        sleep: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sleep, Unset):
+            sleep = self.sleep.to_dict()
+
+        wait: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.wait, Unset):
+            wait = self.wait.to_dict()
 
         depends_on: list[str] | Unset = UNSET
         if not isinstance(self.depends_on, Unset):
@@ -83,9 +107,16 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
         field_dict.update(
             {
                 "id": id,
-                "target": target,
             }
         )
+        if kind is not UNSET:
+            field_dict["kind"] = kind
+        if target is not UNSET:
+            field_dict["target"] = target
+        if sleep is not UNSET:
+            field_dict["sleep"] = sleep
+        if wait is not UNSET:
+            field_dict["wait"] = wait
         if depends_on is not UNSET:
             field_dict["dependsOn"] = depends_on
         if retry is not UNSET:
@@ -107,12 +138,40 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
             PatchV1TasksIdBodyWorkflowNodesItemFlowControl,  # noqa: PLC0415
         )
         from ..models.patch_v1_tasks_id_body_workflow_nodes_item_retry import PatchV1TasksIdBodyWorkflowNodesItemRetry  # noqa: PLC0415
+        from ..models.patch_v1_tasks_id_body_workflow_nodes_item_sleep import PatchV1TasksIdBodyWorkflowNodesItemSleep  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_workflow_nodes_item_target import PatchV1TasksIdBodyWorkflowNodesItemTarget  # noqa: PLC0415
+        from ..models.patch_v1_tasks_id_body_workflow_nodes_item_wait import PatchV1TasksIdBodyWorkflowNodesItemWait  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
 
-        target = PatchV1TasksIdBodyWorkflowNodesItemTarget.from_dict(d.pop("target"))
+        _kind = d.pop("kind", UNSET)
+        kind: PatchV1TasksIdBodyWorkflowNodesItemKind | Unset
+        if isinstance(_kind, Unset):
+            kind = UNSET
+        else:
+            kind = PatchV1TasksIdBodyWorkflowNodesItemKind(_kind)
+
+        _target = d.pop("target", UNSET)
+        target: PatchV1TasksIdBodyWorkflowNodesItemTarget | Unset
+        if isinstance(_target, Unset):
+            target = UNSET
+        else:
+            target = PatchV1TasksIdBodyWorkflowNodesItemTarget.from_dict(_target)
+
+        _sleep = d.pop("sleep", UNSET)
+        sleep: PatchV1TasksIdBodyWorkflowNodesItemSleep | Unset
+        if isinstance(_sleep, Unset):
+            sleep = UNSET
+        else:
+            sleep = PatchV1TasksIdBodyWorkflowNodesItemSleep.from_dict(_sleep)
+
+        _wait = d.pop("wait", UNSET)
+        wait: PatchV1TasksIdBodyWorkflowNodesItemWait | Unset
+        if isinstance(_wait, Unset):
+            wait = UNSET
+        else:
+            wait = PatchV1TasksIdBodyWorkflowNodesItemWait.from_dict(_wait)
 
         depends_on = cast(list[str], d.pop("dependsOn", UNSET))
 
@@ -153,7 +212,10 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
 
         patch_v1_tasks_id_body_workflow_nodes_item = cls(
             id=id,
+            kind=kind,
             target=target,
+            sleep=sleep,
+            wait=wait,
             depends_on=depends_on,
             retry=retry,
             priority=priority,

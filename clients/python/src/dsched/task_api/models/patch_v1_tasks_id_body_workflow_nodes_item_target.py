@@ -21,7 +21,8 @@ T = TypeVar("T", bound="PatchV1TasksIdBodyWorkflowNodesItemTarget")
 
 @_attrs_define
 class PatchV1TasksIdBodyWorkflowNodesItemTarget:
-    """
+    """required for a `call` node
+
     Attributes:
         url (str):
         method (PatchV1TasksIdBodyWorkflowNodesItemTargetMethod | Unset):  Default:

@@ -8,6 +8,9 @@ from attrs import define as _attrs_define
 from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_inputs import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemInputs,
 )
+from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_kind import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind,
+)
 from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_priority import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority,
 )
@@ -23,8 +26,14 @@ if TYPE_CHECKING:
     from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry import (
         PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry,
     )
+    from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_sleep import (
+        PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep,
+    )
     from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_target import (
         PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget,
+    )
+    from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_wait import (
+        PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait,
     )
 
 
@@ -36,7 +45,12 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
     """
     Attributes:
         id (str):
-        target (PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget):
+        kind (PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind | Unset): `call` its target; `sleep` (no call) until
+            its time; `wait` for a signal, up to `wait.timeoutS` Default:
+            PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind.CALL.
+        target (PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget | Unset): required for a `call` node
+        sleep (PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep | Unset): required for a `sleep` node
+        wait (PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait | Unset): required for a `wait` node
         depends_on (list[str] | Unset):
         retry (PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry | Unset):
         priority (PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority | Unset):  Default:
@@ -52,7 +66,12 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
     """
 
     id: str
-    target: PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget
+    kind: PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind | Unset = (
+        PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind.CALL
+    )
+    target: PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget | Unset = UNSET
+    sleep: PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep | Unset = UNSET
+    wait: PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait | Unset = UNSET
     depends_on: list[str] | Unset = UNSET
     retry: PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry | Unset = UNSET
     priority: PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority | Unset = (
@@ -69,7 +88,21 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
     def to_dict(self) -> dict[str, Any]:
         id = self.id
 
-        target = self.target.to_dict()
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind.value
+
+        target: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.target, Unset):
+            target = self.target.to_dict()
+
+        sleep: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sleep, Unset):
+            sleep = self.sleep.to_dict()
+
+        wait: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.wait, Unset):
+            wait = self.wait.to_dict()
 
         depends_on: list[str] | Unset = UNSET
         if not isinstance(self.depends_on, Unset):
@@ -100,9 +133,16 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
         field_dict.update(
             {
                 "id": id,
-                "target": target,
             }
         )
+        if kind is not UNSET:
+            field_dict["kind"] = kind
+        if target is not UNSET:
+            field_dict["target"] = target
+        if sleep is not UNSET:
+            field_dict["sleep"] = sleep
+        if wait is not UNSET:
+            field_dict["wait"] = wait
         if depends_on is not UNSET:
             field_dict["dependsOn"] = depends_on
         if retry is not UNSET:
@@ -126,14 +166,46 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
         from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry import (
             PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry,  # noqa: PLC0415
         )
+        from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_sleep import (
+            PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep,  # noqa: PLC0415
+        )
         from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_target import (
             PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_wait import (
+            PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait,  # noqa: PLC0415
         )
 
         d = dict(src_dict)
         id = d.pop("id")
 
-        target = PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget.from_dict(d.pop("target"))
+        _kind = d.pop("kind", UNSET)
+        kind: PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind | Unset
+        if isinstance(_kind, Unset):
+            kind = UNSET
+        else:
+            kind = PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind(_kind)
+
+        _target = d.pop("target", UNSET)
+        target: PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget | Unset
+        if isinstance(_target, Unset):
+            target = UNSET
+        else:
+            target = PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget.from_dict(_target)
+
+        _sleep = d.pop("sleep", UNSET)
+        sleep: PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep | Unset
+        if isinstance(_sleep, Unset):
+            sleep = UNSET
+        else:
+            sleep = PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep.from_dict(_sleep)
+
+        _wait = d.pop("wait", UNSET)
+        wait: PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait | Unset
+        if isinstance(_wait, Unset):
+            wait = UNSET
+        else:
+            wait = PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait.from_dict(_wait)
 
         depends_on = cast(list[str], d.pop("dependsOn", UNSET))
 
@@ -174,7 +246,10 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
 
         post_v1_tasks_apply_body_tasks_item_workflow_nodes_item = cls(
             id=id,
+            kind=kind,
             target=target,
+            sleep=sleep,
+            wait=wait,
             depends_on=depends_on,
             retry=retry,
             priority=priority,

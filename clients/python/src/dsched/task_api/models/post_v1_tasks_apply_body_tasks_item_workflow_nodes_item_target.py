@@ -21,7 +21,8 @@ T = TypeVar("T", bound="PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget")
 
 @_attrs_define
 class PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget:
-    """
+    """required for a `call` node
+
     Attributes:
         url (str):
         method (PostV1TasksApplyBodyTasksItemWorkflowNodesItemTargetMethod | Unset):  Default:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.post_v1_tasks_body_workflow_nodes_item_inputs import PostV1TasksBodyWorkflowNodesItemInputs
+from ..models.post_v1_tasks_body_workflow_nodes_item_kind import PostV1TasksBodyWorkflowNodesItemKind
 from ..models.post_v1_tasks_body_workflow_nodes_item_priority import PostV1TasksBodyWorkflowNodesItemPriority
 from ..models.post_v1_tasks_body_workflow_nodes_item_trigger import PostV1TasksBodyWorkflowNodesItemTrigger
 from ..types import UNSET, Unset
@@ -13,7 +14,9 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.post_v1_tasks_body_workflow_nodes_item_flow_control import PostV1TasksBodyWorkflowNodesItemFlowControl
     from ..models.post_v1_tasks_body_workflow_nodes_item_retry import PostV1TasksBodyWorkflowNodesItemRetry
+    from ..models.post_v1_tasks_body_workflow_nodes_item_sleep import PostV1TasksBodyWorkflowNodesItemSleep
     from ..models.post_v1_tasks_body_workflow_nodes_item_target import PostV1TasksBodyWorkflowNodesItemTarget
+    from ..models.post_v1_tasks_body_workflow_nodes_item_wait import PostV1TasksBodyWorkflowNodesItemWait
 
 
 T = TypeVar("T", bound="PostV1TasksBodyWorkflowNodesItem")
@@ -24,7 +27,11 @@ class PostV1TasksBodyWorkflowNodesItem:
     """
     Attributes:
         id (str):
-        target (PostV1TasksBodyWorkflowNodesItemTarget):
+        kind (PostV1TasksBodyWorkflowNodesItemKind | Unset): `call` its target; `sleep` (no call) until its time; `wait`
+            for a signal, up to `wait.timeoutS` Default: PostV1TasksBodyWorkflowNodesItemKind.CALL.
+        target (PostV1TasksBodyWorkflowNodesItemTarget | Unset): required for a `call` node
+        sleep (PostV1TasksBodyWorkflowNodesItemSleep | Unset): required for a `sleep` node
+        wait (PostV1TasksBodyWorkflowNodesItemWait | Unset): required for a `wait` node
         depends_on (list[str] | Unset):
         retry (PostV1TasksBodyWorkflowNodesItemRetry | Unset):
         priority (PostV1TasksBodyWorkflowNodesItemPriority | Unset):  Default:
@@ -39,7 +46,10 @@ class PostV1TasksBodyWorkflowNodesItem:
     """
 
     id: str
-    target: PostV1TasksBodyWorkflowNodesItemTarget
+    kind: PostV1TasksBodyWorkflowNodesItemKind | Unset = PostV1TasksBodyWorkflowNodesItemKind.CALL
+    target: PostV1TasksBodyWorkflowNodesItemTarget | Unset = UNSET
+    sleep: PostV1TasksBodyWorkflowNodesItemSleep | Unset = UNSET
+    wait: PostV1TasksBodyWorkflowNodesItemWait | Unset = UNSET
     depends_on: list[str] | Unset = UNSET
     retry: PostV1TasksBodyWorkflowNodesItemRetry | Unset = UNSET
     priority: PostV1TasksBodyWorkflowNodesItemPriority | Unset = PostV1TasksBodyWorkflowNodesItemPriority.NORMAL
@@ -50,7 +60,21 @@ class PostV1TasksBodyWorkflowNodesItem:
     def to_dict(self) -> dict[str, Any]:
         id = self.id
 
-        target = self.target.to_dict()
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind.value
+
+        target: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.target, Unset):
+            target = self.target.to_dict()
+
+        sleep: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sleep, Unset):
+            sleep = self.sleep.to_dict()
+
+        wait: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.wait, Unset):
+            wait = self.wait.to_dict()
 
         depends_on: list[str] | Unset = UNSET
         if not isinstance(self.depends_on, Unset):
@@ -81,9 +105,16 @@ class PostV1TasksBodyWorkflowNodesItem:
         field_dict.update(
             {
                 "id": id,
-                "target": target,
             }
         )
+        if kind is not UNSET:
+            field_dict["kind"] = kind
+        if target is not UNSET:
+            field_dict["target"] = target
+        if sleep is not UNSET:
+            field_dict["sleep"] = sleep
+        if wait is not UNSET:
+            field_dict["wait"] = wait
         if depends_on is not UNSET:
             field_dict["dependsOn"] = depends_on
         if retry is not UNSET:
@@ -105,12 +136,40 @@ class PostV1TasksBodyWorkflowNodesItem:
             PostV1TasksBodyWorkflowNodesItemFlowControl,  # noqa: PLC0415
         )
         from ..models.post_v1_tasks_body_workflow_nodes_item_retry import PostV1TasksBodyWorkflowNodesItemRetry  # noqa: PLC0415
+        from ..models.post_v1_tasks_body_workflow_nodes_item_sleep import PostV1TasksBodyWorkflowNodesItemSleep  # noqa: PLC0415
         from ..models.post_v1_tasks_body_workflow_nodes_item_target import PostV1TasksBodyWorkflowNodesItemTarget  # noqa: PLC0415
+        from ..models.post_v1_tasks_body_workflow_nodes_item_wait import PostV1TasksBodyWorkflowNodesItemWait  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
 
-        target = PostV1TasksBodyWorkflowNodesItemTarget.from_dict(d.pop("target"))
+        _kind = d.pop("kind", UNSET)
+        kind: PostV1TasksBodyWorkflowNodesItemKind | Unset
+        if isinstance(_kind, Unset):
+            kind = UNSET
+        else:
+            kind = PostV1TasksBodyWorkflowNodesItemKind(_kind)
+
+        _target = d.pop("target", UNSET)
+        target: PostV1TasksBodyWorkflowNodesItemTarget | Unset
+        if isinstance(_target, Unset):
+            target = UNSET
+        else:
+            target = PostV1TasksBodyWorkflowNodesItemTarget.from_dict(_target)
+
+        _sleep = d.pop("sleep", UNSET)
+        sleep: PostV1TasksBodyWorkflowNodesItemSleep | Unset
+        if isinstance(_sleep, Unset):
+            sleep = UNSET
+        else:
+            sleep = PostV1TasksBodyWorkflowNodesItemSleep.from_dict(_sleep)
+
+        _wait = d.pop("wait", UNSET)
+        wait: PostV1TasksBodyWorkflowNodesItemWait | Unset
+        if isinstance(_wait, Unset):
+            wait = UNSET
+        else:
+            wait = PostV1TasksBodyWorkflowNodesItemWait.from_dict(_wait)
 
         depends_on = cast(list[str], d.pop("dependsOn", UNSET))
 
@@ -151,7 +210,10 @@ class PostV1TasksBodyWorkflowNodesItem:
 
         post_v1_tasks_body_workflow_nodes_item = cls(
             id=id,
+            kind=kind,
             target=target,
+            sleep=sleep,
+            wait=wait,
             depends_on=depends_on,
             retry=retry,
             priority=priority,

@@ -19,7 +19,8 @@ T = TypeVar("T", bound="PostV1TasksBodyWorkflowNodesItemTarget")
 
 @_attrs_define
 class PostV1TasksBodyWorkflowNodesItemTarget:
-    """
+    """required for a `call` node
+
     Attributes:
         url (str):
         method (PostV1TasksBodyWorkflowNodesItemTargetMethod | Unset):  Default:

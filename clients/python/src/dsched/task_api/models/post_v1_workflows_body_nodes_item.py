@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.post_v1_workflows_body_nodes_item_inputs import PostV1WorkflowsBodyNodesItemInputs
+from ..models.post_v1_workflows_body_nodes_item_kind import PostV1WorkflowsBodyNodesItemKind
 from ..models.post_v1_workflows_body_nodes_item_priority import PostV1WorkflowsBodyNodesItemPriority
 from ..models.post_v1_workflows_body_nodes_item_trigger import PostV1WorkflowsBodyNodesItemTrigger
 from ..types import UNSET, Unset
@@ -13,7 +14,9 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.post_v1_workflows_body_nodes_item_flow_control import PostV1WorkflowsBodyNodesItemFlowControl
     from ..models.post_v1_workflows_body_nodes_item_retry import PostV1WorkflowsBodyNodesItemRetry
+    from ..models.post_v1_workflows_body_nodes_item_sleep import PostV1WorkflowsBodyNodesItemSleep
     from ..models.post_v1_workflows_body_nodes_item_target import PostV1WorkflowsBodyNodesItemTarget
+    from ..models.post_v1_workflows_body_nodes_item_wait import PostV1WorkflowsBodyNodesItemWait
 
 
 T = TypeVar("T", bound="PostV1WorkflowsBodyNodesItem")
@@ -24,7 +27,11 @@ class PostV1WorkflowsBodyNodesItem:
     """
     Attributes:
         id (str):
-        target (PostV1WorkflowsBodyNodesItemTarget):
+        kind (PostV1WorkflowsBodyNodesItemKind | Unset): `call` its target; `sleep` (no call) until its time; `wait` for
+            a signal, up to `wait.timeoutS` Default: PostV1WorkflowsBodyNodesItemKind.CALL.
+        target (PostV1WorkflowsBodyNodesItemTarget | Unset): required for a `call` node
+        sleep (PostV1WorkflowsBodyNodesItemSleep | Unset): required for a `sleep` node
+        wait (PostV1WorkflowsBodyNodesItemWait | Unset): required for a `wait` node
         depends_on (list[str] | Unset):
         retry (PostV1WorkflowsBodyNodesItemRetry | Unset):
         priority (PostV1WorkflowsBodyNodesItemPriority | Unset):  Default: PostV1WorkflowsBodyNodesItemPriority.NORMAL.
@@ -38,7 +45,10 @@ class PostV1WorkflowsBodyNodesItem:
     """
 
     id: str
-    target: PostV1WorkflowsBodyNodesItemTarget
+    kind: PostV1WorkflowsBodyNodesItemKind | Unset = PostV1WorkflowsBodyNodesItemKind.CALL
+    target: PostV1WorkflowsBodyNodesItemTarget | Unset = UNSET
+    sleep: PostV1WorkflowsBodyNodesItemSleep | Unset = UNSET
+    wait: PostV1WorkflowsBodyNodesItemWait | Unset = UNSET
     depends_on: list[str] | Unset = UNSET
     retry: PostV1WorkflowsBodyNodesItemRetry | Unset = UNSET
     priority: PostV1WorkflowsBodyNodesItemPriority | Unset = PostV1WorkflowsBodyNodesItemPriority.NORMAL
@@ -49,7 +59,21 @@ class PostV1WorkflowsBodyNodesItem:
     def to_dict(self) -> dict[str, Any]:
         id = self.id
 
-        target = self.target.to_dict()
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind.value
+
+        target: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.target, Unset):
+            target = self.target.to_dict()
+
+        sleep: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sleep, Unset):
+            sleep = self.sleep.to_dict()
+
+        wait: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.wait, Unset):
+            wait = self.wait.to_dict()
 
         depends_on: list[str] | Unset = UNSET
         if not isinstance(self.depends_on, Unset):
@@ -80,9 +104,16 @@ class PostV1WorkflowsBodyNodesItem:
         field_dict.update(
             {
                 "id": id,
-                "target": target,
             }
         )
+        if kind is not UNSET:
+            field_dict["kind"] = kind
+        if target is not UNSET:
+            field_dict["target"] = target
+        if sleep is not UNSET:
+            field_dict["sleep"] = sleep
+        if wait is not UNSET:
+            field_dict["wait"] = wait
         if depends_on is not UNSET:
             field_dict["dependsOn"] = depends_on
         if retry is not UNSET:
@@ -102,12 +133,40 @@ class PostV1WorkflowsBodyNodesItem:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.post_v1_workflows_body_nodes_item_flow_control import PostV1WorkflowsBodyNodesItemFlowControl  # noqa: PLC0415
         from ..models.post_v1_workflows_body_nodes_item_retry import PostV1WorkflowsBodyNodesItemRetry  # noqa: PLC0415
+        from ..models.post_v1_workflows_body_nodes_item_sleep import PostV1WorkflowsBodyNodesItemSleep  # noqa: PLC0415
         from ..models.post_v1_workflows_body_nodes_item_target import PostV1WorkflowsBodyNodesItemTarget  # noqa: PLC0415
+        from ..models.post_v1_workflows_body_nodes_item_wait import PostV1WorkflowsBodyNodesItemWait  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
 
-        target = PostV1WorkflowsBodyNodesItemTarget.from_dict(d.pop("target"))
+        _kind = d.pop("kind", UNSET)
+        kind: PostV1WorkflowsBodyNodesItemKind | Unset
+        if isinstance(_kind, Unset):
+            kind = UNSET
+        else:
+            kind = PostV1WorkflowsBodyNodesItemKind(_kind)
+
+        _target = d.pop("target", UNSET)
+        target: PostV1WorkflowsBodyNodesItemTarget | Unset
+        if isinstance(_target, Unset):
+            target = UNSET
+        else:
+            target = PostV1WorkflowsBodyNodesItemTarget.from_dict(_target)
+
+        _sleep = d.pop("sleep", UNSET)
+        sleep: PostV1WorkflowsBodyNodesItemSleep | Unset
+        if isinstance(_sleep, Unset):
+            sleep = UNSET
+        else:
+            sleep = PostV1WorkflowsBodyNodesItemSleep.from_dict(_sleep)
+
+        _wait = d.pop("wait", UNSET)
+        wait: PostV1WorkflowsBodyNodesItemWait | Unset
+        if isinstance(_wait, Unset):
+            wait = UNSET
+        else:
+            wait = PostV1WorkflowsBodyNodesItemWait.from_dict(_wait)
 
         depends_on = cast(list[str], d.pop("dependsOn", UNSET))
 
@@ -148,7 +207,10 @@ class PostV1WorkflowsBodyNodesItem:
 
         post_v1_workflows_body_nodes_item = cls(
             id=id,
+            kind=kind,
             target=target,
+            sleep=sleep,
+            wait=wait,
             depends_on=depends_on,
             retry=retry,
             priority=priority,

@@ -17,7 +17,8 @@ T = TypeVar("T", bound="PostV1WorkflowsBodyNodesItemTarget")
 
 @_attrs_define
 class PostV1WorkflowsBodyNodesItemTarget:
-    """
+    """required for a `call` node
+
     Attributes:
         url (str):
         method (PostV1WorkflowsBodyNodesItemTargetMethod | Unset):  Default:

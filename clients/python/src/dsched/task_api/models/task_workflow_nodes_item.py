@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.task_workflow_nodes_item_inputs import TaskWorkflowNodesItemInputs
+from ..models.task_workflow_nodes_item_kind import TaskWorkflowNodesItemKind
 from ..models.task_workflow_nodes_item_priority import TaskWorkflowNodesItemPriority
 from ..models.task_workflow_nodes_item_trigger import TaskWorkflowNodesItemTrigger
 from ..types import UNSET, Unset
@@ -13,7 +14,9 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.task_workflow_nodes_item_flow_control import TaskWorkflowNodesItemFlowControl
     from ..models.task_workflow_nodes_item_retry import TaskWorkflowNodesItemRetry
+    from ..models.task_workflow_nodes_item_sleep import TaskWorkflowNodesItemSleep
     from ..models.task_workflow_nodes_item_target import TaskWorkflowNodesItemTarget
+    from ..models.task_workflow_nodes_item_wait import TaskWorkflowNodesItemWait
 
 
 T = TypeVar("T", bound="TaskWorkflowNodesItem")
@@ -24,7 +27,8 @@ class TaskWorkflowNodesItem:
     """
     Attributes:
         id (str):
-        target (TaskWorkflowNodesItemTarget):
+        kind (TaskWorkflowNodesItemKind): `call` its target; `sleep` (no call) until its time; `wait` for a signal, up
+            to `wait.timeoutS` Default: TaskWorkflowNodesItemKind.CALL.
         depends_on (list[str]):
         retry (TaskWorkflowNodesItemRetry):
         priority (TaskWorkflowNodesItemPriority):  Default: TaskWorkflowNodesItemPriority.NORMAL.
@@ -32,23 +36,29 @@ class TaskWorkflowNodesItem:
         inputs (TaskWorkflowNodesItemInputs): `parents`: the node is called with `{"parents": {nodeId: output}, "body":
             <its body>}`, or, when its parents do not fit in one request, `{"parentsUrl", "parentCount", "body"}` (a paged
             list) Default: TaskWorkflowNodesItemInputs.NONE.
+        target (TaskWorkflowNodesItemTarget | Unset): required for a `call` node
+        sleep (TaskWorkflowNodesItemSleep | Unset): required for a `sleep` node
+        wait (TaskWorkflowNodesItemWait | Unset): required for a `wait` node
         flow_control (TaskWorkflowNodesItemFlowControl | Unset): flow control per key (docs/flow-control.md): over-limit
             calls wait, they do not fail
     """
 
     id: str
-    target: TaskWorkflowNodesItemTarget
     depends_on: list[str]
     retry: TaskWorkflowNodesItemRetry
+    kind: TaskWorkflowNodesItemKind = TaskWorkflowNodesItemKind.CALL
     priority: TaskWorkflowNodesItemPriority = TaskWorkflowNodesItemPriority.NORMAL
     trigger: TaskWorkflowNodesItemTrigger = TaskWorkflowNodesItemTrigger.ALL_SUCCESS
     inputs: TaskWorkflowNodesItemInputs = TaskWorkflowNodesItemInputs.NONE
+    target: TaskWorkflowNodesItemTarget | Unset = UNSET
+    sleep: TaskWorkflowNodesItemSleep | Unset = UNSET
+    wait: TaskWorkflowNodesItemWait | Unset = UNSET
     flow_control: TaskWorkflowNodesItemFlowControl | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
 
-        target = self.target.to_dict()
+        kind = self.kind.value
 
         depends_on = self.depends_on
 
@@ -60,6 +70,18 @@ class TaskWorkflowNodesItem:
 
         inputs = self.inputs.value
 
+        target: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.target, Unset):
+            target = self.target.to_dict()
+
+        sleep: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sleep, Unset):
+            sleep = self.sleep.to_dict()
+
+        wait: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.wait, Unset):
+            wait = self.wait.to_dict()
+
         flow_control: dict[str, Any] | Unset = UNSET
         if not isinstance(self.flow_control, Unset):
             flow_control = self.flow_control.to_dict()
@@ -69,7 +91,7 @@ class TaskWorkflowNodesItem:
         field_dict.update(
             {
                 "id": id,
-                "target": target,
+                "kind": kind,
                 "dependsOn": depends_on,
                 "retry": retry,
                 "priority": priority,
@@ -77,6 +99,12 @@ class TaskWorkflowNodesItem:
                 "inputs": inputs,
             }
         )
+        if target is not UNSET:
+            field_dict["target"] = target
+        if sleep is not UNSET:
+            field_dict["sleep"] = sleep
+        if wait is not UNSET:
+            field_dict["wait"] = wait
         if flow_control is not UNSET:
             field_dict["flowControl"] = flow_control
 
@@ -86,12 +114,14 @@ class TaskWorkflowNodesItem:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.task_workflow_nodes_item_flow_control import TaskWorkflowNodesItemFlowControl  # noqa: PLC0415
         from ..models.task_workflow_nodes_item_retry import TaskWorkflowNodesItemRetry  # noqa: PLC0415
+        from ..models.task_workflow_nodes_item_sleep import TaskWorkflowNodesItemSleep  # noqa: PLC0415
         from ..models.task_workflow_nodes_item_target import TaskWorkflowNodesItemTarget  # noqa: PLC0415
+        from ..models.task_workflow_nodes_item_wait import TaskWorkflowNodesItemWait  # noqa: PLC0415
 
         d = dict(src_dict)
         id = d.pop("id")
 
-        target = TaskWorkflowNodesItemTarget.from_dict(d.pop("target"))
+        kind = TaskWorkflowNodesItemKind(d.pop("kind"))
 
         depends_on = cast(list[str], d.pop("dependsOn"))
 
@@ -103,6 +133,27 @@ class TaskWorkflowNodesItem:
 
         inputs = TaskWorkflowNodesItemInputs(d.pop("inputs"))
 
+        _target = d.pop("target", UNSET)
+        target: TaskWorkflowNodesItemTarget | Unset
+        if isinstance(_target, Unset):
+            target = UNSET
+        else:
+            target = TaskWorkflowNodesItemTarget.from_dict(_target)
+
+        _sleep = d.pop("sleep", UNSET)
+        sleep: TaskWorkflowNodesItemSleep | Unset
+        if isinstance(_sleep, Unset):
+            sleep = UNSET
+        else:
+            sleep = TaskWorkflowNodesItemSleep.from_dict(_sleep)
+
+        _wait = d.pop("wait", UNSET)
+        wait: TaskWorkflowNodesItemWait | Unset
+        if isinstance(_wait, Unset):
+            wait = UNSET
+        else:
+            wait = TaskWorkflowNodesItemWait.from_dict(_wait)
+
         _flow_control = d.pop("flowControl", UNSET)
         flow_control: TaskWorkflowNodesItemFlowControl | Unset
         if isinstance(_flow_control, Unset):
@@ -112,12 +163,15 @@ class TaskWorkflowNodesItem:
 
         task_workflow_nodes_item = cls(
             id=id,
-            target=target,
+            kind=kind,
             depends_on=depends_on,
             retry=retry,
             priority=priority,
             trigger=trigger,
             inputs=inputs,
+            target=target,
+            sleep=sleep,
+            wait=wait,
             flow_control=flow_control,
         )
 

@@ -17,7 +17,8 @@ T = TypeVar("T", bound="TaskWorkflowNodesItemTarget")
 
 @_attrs_define
 class TaskWorkflowNodesItemTarget:
-    """
+    """required for a `call` node
+
     Attributes:
         url (str):
         method (TaskWorkflowNodesItemTargetMethod):  Default: TaskWorkflowNodesItemTargetMethod.POST.

@@ -6,6 +6,7 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 
 from ..models.workflow_node_inputs import WorkflowNodeInputs
+from ..models.workflow_node_kind import WorkflowNodeKind
 from ..models.workflow_node_state import WorkflowNodeState
 from ..types import UNSET, Unset
 
@@ -21,7 +22,10 @@ class WorkflowNode:
         attempt (int): attempts made so far
         trigger (str):
         inputs (WorkflowNodeInputs): `parents`: called with its parents’ outputs beside its body
+        kind (WorkflowNodeKind | Unset): what the node does (absent on a run read from history)
         job_id (str | Unset): the node’s job in job-api, once it was made
+        wake_at (str | Unset): a pending sleep node: when it wakes; a pending wait node: its timeout
+        signal_url (str | Unset): a wait node that waits: POST here (no API key: the token is in it) to signal it, once
         finished_at (str | Unset):
         output (Any | Unset): the response body of its last finished attempt (succeeded or dead), its first
             EXECUTOR_MAX_OUTPUT_BYTES: the JSON it was, or a string
@@ -32,7 +36,10 @@ class WorkflowNode:
     attempt: int
     trigger: str
     inputs: WorkflowNodeInputs
+    kind: WorkflowNodeKind | Unset = UNSET
     job_id: str | Unset = UNSET
+    wake_at: str | Unset = UNSET
+    signal_url: str | Unset = UNSET
     finished_at: str | Unset = UNSET
     output: Any | Unset = UNSET
 
@@ -47,7 +54,15 @@ class WorkflowNode:
 
         inputs = self.inputs.value
 
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind.value
+
         job_id = self.job_id
+
+        wake_at = self.wake_at
+
+        signal_url = self.signal_url
 
         finished_at = self.finished_at
 
@@ -64,8 +79,14 @@ class WorkflowNode:
                 "inputs": inputs,
             }
         )
+        if kind is not UNSET:
+            field_dict["kind"] = kind
         if job_id is not UNSET:
             field_dict["jobId"] = job_id
+        if wake_at is not UNSET:
+            field_dict["wakeAt"] = wake_at
+        if signal_url is not UNSET:
+            field_dict["signalUrl"] = signal_url
         if finished_at is not UNSET:
             field_dict["finishedAt"] = finished_at
         if output is not UNSET:
@@ -86,7 +107,18 @@ class WorkflowNode:
 
         inputs = WorkflowNodeInputs(d.pop("inputs"))
 
+        _kind = d.pop("kind", UNSET)
+        kind: WorkflowNodeKind | Unset
+        if isinstance(_kind, Unset):
+            kind = UNSET
+        else:
+            kind = WorkflowNodeKind(_kind)
+
         job_id = d.pop("jobId", UNSET)
+
+        wake_at = d.pop("wakeAt", UNSET)
+
+        signal_url = d.pop("signalUrl", UNSET)
 
         finished_at = d.pop("finishedAt", UNSET)
 
@@ -98,7 +130,10 @@ class WorkflowNode:
             attempt=attempt,
             trigger=trigger,
             inputs=inputs,
+            kind=kind,
             job_id=job_id,
+            wake_at=wake_at,
+            signal_url=signal_url,
             finished_at=finished_at,
             output=output,
         )

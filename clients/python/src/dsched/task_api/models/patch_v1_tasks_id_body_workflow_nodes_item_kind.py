@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class PatchV1TasksIdBodyWorkflowNodesItemKind(StrEnum):
+    CALL = "call"
+    SLEEP = "sleep"
+    WAIT = "wait"
+
+    def __str__(self) -> str:
+        return str(self.value)

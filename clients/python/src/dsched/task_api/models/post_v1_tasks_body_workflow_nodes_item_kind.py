@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class PostV1TasksBodyWorkflowNodesItemKind(StrEnum):
+    CALL = "call"
+    SLEEP = "sleep"
+    WAIT = "wait"
+
+    def __str__(self) -> str:
+        return str(self.value)

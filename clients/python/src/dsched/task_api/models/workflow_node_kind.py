@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class WorkflowNodeKind(StrEnum):
+    CALL = "call"
+    SLEEP = "sleep"
+    WAIT = "wait"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,85 @@
+import { type NodeKind, SLEEP_LANE, type Target, WAIT_LANE, waitTimeoutOutcome } from '@dsched/domain';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { binToId } from '../ids.ts';
+import { finishJobs, type JobEnd } from '../jobs/finish/index.ts';
+import { readJson } from '../json.ts';
+import { loadSql } from '../sql.ts';
+import { withTransaction } from '../transaction.ts';
+
+// Sleep and wait nodes (docs/workflows.md "Nodes that wait", D45): their jobs are node jobs of
+// lanes no executor claims, due at their wake time (a sleep's end, a wait's timeout) through the
+// claim index like every job. The node waker (the executor's wake loop) locks the due ones, ends
+// each with a fenced update and no call, and runs the finish path in the same transaction, so the
+// walk tells their children at once: a sleep succeeds; a wait at its timeout fails or succeeds
+// by its `onTimeout`.
+
+const WAKE_SELECT = loadSql(import.meta.url, './node-wake-select.sql');
+const WAKE_READ = loadSql(import.meta.url, './node-wake-read.sql');
+const WAKE_END = loadSql(import.meta.url, './node-wake-end.sql');
+
+/** What a wait node's job says when its timeout ended it. */
+export const WAIT_TIMED_OUT = 'wait timed out before a signal';
+
+/** How many of each waiting kind one pass ended. */
+export interface WakeReport {
+  woken: Record<Exclude<NodeKind, 'call'>, number>;
+  /** Whether a lane gave a full batch (more may be due). */
+  full: boolean;
+}
+
+/**
+ * Ends up to `limit` due sleep jobs and `limit` due wait jobs (timed out), in one transaction each
+ * kind. Returns how many, and whether a batch was full.
+ */
+export async function wakeDueNodes(pool: Pool, limit: number): Promise<WakeReport> {
+  const report: WakeReport = { woken: { sleep: 0, wait: 0 }, full: false };
+  for (const [kind, lane] of [
+    ['sleep', SLEEP_LANE],
+    ['wait', WAIT_LANE],
+  ] as const) {
+    const n = await withTransaction(pool, (conn) => wakeLane(conn, lane, limit));
+    report.woken[kind] = n;
+    if (n >= limit) report.full = true;
+  }
+  return report;
+}
+
+async function wakeLane(conn: PoolConnection, lane: string, limit: number): Promise<number> {
+  const [due] = await conn.query<RowDataPacket[]>(WAKE_SELECT, [lane, limit]);
+  if (due.length === 0) return 0;
+  const [rows] = await conn.query<RowDataPacket[]>(WAKE_READ, [due.map((r) => r.id)]);
+  const ends: JobEnd[] = [];
+  const byState = new Map<'succeeded' | 'dead', Buffer[]>();
+  for (const row of rows) {
+    const state =
+      lane === WAIT_LANE && waitTimeoutOutcome(readJson(row.target) as Target) === 'fail'
+        ? 'dead'
+        : 'succeeded';
+    byState.set(state, [...(byState.get(state) ?? []), row.id]);
+    ends.push(waitingNodeEnd(row, state));
+  }
+  for (const [state, ids] of byState) {
+    const error = state === 'dead' ? WAIT_TIMED_OUT : null;
+    await conn.query<ResultSetHeader>(WAKE_END, [state, error, ids, null, null]);
+  }
+  await finishJobs(conn, ends);
+  return ends.length;
+}
+
+/** The finish path's record of a waiting node job's end (no call: no slot, no response body). */
+export function waitingNodeEnd(
+  row: RowDataPacket,
+  state: 'succeeded' | 'dead',
+  report: JobEnd['report'] = null,
+): JobEnd {
+  return {
+    id: binToId(row.id),
+    attempt: row.attempt,
+    state,
+    followUps: null,
+    workflowNode: { workflowId: binToId(row.workflow_id), nodeId: row.node_id },
+    report,
+  };
+}
+
+export { WAKE_END as NODE_WAKE_END };
