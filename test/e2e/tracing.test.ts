@@ -2,6 +2,7 @@ import { parseTraceparent } from '@dsched/domain';
 import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
 import {
   describeTrace,
+  type JaegerSpan,
   type JaegerTrace,
   parentOf,
   type RunningJaeger,
@@ -77,7 +78,7 @@ afterAll(async () => {
 });
 
 /** The target answers with `status(call)`, inside a span of its own that continues the call's traceparent. */
-function answerTraced(status: (attempt: number) => number | 'hang'): void {
+function answerTraced(status: (attempt: number, path: string) => number | 'hang'): void {
   target.setHandler(async (call, gone) => {
     const parent = parseTraceparent(String(call.headers.traceparent));
     const span = targetTraces.getTracer('test-target').startSpan(
@@ -92,7 +93,7 @@ function answerTraced(status: (attempt: number) => number | 'hang'): void {
           })
         : ROOT_CONTEXT,
     );
-    const answer = status(call.attempt);
+    const answer = status(call.attempt, call.path);
     if (answer === 'hang') await new Promise((r) => gone.addEventListener('abort', r));
     span.end();
     return { status: answer === 'hang' ? 500 : answer };
@@ -245,19 +246,35 @@ describe('one occurrence, one trace', () => {
     for (const s of [e, tr, l]) expect(parentOf(s)).toBe(root!.spanID);
   });
 
-  it('kill -9 the executor mid-call: the re-run attempt is a span of the same trace', async () => {
+  it('kill -9 the executor mid-call: the reconciler gives the job back (or dead-letters the last attempt) and the re-run attempt is a span of the same trace', async () => {
     answerTraced((attempt) => (attempt === 1 ? 'hang' : 200));
     const taskApi = fleet!.service('task-api').url;
     const jobApi = fleet!.service('job-api').url;
+    const at = new Date(Date.now() + 500).toISOString();
     const task = await api('POST', taskApi, '/v1/tasks', {
       name: 'traced-crash',
-      schedule: { type: 'once', at: new Date(Date.now() + 500).toISOString() },
+      schedule: { type: 'once', at },
       target: { url: `${target.url}/crash`, timeoutMs: 60_000 },
     });
     expect(task.status).toBe(201);
-    await target.until(() => target.calls.some((c) => c.path === '/crash'), 30_000, 'the first call');
+    // Its only attempt is cut by the same kill: the reconciler dead-letters it.
+    const last = await api('POST', taskApi, '/v1/tasks', {
+      name: 'traced-crash-last',
+      schedule: { type: 'once', at },
+      target: { url: `${target.url}/crash-last`, timeoutMs: 60_000 },
+      retry: { maxAttempts: 1 },
+    });
+    expect(last.status).toBe(201);
+    await target.until(
+      () =>
+        target.calls.some((c) => c.path === '/crash') && target.calls.some((c) => c.path === '/crash-last'),
+      30_000,
+      'the first calls',
+    );
     const first = target.calls.find((c) => c.path === '/crash')!;
     const traceId = parseTraceparent(String(first.headers.traceparent))!.traceId;
+    const lastCall = target.calls.find((c) => c.path === '/crash-last')!;
+    const lastTraceId = parseTraceparent(String(lastCall.headers.traceparent))!.traceId;
     const executor = fleet!.service('executor');
     executor.process.kill('SIGKILL');
     await executor.exited;
@@ -286,5 +303,107 @@ describe('one occurrence, one trace', () => {
     expect(tagOf(rerun, 'messaging.client.id')).toBe('executor-after-crash');
     // The killed attempt exported nothing of its own, but the target's span of that call is there.
     expect(spansOf(t, 'test-target').length).toBeGreaterThanOrEqual(1);
+    // The reconciler's give-back of the killed attempt is a span of the trace, a child of the
+    // job's birth, linked to the reconciler's batch span.
+    const [create] = spansOf(t, 'scheduler', 'create job');
+    const back = await endSpan(traceId, 'reconciler', 'give back default');
+    expect(tagOf(back, 'dsched.job.attempt'), describeTrace(t)).toBe(1);
+    expect(tagOf(back, 'dsched.job.outcome')).toBe('give_back');
+    expect(tagOf(back, 'dsched.job.reason')).toBe('lease_expired');
+    expect(tagOf(back, 'messaging.operation.type')).toBe('settle');
+    expect(tagOf(back, 'messaging.message.id')).toBe(first.idempotencyKey);
+    expect(parentOf(back)).toBe(create!.spanID);
+    await expectBatchLink(back, 'reconciler');
+    // The job whose last attempt the kill cut: the reconciler's dead-lettering is its span.
+    const dead = await endSpan(lastTraceId, 'reconciler', 'dead-letter default');
+    expect(tagOf(dead, 'dsched.job.outcome')).toBe('dead');
+    expect(tagOf(dead, 'messaging.message.id')).toBe(lastCall.idempotencyKey);
+    expect(dead.logs?.some((l) => l.fields.some((f) => f.value === 'dead-lettered'))).toBe(true);
+    await expectBatchLink(dead, 'reconciler');
   });
 });
+
+describe('the ends that are not an executor outcome are spans of the occurrence', () => {
+  it('a 202 job completed through job-api shows the completion; one cancelled, the cancel', async () => {
+    answerTraced(() => 202);
+    const taskApi = fleet!.service('task-api').url;
+    const jobApi = fleet!.service('job-api').url;
+    const at = new Date(Date.now() + 500).toISOString();
+    for (const name of ['async-complete', 'async-cancel']) {
+      const task = await api('POST', taskApi, '/v1/tasks', {
+        name,
+        schedule: { type: 'once', at },
+        target: { url: `${target.url}/${name}` },
+      });
+      expect(task.status, JSON.stringify(task.json)).toBe(201);
+    }
+    const callTo = (path: string) => target.calls.find((c) => c.path === path);
+    await target.until(
+      () => callTo('/async-complete') !== undefined && callTo('/async-cancel') !== undefined,
+      30_000,
+      'the two calls',
+    );
+    const completed = callTo('/async-complete')!;
+    const cancelled = callTo('/async-cancel')!;
+    // Both parked (the executor recorded the 202) before job-api ends them.
+    for (const c of [completed, cancelled]) {
+      await eventually(
+        async () => {
+          const v = await api('GET', jobApi, `/v1/jobs/${c.idempotencyKey}`);
+          return v.json.attempts?.length === 1 ? true : undefined;
+        },
+        10_000,
+        'the job parked',
+      );
+    }
+    const done = await api('POST', jobApi, `/v1/jobs/${completed.idempotencyKey}/complete`, {
+      attempt: 1,
+      outcome: 'succeeded',
+    });
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    const cancel = await api('POST', jobApi, `/v1/jobs/${cancelled.idempotencyKey}/cancel`);
+    expect(cancel.status, JSON.stringify(cancel.json)).toBe(200);
+
+    const completeSpan = await endSpan(
+      parseTraceparent(String(completed.headers.traceparent))!.traceId,
+      'job-api',
+      'complete default',
+    );
+    expect(tagOf(completeSpan, 'dsched.job.outcome')).toBe('succeeded');
+    expect(tagOf(completeSpan, 'dsched.job.attempt')).toBe(1);
+    expect(tagOf(completeSpan, 'messaging.operation.name')).toBe('complete');
+    expect(tagOf(completeSpan, 'messaging.message.id')).toBe(completed.idempotencyKey);
+    const cancelSpan = await endSpan(
+      parseTraceparent(String(cancelled.headers.traceparent))!.traceId,
+      'job-api',
+      'cancel default',
+    );
+    expect(tagOf(cancelSpan, 'dsched.job.outcome')).toBe('cancelled');
+    expect(tagOf(cancelSpan, 'messaging.message.id')).toBe(cancelled.idempotencyKey);
+    // Each is linked to the request's span, in the trace of whoever called job-api.
+    for (const span of [completeSpan, cancelSpan]) {
+      const link = span.references.find((r) => r.refType === 'FOLLOWS_FROM');
+      expect(link, JSON.stringify(span.references)).toBeDefined();
+    }
+  });
+});
+
+/** The span of that name a service made in a trace, waiting for it to arrive. */
+async function endSpan(traceId: string, service: string, name: string) {
+  const t = await jaeger.waitForTrace(traceId, (t) => spansOf(t, service, name).length > 0);
+  const span = spansOf(t, service, name)[0];
+  expect(span, describeTrace(t)).toBeDefined();
+  return span!;
+}
+
+/** A job's end is linked to its service's `settle jobs` span (a trace of its own, the batch's). */
+async function expectBatchLink(span: JaegerSpan, service: string): Promise<void> {
+  const link = span.references.find((r) => r.refType === 'FOLLOWS_FROM');
+  expect(link, JSON.stringify(span.references)).toBeDefined();
+  const batch = await jaeger.waitForTrace(link!.traceID, (b) =>
+    b.spans.some((s) => s.spanID === link!.spanID),
+  );
+  const linked = batch.spans.find((s) => s.spanID === link!.spanID)!;
+  expect(serviceOf(batch, linked)).toBe(service);
+  expect(linked.operationName).toBe('settle jobs');
+}

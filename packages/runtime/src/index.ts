@@ -2,6 +2,7 @@ export * from './api.ts';
 export * from './auth.ts';
 export * from './auth-throttle.ts';
 export * from './config.ts';
+export * from './end-spans.ts';
 export * from './http-errors.ts';
 export * from './job-traces.ts';
 export * from './logger.ts';

@@ -13,6 +13,8 @@ export interface JaegerSpan {
   duration: number;
   references: { refType: string; traceID: string; spanID: string }[];
   tags: { key: string; type: string; value: unknown }[];
+  /** The span's events. */
+  logs?: { timestamp: number; fields: { key: string; type: string; value: unknown }[] }[];
   processID: string;
 }
 

@@ -3,7 +3,7 @@ import { completeJob, heartbeatJob } from '@dsched/mysql/jobs/control';
 import type { Pool } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants';
 import { cancelJobOrItsRun } from '@dsched/mysql/workflows';
-import type { Logger } from '@dsched/runtime';
+import { endSpans, type JobTraces, type Logger } from '@dsched/runtime';
 import type { Registry } from 'prom-client';
 import {
   cassandraHistory,
@@ -26,8 +26,10 @@ export function jobApiDeps(args: {
   registry: Registry;
   heartbeatExtendSeconds: number;
   random?: () => number;
+  /** The service's job traces: a completion or cancel is a span of the occurrence's trace. */
+  traces?: JobTraces;
 }): Omit<JobApiDeps, 'ready' | 'isShuttingDown'> {
-  const { pool } = args;
+  const { pool, traces } = args;
   return {
     logger: args.logger,
     registry: args.registry,
@@ -38,9 +40,9 @@ export function jobApiDeps(args: {
     dlq: mysqlDeadLetterQueue(pool),
     now: mysqlClock(pool),
     control: {
-      cancel: (tenantId, id) => cancelJobOrItsRun(pool, tenantId, id),
+      cancel: (tenantId, id) => cancelJobOrItsRun(pool, tenantId, id, traces && endSpans(traces, 'cancel')),
       heartbeat: (a) => heartbeatJob(pool, a),
-      complete: (a, decide) => completeJob(pool, a, decide),
+      complete: (a, decide) => completeJob(pool, a, decide, traces && endSpans(traces, 'complete')),
     },
     metrics: new JobApiMetrics(args.registry),
     random: args.random ?? Math.random,

@@ -16,7 +16,7 @@ async function main(config: JobApiConfig): Promise<void> {
     graceMs: config.SHUTDOWN_GRACE_MS,
     otel: config,
     instanceId: instanceId('job-api', config.INSTANCE_ID),
-    build: async ({ logger, registry, isShuttingDown }) => ({
+    build: async ({ logger, registry, isShuttingDown, traces }) => ({
       app: buildApp({
         ...jobApiDeps({
           pool,
@@ -24,6 +24,7 @@ async function main(config: JobApiConfig): Promise<void> {
           logger,
           registry,
           heartbeatExtendSeconds: config.JOB_API_HEARTBEAT_EXTEND_S,
+          traces,
         }),
         console: { taskApiUrl: config.CONSOLE_TASK_API_URL, traceUrl: config.CONSOLE_TRACE_URL },
         authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },

@@ -22,8 +22,8 @@ async function main(config: ReconcilerConfig): Promise<void> {
     graceMs: config.SHUTDOWN_GRACE_MS,
     otel: config,
     instanceId: instanceId('reconciler', config.INSTANCE_ID),
-    build: async ({ logger, registry }) => {
-      const store = mysqlClaimStore(pool);
+    build: async ({ logger, registry, traces }) => {
+      const store = mysqlClaimStore(pool, traces);
       const metrics = new ReconcilerMetrics(registry);
       const batchSize = config.RECONCILER_BATCH_SIZE;
       const reconciler = new Reconciler({ store, metrics, batchSize });

@@ -220,6 +220,23 @@ export interface ReleaseResult {
   pausedTasks?: number;
 }
 
+/**
+ * A job's attempt one path ended (the finish path's ends), in a sampled trace: what the span of
+ * that end is made from (docs/tracing.md), after the ending transaction committed.
+ */
+export interface EndedJob {
+  id: string;
+  attempt: number;
+  /** What the job became (the finish path's states: `pending` for a retry or a give-back). */
+  state: 'succeeded' | 'dead' | 'cancelled' | 'pending' | 'parked';
+  lane: string;
+  /** The occurrence's stored context: the span of the end is its child. */
+  trace: TraceContext;
+}
+
+/** Told of the traced ends of a path's transaction once it committed (tracing on only). */
+export type JobsEnded = (ends: readonly EndedJob[]) => void;
+
 export interface MaintenanceGauges {
   readyBacklog: Record<string, number>;
   dlqSize: number;

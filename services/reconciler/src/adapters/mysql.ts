@@ -7,13 +7,19 @@ import {
 } from '@dsched/mysql/jobs/reconcile';
 import type { Pool } from '@dsched/mysql/pool';
 import { countRunningWorkflows, countWalkQueue, sweepWorkflows } from '@dsched/mysql/workflows';
+import { endSpans, type JobTraces } from '@dsched/runtime';
 import type { ClaimStore, WorkflowGaugeReader, WorkflowSweeper } from '../ports.ts';
 
-export function mysqlClaimStore(pool: Pool): ClaimStore {
+/**
+ * The reconciler's statements; with tracing on, each batch it gives back or dead-letters is one
+ * `settle jobs` span linked to a span in each sampled job's trace (docs/tracing.md).
+ */
+export function mysqlClaimStore(pool: Pool, traces?: JobTraces): ClaimStore {
+  const spans = (reason: string) => traces && endSpans(traces, 'reconcile', { reason, batch: true });
   return {
-    releaseExpired: (limit) => releaseExpiredClaims(pool, limit),
-    failPastDeadline: (limit) => failPastDeadline(pool, limit),
-    releaseClaimsOf: (owners, limit) => releaseClaimsOf(pool, owners, limit),
+    releaseExpired: (limit) => releaseExpiredClaims(pool, limit, spans('lease_expired')),
+    failPastDeadline: (limit) => failPastDeadline(pool, limit, spans('deadline')),
+    releaseClaimsOf: (owners, limit) => releaseClaimsOf(pool, owners, limit, spans('executor_gone')),
     runningOwners: () => runningClaimOwners(pool),
     gauges: () => readMaintenanceGauges(pool),
   };

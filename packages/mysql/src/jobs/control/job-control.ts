@@ -2,7 +2,9 @@ import type {
   CallbackResult,
   CancelResult,
   CompletionDecision,
+  EndedJob,
   JobState,
+  JobsEnded,
   LockedJob,
   RetryPolicy,
 } from '@dsched/domain';
@@ -10,6 +12,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { binToId, idToBin } from '../../ids.ts';
 import { readJson } from '../../json.ts';
 import { loadSql } from '../../sql.ts';
+import { binToTrace } from '../../trace-context.ts';
 import { withTransaction } from '../../transaction.ts';
 import { finishJobs, type JobEnd } from '../finish/index.ts';
 import { followUpsOfRow } from '../follow-ups/index.ts';
@@ -46,9 +49,13 @@ interface ControlRow extends RowDataPacket {
   lane: string;
   has_callbacks: number;
   counts_failures: number;
+  trace_context: Buffer | null;
 }
 
-async function lockJob(conn: PoolConnection, tenantId: string, id: string): Promise<LockedJob | null> {
+/** A locked job as the decisions read it, with what its end's span needs. */
+type Locked = LockedJob & Pick<JobEnd, 'trace' | 'lane'>;
+
+async function lockJob(conn: PoolConnection, tenantId: string, id: string): Promise<Locked | null> {
   const [rows] = await conn.query<ControlRow[]>(CONTROL_LOCK, [idToBin(id)]);
   const r = rows[0];
   // Another tenant's job is not found, exactly as a missing one.
@@ -68,6 +75,8 @@ async function lockJob(conn: PoolConnection, tenantId: string, id: string): Prom
     workflowNode:
       r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
     startsWorkflow: r.lane === 'workflow',
+    trace: binToTrace(r.trace_context),
+    lane: r.lane,
   };
 }
 
@@ -77,7 +86,7 @@ function fenced(res: ResultSetHeader): void {
 }
 
 /** What a locked job's end carries to the follow-ups. */
-function endOf(job: LockedJob, id: string, state: JobEnd['state'], report: JobEnd['report'] = null): JobEnd {
+function endOf(job: Locked, id: string, state: JobEnd['state'], report: JobEnd['report'] = null): JobEnd {
   return {
     id,
     attempt: job.attempt,
@@ -85,7 +94,24 @@ function endOf(job: LockedJob, id: string, state: JobEnd['state'], report: JobEn
     followUps: job.followUps,
     workflowNode: job.workflowNode ?? null,
     report,
+    trace: job.trace ?? null,
+    lane: job.lane ?? '',
   };
+}
+
+/** Runs one write; tells `onEnded` (job-api's spans, tracing on) of its traced end once committed. */
+async function ending<T>(
+  pool: Pool,
+  onEnded: JobsEnded | undefined,
+  write: (conn: PoolConnection, traced: EndedJob[]) => Promise<T>,
+): Promise<T> {
+  const traced: EndedJob[] = [];
+  const result = await withTransaction(pool, (conn) => {
+    traced.length = 0; // a deadlock's retry starts over
+    return write(conn, traced);
+  });
+  if (onEnded && traced.length > 0) onEnded(traced);
+  return result;
 }
 
 /**
@@ -98,8 +124,9 @@ export async function cancelJob(
   pool: Pool,
   tenantId: string,
   id: string,
+  onEnded?: JobsEnded,
 ): Promise<CancelResult | 'starts_run'> {
-  return withTransaction(pool, async (conn) => {
+  return ending(pool, onEnded, async (conn, traced) => {
     const job = await lockJob(conn, tenantId, id);
     if (!job) return 'not_found';
     if (job.state === 'cancelled') return 'already_cancelled';
@@ -116,7 +143,7 @@ export async function cancelJob(
     if (job.parked) await conn.query(ATTEMPT_CLOSE, ['cancelled', 'cancelled', bin, job.attempt]);
     const [res] = await conn.query<ResultSetHeader>(CANCEL_NOW, [bin, job.attempt, job.state]);
     fenced(res);
-    await finishJobs(conn, [endOf(job, id, 'cancelled')]);
+    traced.push(...(await finishJobs(conn, [endOf(job, id, 'cancelled')])).traced);
     return 'cancelled';
   });
 }
@@ -159,8 +186,9 @@ export async function completeJob(
   pool: Pool,
   args: { tenantId: string; id: string; attempt: number; errorClass: string | null },
   decide: (job: LockedJob) => CompletionDecision,
+  onEnded?: JobsEnded,
 ): Promise<CallbackResult<CompletionDecision>> {
-  return withTransaction(pool, async (conn) => {
+  return ending(pool, onEnded, async (conn, traced) => {
     const job = await lockJob(conn, args.tenantId, args.id);
     if (!job) return { kind: 'not_found' };
     if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job };
@@ -183,9 +211,10 @@ export async function completeJob(
     fenced(res);
     // The target's report stands in for the response body of a synchronous call: a node's output,
     // a callback event's body.
-    await finishJobs(conn, [
+    const finished = await finishJobs(conn, [
       endOf(job, args.id, decision.to === 'retry' ? 'pending' : decision.to, { output, error }),
     ]);
+    traced.push(...finished.traced);
     return { kind: 'ok', value: decision };
   });
 }

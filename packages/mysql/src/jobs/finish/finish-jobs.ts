@@ -31,11 +31,24 @@ export function followUps(): readonly FollowUp[] {
 
 /**
  * Runs every follow-up on the ends one path applied, in the caller's transaction (which holds the
- * ended job rows). Returns what they made: callback jobs, paused tasks.
+ * ended job rows). Returns what they made (callback jobs, paused tasks) and the ends in a sampled
+ * trace, whose spans the path makes once its transaction committed (a span of an end that rolled
+ * back would show what never happened).
  */
 export async function finishJobs(conn: PoolConnection, ends: readonly JobEnd[]): Promise<FinishContext> {
-  const context: FinishContext = { callbackJobs: 0, pausedTasks: 0, runs: new Map() };
+  const context: FinishContext = { callbackJobs: 0, pausedTasks: 0, runs: new Map(), traced: [] };
   if (ends.length === 0) return context;
+  for (const e of ends) {
+    if (e.trace?.sampled) {
+      context.traced.push({
+        id: e.id,
+        attempt: e.attempt,
+        state: e.state,
+        lane: e.lane ?? '',
+        trace: e.trace,
+      });
+    }
+  }
   const ordered = followUps();
   if (ends.some((e) => e.workflowNode) && !ordered.some((f) => f.nodeJobs)) {
     throw new Error(

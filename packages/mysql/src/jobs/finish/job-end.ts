@@ -1,4 +1,4 @@
-import type { FinishFollowUps, FollowUpReport } from '@dsched/domain';
+import type { EndedJob, FinishFollowUps, FollowUpReport, TraceContext } from '@dsched/domain';
 import type { PoolConnection } from 'mysql2/promise';
 
 // The vocabulary of the finish path (finish-jobs.ts): what a path ended, and what a follow-up is.
@@ -24,6 +24,12 @@ export interface JobEnd {
   responseBody?: string | null;
   /** The target's report of a 202 job through job-api: its output as JSON text, and its error. */
   report?: { output: string | null; error: string | null } | null;
+  /**
+   * The job's stored trace context and lane, read by the path's own lookup of the row (no
+   * statement of its own): a sampled one makes the end a span of the occurrence's trace.
+   */
+  trace?: TraceContext | null;
+  lane?: string;
 }
 
 /**
@@ -38,6 +44,8 @@ export type FollowUpPhase = (typeof FOLLOW_UP_PHASES)[number];
 export interface FinishContext extends FollowUpReport {
   /** Workflow runs the follow-ups touched (the walk, by hex id), for the run ends of `settle`. */
   runs: Map<string, Buffer>;
+  /** The ends in a sampled trace, for the path to make their spans once it committed. */
+  traced: EndedJob[];
 }
 
 /** One follow-up: one small module, one or two statements for a whole batch of ends. */

@@ -1,11 +1,13 @@
 -- Asynchronous jobs (the target answered 202) whose deadline passed without a completion. Walks
 -- jobs_deadline: deadline_at is set only while a job is parked, so the range holds nothing else.
 -- task_id, has_callbacks, counts_failures, workflow_id, node_id: what the end of its attempt here
--- sets off (the finish path, ../finish).
+-- sets off (the finish path, ../finish); lane, trace_context: the span of that end, in the
+-- occurrence's trace (read from the row the lock already fetched).
 -- Parameters: limit
--- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures, workflow_id, node_id)
+-- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures, workflow_id, node_id, lane, trace_context)
 SELECT id, attempt, attempt >= max_attempts AS spent,
-       task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures, workflow_id, node_id
+       task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures, workflow_id, node_id,
+       lane, trace_context
   FROM jobs
  WHERE deadline_at < NOW(3) AND state = 'running'
  ORDER BY deadline_at, id

@@ -1,7 +1,8 @@
-import type { MaintenanceGauges, ReleaseResult } from '@dsched/domain';
+import type { JobsEnded, MaintenanceGauges, ReleaseResult } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
+import { binToTrace } from '../../trace-context.ts';
 import { withTransaction } from '../../transaction.ts';
 import { finishJobs } from '../finish/index.ts';
 import { followUpsOfRow } from '../follow-ups/index.ts';
@@ -33,6 +34,8 @@ interface ReleasableRow extends RowDataPacket {
   counts_failures: number;
   workflow_id: Buffer | null;
   node_id: string | null;
+  lane: string;
+  trace_context: Buffer | null;
 }
 
 /** running-owners.sql. */
@@ -48,14 +51,30 @@ interface CountRow extends RowDataPacket {
 
 const NONE: ReleaseResult = { released: 0, dead: 0 };
 
+/** A pass's result and the traced ends, told once its transaction committed. */
+interface Released {
+  result: ReleaseResult;
+  traced: Parameters<JobsEnded>[0];
+}
+
+async function release(
+  pool: Pool,
+  onEnded: JobsEnded | undefined,
+  pass: (conn: PoolConnection) => Promise<Released>,
+): Promise<ReleaseResult> {
+  const { result, traced } = await withTransaction(pool, pass);
+  if (onEnded && traced.length > 0) onEnded(traced);
+  return result;
+}
+
 async function releaseBatch(
   conn: PoolConnection,
   rows: ReleasableRow[],
   update: string,
   extra: unknown[],
   attemptEnd: { errorClass: string; error: string },
-): Promise<ReleaseResult> {
-  if (rows.length === 0) return NONE;
+): Promise<Released> {
+  if (rows.length === 0) return { result: NONE, traced: [] };
   // Primary-key order: the same lock order as every other multi-row write.
   rows.sort((a, b) => Buffer.compare(a.id, b.id));
   const ids = rows.map((r) => r.id);
@@ -64,12 +83,12 @@ async function releaseBatch(
   // executor; a parked job's attempt row exists (open) and is closed after it.
   await conn.query(INSERT_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);
   const [res] = await conn.query<ResultSetHeader>(update, [ids, pairs, ...extra]);
-  if (res.affectedRows === 0) return NONE;
+  if (res.affectedRows === 0) return { result: NONE, traced: [] };
   await conn.query(CLOSE_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);
   // The rows stay locked from the select to here, so the update changed exactly those rows and
   // `spent` (read under the lock) says which of them went to the DLQ, the others back to pending.
   // Either way an attempt ended here, as one an executor recorded: the finish path follows it.
-  const { pausedTasks } = await finishJobs(
+  const { pausedTasks, traced } = await finishJobs(
     conn,
     rows.map((r) => ({
       id: binToId(r.id),
@@ -78,15 +97,27 @@ async function releaseBatch(
       followUps: followUpsOfRow(r),
       workflowNode:
         r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
+      trace: binToTrace(r.trace_context),
+      lane: String(r.lane),
     })),
   );
   const dead = rows.filter((r) => Number(r.spent) === 1).length;
-  return { released: res.affectedRows - dead, dead, ...(pausedTasks > 0 ? { pausedTasks } : {}) };
+  return {
+    result: { released: res.affectedRows - dead, dead, ...(pausedTasks > 0 ? { pausedTasks } : {}) },
+    traced,
+  };
 }
 
+// Each pass tells `onEnded` (the reconciler's spans, tracing on) of its ends in sampled traces once
+// it committed.
+
 /** Gives back one batch of expired claims (to pending, or to the DLQ when attempts are spent). */
-export async function releaseExpiredClaims(pool: Pool, limit: number): Promise<ReleaseResult> {
-  return withTransaction(pool, async (conn) => {
+export async function releaseExpiredClaims(
+  pool: Pool,
+  limit: number,
+  onEnded?: JobsEnded,
+): Promise<ReleaseResult> {
+  return release(pool, onEnded, async (conn) => {
     const [rows] = await conn.query<ReleasableRow[]>(SELECT_EXPIRED, [limit]);
     return releaseBatch(conn, rows, RELEASE_EXPIRED, [], {
       errorClass: 'lease_expired',
@@ -96,8 +127,12 @@ export async function releaseExpiredClaims(pool: Pool, limit: number): Promise<R
 }
 
 /** Fails one batch of asynchronous jobs past their deadline (retry after backoff, or the DLQ). */
-export async function failPastDeadline(pool: Pool, limit: number): Promise<ReleaseResult> {
-  return withTransaction(pool, async (conn) => {
+export async function failPastDeadline(
+  pool: Pool,
+  limit: number,
+  onEnded?: JobsEnded,
+): Promise<ReleaseResult> {
+  return release(pool, onEnded, async (conn) => {
     const [rows] = await conn.query<ReleasableRow[]>(SELECT_PAST_DEADLINE, [limit]);
     return releaseBatch(conn, rows, FAIL_PAST_DEADLINE, [], {
       errorClass: 'deadline',
@@ -107,9 +142,14 @@ export async function failPastDeadline(pool: Pool, limit: number): Promise<Relea
 }
 
 /** Gives back one batch of the claims held by executors that are known to be gone. */
-export async function releaseClaimsOf(pool: Pool, owners: string[], limit: number): Promise<ReleaseResult> {
+export async function releaseClaimsOf(
+  pool: Pool,
+  owners: string[],
+  limit: number,
+  onEnded?: JobsEnded,
+): Promise<ReleaseResult> {
   if (owners.length === 0) return NONE;
-  return withTransaction(pool, async (conn) => {
+  return release(pool, onEnded, async (conn) => {
     const [rows] = await conn.query<ReleasableRow[]>(SELECT_OF_OWNERS, [owners, limit]);
     return releaseBatch(conn, rows, RELEASE_OF_OWNERS, [owners], {
       errorClass: 'executor_gone',
