@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { TraceContext } from '@dsched/domain';
 
 // jobs.trace_context and workflows.trace_context (migration 0054): trace id (16 bytes), span id
@@ -21,4 +22,15 @@ export function binToTrace(bin: Buffer | null | undefined): TraceContext | null 
     spanId: bin.toString('hex', 16, 24),
     sampled: (bin[24]! & 1) === 1,
   };
+}
+
+/**
+ * A context for a job made without one (a caller that traces nothing, a replaced job older than
+ * the column): a new trace, not sampled, so every job stores one and its attempts share a trace id.
+ */
+export function untracedContext(): TraceContext {
+  const bytes = randomBytes(24);
+  // All zeros is an invalid id (W3C): 2^-64 at worst, but never store one.
+  if (bytes.every((b) => b === 0)) return untracedContext();
+  return { traceId: bytes.toString('hex', 0, 16), spanId: bytes.toString('hex', 16, 24), sampled: false };
 }

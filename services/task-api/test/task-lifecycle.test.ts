@@ -17,6 +17,17 @@ afterAll(async () => {
   await close();
 });
 
+/** Each job's stored trace context (hex) by occurrence. */
+async function traceContextsOf(taskId: string): Promise<Map<string, string | null>> {
+  const [rows] = await db.pool.query<RowDataPacket[]>(
+    'SELECT occurrence, HEX(trace_context) AS trace FROM jobs WHERE task_id = ?',
+    [idToBin(taskId)],
+  );
+  return new Map(
+    rows.map((r) => [String(r.occurrence), r.trace === null ? null : String(r.trace).toLowerCase()]),
+  );
+}
+
 type TaskBody = { id: string; version: number; state: string; nextFireAt: string | null; lane: string };
 
 async function newTask(t: Awaited<ReturnType<typeof tenantClient>>, body = cronBody('* * * * * *')) {
@@ -103,6 +114,15 @@ describe('edit', () => {
     const pending = (await jobsOf(db.pool, task.id)).filter((j) => j.state === 'pending');
     expect(pending.map((j) => j.occurrence)).toEqual(before.map((j) => j.occurrence));
     expect(pending.every((j) => j.url === 'https://example.test/v2')).toBe(true);
+    // Every job stores a trace context (this pass gave none: each got a new one), and each
+    // replacement continues its occurrence's trace: the replaced job's context.
+    const traces = await traceContextsOf(task.id);
+    expect(before.length).toBeGreaterThan(0);
+    for (const job of before) {
+      const replaced = traces.get(`superseded:2:${job.occurrence}`);
+      expect(replaced, job.occurrence).toMatch(/^[0-9a-f]{50}$/);
+      expect(traces.get(job.occurrence)).toBe(replaced);
+    }
   });
 
   it('refuses read-only and unknown fields and bad values by name, and changes nothing', async () => {

@@ -1,7 +1,7 @@
 import { newId, type TraceContext } from '@dsched/domain';
 import type { PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { loadSql } from '../sql.ts';
-import { traceToHex } from '../trace-context.ts';
+import { traceToHex, untracedContext } from '../trace-context.ts';
 
 const INSERT_JOBS = loadSql(import.meta.url, './insert-jobs.sql');
 const INSERT_JOB_TAGS = loadSql(import.meta.url, './insert-job-tags.sql');
@@ -19,7 +19,7 @@ export interface NewJob {
   runAt: Date;
   /** A fixed id (trigger-now answers with it); a new UUIDv7 otherwise. */
   id?: string;
-  /** The occurrence's trace, born with it (docs/tracing.md); none: the job's attempts start their own. */
+  /** The occurrence's trace, born with it (docs/tracing.md); none: a new unsampled one is stored. */
   trace?: TraceContext | null;
   /** Its task has tags: the job gets their index rows too (docs/tags.md). */
   tagged: boolean;
@@ -27,7 +27,7 @@ export interface NewJob {
 
 /**
  * Inserts jobs of tasks the caller holds locked, in one statement; an existing (task_id,
- * occurrence) is skipped. Returns the number of rows inserted.
+ * occurrence) is skipped. Every job stores a trace context. Returns the number of rows inserted.
  */
 export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date): Promise<number> {
   if (jobs.length === 0) return 0;
@@ -36,7 +36,14 @@ export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date
     jobs.map((j, i) => {
       const scheduledMs = j.scheduledFor.getTime();
       const runMs = j.runAt.getTime();
-      const row = [ids[i], j.taskId.toString('hex'), j.occurrence, j.kind, scheduledMs, traceToHex(j.trace)];
+      const row = [
+        ids[i],
+        j.taskId.toString('hex'),
+        j.occurrence,
+        j.kind,
+        scheduledMs,
+        traceToHex(j.trace ?? untracedContext()),
+      ];
       // A missing element reads as SQL NULL on MySQL and MariaDB alike (NULL ON EMPTY).
       return runMs === scheduledMs ? row : [...row, runMs];
     }),

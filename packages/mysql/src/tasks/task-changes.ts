@@ -5,6 +5,7 @@ import { insertJobs } from '../jobs/index.ts';
 import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { rarestTag, TAG_COUNT_CAP } from '../tag-rows-capped.ts';
+import { binToTrace } from '../trace-context.ts';
 import { withTransaction } from '../transaction.ts';
 import { inclusiveRange, recordOccurrenceSkips } from './occurrence-skips.ts';
 import {
@@ -36,6 +37,7 @@ interface UnstartedJobRow extends RowDataPacket {
   kind: 'scheduled' | 'trigger' | 'backfill';
   scheduled_for: Date;
   run_at: Date;
+  trace_context: Buffer | null;
 }
 
 /** Inserts a task if its tenant is under maxTasks; false when the quota is used up. */
@@ -102,6 +104,7 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
   await conn.query(SUPERSEDE_JOBS, [t.version, change.reason, jobs.map((j) => j.id)]);
   if (change.unstarted !== 'replace') return;
   // The same occurrences, doing what the task does now: the insert copies from the row just updated.
+  // Each continues its occurrence's trace (docs/tracing.md): the replaced job's context.
   await insertJobs(
     conn,
     jobs.map((j) => ({
@@ -110,6 +113,7 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
       kind: j.kind,
       scheduledFor: j.scheduled_for,
       runAt: j.run_at,
+      trace: binToTrace(j.trace_context),
       tagged: t.tags !== null,
     })),
     t.updatedAt,
