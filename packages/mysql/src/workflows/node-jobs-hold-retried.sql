@@ -1,9 +1,10 @@
 -- In an outcome batch: the node jobs it sent back to pending (a retry, a give-back) whose run is
 -- paused are held like the ones the pause held (node-jobs-hold.sql), in the same transaction, so a
--- retry never slips out of a pause. Reading the run's row waits for a pause being committed.
+-- retry never slips out of a pause; run_at keeps the retry's due time. Reading the run's row waits
+-- for a pause being committed.
 -- Parameters: ids (list)
 -- Returns: affected rows
 UPDATE jobs j
   JOIN workflows w ON w.id = j.workflow_id
-   SET j.run_at = '9000-01-01 00:00:00.000'
+   SET j.held = 1
  WHERE j.id IN (?) AND j.state = 'pending' AND w.paused = 1 AND w.state = 'running'

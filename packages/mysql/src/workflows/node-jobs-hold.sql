@@ -1,14 +1,16 @@
 -- Pause holds the jobs a run already made: its node jobs that are pending (not claimed yet, or
--- waiting out a retry's backoff) move their run_at to the hold time, 9000-01-01, past every claim's
--- range, so no executor claims them while the run is paused. Calls already running finish. Run by
--- the pause, and by the reconciler's sweep for the paused runs of its page (a job given back, or
--- revived by a node retry, after the pause). Reached through workflow_nodes_by_state (the runs'
--- pending nodes), each job by primary key; conditional on the run still being paused and running.
+-- waiting out a retry's backoff) are marked held, which takes them out of every claim's range
+-- (claim_lane is NULL for a held job), so no executor claims them while the run is paused; run_at
+-- keeps their due time. Calls already running finish. Run by the pause, and by the reconciler's
+-- sweep for the paused runs of its page (a job given back, or revived by a node retry, after the
+-- pause). Reached through workflow_nodes_by_state (the runs' pending nodes), each job by primary
+-- key; conditional on the run still being paused and running, and on the job not held yet (the
+-- sweep counts the jobs it held).
 -- Parameters: ids (list)
 -- Returns: affected rows
 UPDATE jobs j
   JOIN workflow_nodes n ON j.id = n.job_id
   JOIN workflows w ON w.id = n.workflow_id
-   SET j.run_at = '9000-01-01 00:00:00.000', j.updated_at = NOW(3)
+   SET j.held = 1, j.updated_at = NOW(3)
  WHERE n.workflow_id IN (?) AND n.state = 'pending' AND w.paused = 1 AND w.state = 'running'
-   AND j.state = 'pending' AND j.run_at < '9000-01-01 00:00:00.000'
+   AND j.state = 'pending' AND j.held = 0

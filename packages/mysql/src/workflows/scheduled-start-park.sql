@@ -1,8 +1,8 @@
 -- An occurrence job whose run was stored in the same transaction (run id = job id) stays running,
 -- held by no executor, until the run ends (workflow-runs.ts finishes it): the task's overlap policy
--- `forbid` sees a running occurrence while its run runs. Its lease is the hold time, past which no
--- release ever looks, and it has no deadline (the run's deadlineS is the workflow's own). Fenced by
--- the state and attempt it was locked with.
+-- `forbid` sees a running occurrence while its run runs. Its lease is 9000-01-01 (never expires),
+-- past which no release ever looks, and it has no deadline (the run's deadlineS is the workflow's
+-- own). Fenced by the state and attempt it was locked with.
 -- Parameters: id, attempt
 -- Returns: affected rows
 UPDATE jobs

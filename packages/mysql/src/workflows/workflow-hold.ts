@@ -3,8 +3,9 @@ import { idToBin } from '../ids.ts';
 import type { JobEnd } from '../jobs/finish/index.ts';
 import { loadSql } from '../sql.ts';
 
-// Pause holds the jobs a run already made (docs/workflows.md "Run operations"): their run_at moves
-// to a hold time no claim reaches, and resume makes them due again. Three places keep that true:
+// Pause holds the jobs a run already made (docs/workflows.md "Run operations"): each is marked
+// `held`, which takes it out of every claim's range while its run_at keeps its due time, and resume
+// releases them (claimable again at that run_at). Three places keep that true:
 // the pause itself, the finish path (a node job sent back to pending, by a retry or a give-back,
 // whatever path ended its attempt), and the reconciler's sweep (a node job a node retry revives).
 
@@ -19,7 +20,7 @@ export async function holdPausedRunJobs(conn: PoolConnection, ids: Buffer[]): Pr
   return res.affectedRows;
 }
 
-/** Makes the jobs a run's pause held due now. */
+/** Releases the jobs a run's pause held: claimable again at their run_at. */
 export async function releaseHeldRunJobs(conn: PoolConnection, id: Buffer): Promise<number> {
   const [res] = await conn.query<ResultSetHeader>(RELEASE, [id]);
   return res.affectedRows;
