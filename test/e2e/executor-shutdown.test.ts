@@ -30,7 +30,7 @@ it('finishes what it can within the grace period and gives back the rest without
       return new Promise((resolve) => gone.addEventListener('abort', () => resolve({ status: 200 })));
     return { status: 200 };
   });
-  const first = await startExecutor(db, { SHUTDOWN_GRACE_MS: '5000' }, 'exec-stopping');
+  const first = await startExecutor(db, { SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'info' }, 'exec-stopping');
   executors.push(first);
   const [quick] = await insertDueJobs(db.pool, {
     tenantId: tenant.id,
@@ -50,14 +50,20 @@ it('finishes what it can within the grace period and gives back the rest without
     10_000,
     'shutdown started',
   );
-  // While it drains (the stuck call holds it in its grace period), a new due job is not claimed:
-  // a live claim loop polls every 50 ms.
-  await new Promise((r) => setTimeout(r, 300));
+  // While it drains (the stuck call holds it for the whole grace period, 5 s), a new due job is
+  // not claimed: a live claim loop polls every 50 ms, so it would have claimed the job inserted
+  // once its loops stopped (run it, or given it back with a spent attempt) long before the executor
+  // exits. No fixed wait: the job is inserted after the log says no pass runs any more, and read
+  // once the executor is gone.
+  await eventually(
+    async () => (first.output().includes('"msg":"loops stopped"') ? true : undefined),
+    10_000,
+    'the loops stopped',
+  );
   const [late] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/late` } });
-  await new Promise((r) => setTimeout(r, 500));
   expect(first.process.exitCode).toBeNull();
-  expect(await jobRow(db, late!)).toMatchObject({ state: 'pending', attempt: 0 });
   expect(await first.exited).toBe(0);
+  expect(await jobRow(db, late!)).toMatchObject({ state: 'pending', attempt: 0 });
 
   expect(await jobRow(db, quick!)).toMatchObject({ state: 'succeeded', attempt: 1 });
   expect(await jobRow(db, stuck!)).toMatchObject({

@@ -45,7 +45,14 @@ export async function runWorker(options: {
   shuttingDown = handleShutdown(
     logger,
     [
-      { name: 'stop loops', run: async () => void (await Promise.all(parts.loops.map((l) => l.stop()))) },
+      {
+        name: 'stop loops',
+        run: async () => {
+          await Promise.all(parts.loops.map((l) => l.stop()));
+          // From here no pass of any loop runs: what is held is finished or given back next.
+          logger.info('loops stopped');
+        },
+      },
       ...parts.stopSteps,
       { name: 'ops', run: () => ops.close() },
       { name: 'tracing', run: () => tracing.shutdown() },

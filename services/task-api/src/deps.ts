@@ -11,6 +11,7 @@ import {
   mysqlTaskRuns,
   mysqlTenantDirectory,
   mysqlWorkflowStore,
+  type SteppedClock,
 } from './adapters/mysql.ts';
 import { cassandraWorkflowHistory } from './adapters/workflow-history.ts';
 import type { TaskApiDeps } from './app.ts';
@@ -34,6 +35,8 @@ export function taskApiDeps(args: {
   keyring: SecretsKeyring;
   /** The births of the jobs and runs it makes (trigger, backfill, workflows): their traces. */
   born?: TraceBirth;
+  /** Tests only: the instant to step time to instead of the database clock (adapters/mysql.ts). */
+  at?: SteppedClock;
 }): Omit<TaskApiDeps, 'ready' | 'isShuttingDown'> {
   const { pool } = args;
   const metrics = new TaskApiMetrics(args.registry);
@@ -41,10 +44,10 @@ export function taskApiDeps(args: {
     logger: args.logger,
     registry: args.registry,
     tenants: mysqlTenantDirectory(pool, { rotationGraceS: args.rotationGraceS, keyring: args.keyring }),
-    tasks: mysqlTaskRepository(pool, { partitions: args.partitions }),
+    tasks: mysqlTaskRepository(pool, { partitions: args.partitions, ...(args.at ? { at: args.at } : {}) }),
     runs: mysqlTaskRuns(pool, args.born),
-    rateLimit: mysqlRateLimiter(pool),
-    now: mysqlClock(pool),
+    rateLimit: mysqlRateLimiter(pool, args.at),
+    now: mysqlClock(pool, args.at),
     adminToken: args.adminToken,
     workflows: mysqlWorkflowStore(pool, args.born),
     history: cassandraWorkflowHistory(args.cassandra),

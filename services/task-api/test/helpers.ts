@@ -32,9 +32,13 @@ export const cronBody = (expression: string, overrides: Record<string, unknown> 
   ...overrides,
 });
 
-/** What a scheduler pass would materialise now, with a lookahead (the scheduler's own code). */
-export function schedulerPass(pool: Pool, lookaheadMs: number) {
+/**
+ * What a scheduler pass would materialise now (or at `now`, a test's stepped instant), with a
+ * lookahead (the scheduler's own code).
+ */
+export function schedulerPass(pool: Pool, lookaheadMs: number, now?: Date) {
   return materialiseDueBatch(pool, {
+    ...(now ? { now } : {}),
     scope: { unleased: Array.from({ length: 64 }, (_, i) => i) },
     lookaheadMs,
     limit: 1000,

@@ -2,20 +2,32 @@ import { idToBin } from '@dsched/mysql/ids';
 import { databaseNow, type RowDataPacket } from '@dsched/mysql/pool';
 import type { TestDatabase } from '@dsched/testkit/mysql';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cronBody, jobsOf, schedulerPass, tenantClient } from './helpers.ts';
 import { buildTestApp } from './test-app.ts';
 
 let db: TestDatabase;
 let app: FastifyInstance;
 let close: () => Promise<void>;
+// The API's clock: the database's, unless a test steps it forward (time as a parameter: no test
+// sleeps until the database clock has passed an instant).
+let stepped: Date | null = null;
 
 beforeAll(async () => {
-  ({ db, app, close } = await buildTestApp(import.meta.url));
+  ({ db, app, close } = await buildTestApp(import.meta.url, { at: () => stepped }));
 });
 afterAll(async () => {
   await close();
 });
+afterEach(() => {
+  stepped = null;
+});
+
+/** Steps the API's clock `ms` past the database's now; returns that instant. */
+async function stepClock(ms: number): Promise<Date> {
+  stepped = new Date((await databaseNow(db.pool)).getTime() + ms);
+  return stepped;
+}
 
 /** Each job's stored trace context (hex) by occurrence. */
 async function traceContextsOf(taskId: string): Promise<Map<string, string | null>> {
@@ -218,19 +230,18 @@ describe('pause, resume, delete', () => {
     const again = await a.call('POST', `/v1/tasks/${task.id}/pause`);
     expect(again.json()).toMatchObject({ state: 'paused', version: 2 });
     // Longer than what was materialised ahead: occurrences fall due while paused.
-    await new Promise((r) => setTimeout(r, 2_100));
-    await schedulerPass(db.pool, 500);
+    const now = await stepClock(2_100);
+    await schedulerPass(db.pool, 500, now);
     expect((await jobsOf(db.pool, task.id)).every((j) => j.state === 'cancelled')).toBe(true);
     const resumed = (await a.call('POST', `/v1/tasks/${task.id}/resume`)).json() as TaskBody;
     expect(resumed).toMatchObject({ state: 'active', version: 3 });
-    const now = await databaseNow(db.pool);
     expect(Date.parse(resumed.nextFireAt!)).toBeGreaterThanOrEqual(now.getTime() - 1000);
     const [skips] = await db.pool.query<RowDataPacket[]>(
       'SELECT reason FROM occurrence_skips WHERE task_id = ?',
       [idToBin(task.id)],
     );
     expect(skips.map((s) => s.reason)).toEqual(['paused']);
-    await schedulerPass(db.pool, 2_000);
+    await schedulerPass(db.pool, 2_000, now);
     expect((await jobsOf(db.pool, task.id)).some((j) => j.state === 'pending')).toBe(true);
   });
 
@@ -335,7 +346,8 @@ describe('quotas', () => {
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     expect(statuses).toContain(429);
     expect(retryAfter).toBe('1');
-    await new Promise((r) => setTimeout(r, 1_100));
+    // A second later by the bucket's clock, it has refilled.
+    await stepClock(1_100);
     expect((await a.call('GET', '/v1/tasks')).statusCode).toBe(200);
   });
 });

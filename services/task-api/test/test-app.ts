@@ -17,6 +17,8 @@ export async function buildTestApp(
     workflowMaxBodyBytes?: number;
     authThrottle?: { maxFailures: number; windowS: number };
     trustProxy?: TrustProxy;
+    /** The instant to step time to instead of the database clock (null: the database clock). */
+    at?: () => Date | null;
   } = {},
 ) {
   const [db, ks]: [TestDatabase, TestKeyspace] = await Promise.all([
@@ -36,6 +38,7 @@ export async function buildTestApp(
       historyRetentionDays: options.historyRetentionDays ?? 90,
       workflowMaxBodyBytes: options.workflowMaxBodyBytes ?? 64 * 1024 * 1024,
       keyring: testKeyring(),
+      ...(options.at ? { at: options.at } : {}),
     }),
     ready: async () => undefined,
     ...(options.authThrottle ? { authThrottle: options.authThrottle } : {}),

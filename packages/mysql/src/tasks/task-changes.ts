@@ -123,19 +123,21 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
 /**
  * Reads a tenant's task under its row lock with the database clock, lets `decide` work out the
  * change (null: none), and writes it: the task (fenced by version), its unstarted jobs, the
- * occurrences it skips, the tenant's task count. Returns null when the task is not found.
+ * occurrences it skips, the tenant's task count. Returns null when the task is not found. `at`:
+ * the instant to decide at instead of the database clock (a test stepping time; production: null).
  */
 export async function changeTask(
   pool: Pool,
   tenantId: string,
   id: string,
   decide: (task: Task, now: Date) => TaskChange | null,
+  at: Date | null = null,
 ): Promise<{ task: Task; changed: boolean } | null> {
   return withTransaction(pool, async (conn) => {
     const row = await lockTask(conn, tenantId, id);
     if (!row) return null;
     const current = rowToTask(row);
-    const change = decide(current, await databaseNow(conn));
+    const change = decide(current, await databaseNow(conn, at));
     if (!change) return { task: current, changed: false };
     await writeTaskChange(conn, current.version, change);
     return { task: change.task, changed: true };

@@ -52,12 +52,25 @@ export function mysqlTenantDirectory(
   };
 }
 
-export function mysqlTaskRepository(pool: Pool, options: { partitions: number }): TaskRepository {
+/**
+ * The instant a test steps time to, used instead of the database clock by the statements and
+ * decisions that read the time (a task change, the rate limit, the API's clock); null, and always
+ * in production, means the database clock (invariant 1).
+ */
+export type SteppedClock = () => Date | null;
+
+const DATABASE_CLOCK: SteppedClock = () => null;
+
+export function mysqlTaskRepository(
+  pool: Pool,
+  options: { partitions: number; at?: SteppedClock },
+): TaskRepository {
+  const at = options.at ?? DATABASE_CLOCK;
   return {
     insert: (task) => insertTaskWithinQuota(pool, task, partitionOf(task.id, options.partitions)),
     get: (tenantId, id) => getTask(pool, tenantId, id),
     list: (tenantId, page) => listTasks(pool, tenantId, page),
-    change: (tenantId, id, decide) => changeTask(pool, tenantId, id, decide),
+    change: (tenantId, id, decide) => changeTask(pool, tenantId, id, decide, at()),
     apply: (tenantId, keys, how) =>
       applyTaskPlan(pool, {
         tenantId,
@@ -75,12 +88,12 @@ export function mysqlTaskRuns(pool: Pool, born?: TraceBirth): TaskRuns {
   };
 }
 
-export function mysqlRateLimiter(pool: Pool): RateLimiter {
-  return (tenantId, perSecond) => takeRateToken(pool, tenantId, perSecond);
+export function mysqlRateLimiter(pool: Pool, at: SteppedClock = DATABASE_CLOCK): RateLimiter {
+  return (tenantId, perSecond) => takeRateToken(pool, tenantId, perSecond, at());
 }
 
-export function mysqlClock(pool: Pool): DatabaseClock {
-  return () => databaseNow(pool);
+export function mysqlClock(pool: Pool, at: SteppedClock = DATABASE_CLOCK): DatabaseClock {
+  return () => databaseNow(pool, at());
 }
 
 export function mysqlWorkflowStore(pool: Pool, born?: TraceBirth): WorkflowStore {
