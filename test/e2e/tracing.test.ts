@@ -175,12 +175,20 @@ describe('one occurrence, one trace', () => {
       traceId,
       (t) =>
         spansOf(t, 'archiver', 'archive').length === 1 &&
+        spansOf(t, 'archiver', 'occurrence').length === 1 &&
         spansOf(t, 'test-target').length === 2 &&
         spansOf(t, 'executor', 'process default').length === 2,
     );
-    const [create] = spansOf(t, 'scheduler', 'create job');
+    // The job was born in the scheduler's batch: one `create jobs` span (a trace of its own) links
+    // to the occurrence's root, which the archiver exported with the ids the job stored at birth.
+    expect(spansOf(t, 'scheduler'), describeTrace(t)).toEqual([]);
+    const [create] = spansOf(t, 'archiver', 'occurrence');
     expect(create, describeTrace(t)).toBeDefined();
     expect(tagOf(create!, 'messaging.message.id')).toBe(job.id);
+    expect(parentOf(create!)).toBeUndefined();
+    const batch = await linkingSpan('scheduler', 'create jobs', traceId);
+    expect(batch.link.spanID).toBe(create!.spanID);
+    expect(tagOf(batch.span, 'messaging.operation.type')).toBe('create');
     const processes = spansOf(t, 'executor', 'process default').sort(
       (a, b) => Number(tagOf(a, 'dsched.job.attempt')) - Number(tagOf(b, 'dsched.job.attempt')),
     );
@@ -305,14 +313,14 @@ describe('one occurrence, one trace', () => {
     expect(spansOf(t, 'test-target').length).toBeGreaterThanOrEqual(1);
     // The reconciler's give-back of the killed attempt is a span of the trace, a child of the
     // job's birth, linked to the reconciler's batch span.
-    const [create] = spansOf(t, 'scheduler', 'create job');
+    const create = await endSpan(traceId, 'archiver', 'occurrence');
     const back = await endSpan(traceId, 'reconciler', 'give back default');
     expect(tagOf(back, 'dsched.job.attempt'), describeTrace(t)).toBe(1);
     expect(tagOf(back, 'dsched.job.outcome')).toBe('give_back');
     expect(tagOf(back, 'dsched.job.reason')).toBe('lease_expired');
     expect(tagOf(back, 'messaging.operation.type')).toBe('settle');
     expect(tagOf(back, 'messaging.message.id')).toBe(first.idempotencyKey);
-    expect(parentOf(back)).toBe(create!.spanID);
+    expect(parentOf(back)).toBe(create.spanID);
     await expectBatchLink(back, 'reconciler');
     // The job whose last attempt the kill cut: the reconciler's dead-lettering is its span.
     const dead = await endSpan(lastTraceId, 'reconciler', 'dead-letter default');
@@ -387,6 +395,25 @@ describe('the ends that are not an executor outcome are spans of the occurrence'
     }
   });
 });
+
+/** A span of that service and name (in a trace of its own) with a link into `traceId`, and the link. */
+async function linkingSpan(service: string, operation: string, traceId: string) {
+  return eventually(
+    async () => {
+      const url = `${jaeger.queryUrl}/api/traces?service=${service}&operation=${encodeURIComponent(operation)}&limit=1000&lookback=1h`;
+      const found = (await (await fetch(url)).json()) as { data: JaegerTrace[] };
+      for (const t of found.data ?? []) {
+        for (const span of t.spans) {
+          const link = span.references.find((r) => r.refType === 'FOLLOWS_FROM' && r.traceID === traceId);
+          if (span.operationName === operation && link) return { span, link };
+        }
+      }
+      return undefined;
+    },
+    30_000,
+    `a ${service} ${operation} span linked to ${traceId}`,
+  );
+}
 
 /** The span of that name a service made in a trace, waiting for it to arrive. */
 async function endSpan(traceId: string, service: string, name: string) {

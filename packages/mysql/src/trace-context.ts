@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { TraceContext } from '@dsched/domain';
 
 // jobs.trace_context and workflows.trace_context (migration 0054): trace id (16 bytes), span id
-// (8), flags (1, bit 0 sampled). Hex on the way in, for the JSON documents the batch inserts read.
+// (8), flags (1, bit 0 sampled, bit 1 the root span owed by the archiver). Hex on the way in, for the JSON documents the batch inserts read.
 
 /** The column's 25 bytes as the 50 hex digits a JSON document carries (UNHEX in SQL). */
 export function traceToHex(ctx: TraceContext | null | undefined): string | null {
-  return ctx ? `${ctx.traceId}${ctx.spanId}${ctx.sampled ? '01' : '00'}` : null;
+  return ctx ? `${ctx.traceId}${ctx.spanId}0${(ctx.sampled ? 1 : 0) | (ctx.rootOwed ? 2 : 0)}` : null;
 }
 
 export function traceToBin(ctx: TraceContext | null | undefined): Buffer | null {
@@ -21,6 +21,7 @@ export function binToTrace(bin: Buffer | null | undefined): TraceContext | null 
     traceId: bin.toString('hex', 0, 16),
     spanId: bin.toString('hex', 16, 24),
     sampled: (bin[24]! & 1) === 1,
+    ...((bin[24]! & 2) === 2 ? { rootOwed: true } : {}),
   };
 }
 

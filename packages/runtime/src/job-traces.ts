@@ -1,5 +1,4 @@
-import { randomFillSync } from 'node:crypto';
-import type { JobBirth, TraceBirth, TraceContext } from '@dsched/domain';
+import type { JobBirth, TraceBatchBirth, TraceBirth, TraceContext } from '@dsched/domain';
 import {
   type Attributes,
   type Context,
@@ -13,7 +12,11 @@ import {
   TraceFlags,
   trace,
 } from '@opentelemetry/api';
+import { randomHex } from './random-hex.ts';
+import { rootSpanIds } from './root-span-ids.ts';
 import type { Tracing } from './tracing.ts';
+
+export { randomHex };
 
 // The spans of one occurrence's trace (docs/tracing.md): its context is born with the job, stored
 // with it and carried by the domain's TraceContext; every later step starts its span from it, so
@@ -83,6 +86,65 @@ export class JobTraces {
       ...(job.occurrence ? { 'dsched.job.occurrence': job.occurrence } : {}),
       ...(job.scheduledFor ? { 'dsched.job.scheduled_for': job.scheduledFor.toISOString() } : {}),
     });
+
+  /**
+   * The births of one batch insert (the scheduler's): each job a new trace whose sampling the
+   * sampler decides on its trace id, and whose root span is owed (`rootOwed`: the archiver exports
+   * it, with the stored ids, when the occurrence leaves MySQL); the statement is one `create jobs`
+   * span linked to each sampled job, ended when the batch committed. Tracing off: random ids only.
+   */
+  readonly bornBatch: TraceBatchBirth = (jobs) => {
+    const contexts: TraceContext[] = new Array(jobs.length);
+    if (!this.enabled) {
+      for (let i = 0; i < jobs.length; i++) {
+        contexts[i] = { traceId: randomHex(16), spanId: randomHex(8), sampled: false };
+      }
+      return { contexts, end: () => undefined };
+    }
+    for (let i = 0; i < jobs.length; i++) {
+      const traceId = randomHex(16);
+      contexts[i] = {
+        traceId,
+        spanId: randomHex(8),
+        sampled: this.#tracing.sampleRoot(traceId),
+        rootOwed: true,
+      };
+    }
+    const span = this.batch('create jobs', 'create', contexts, { 'messaging.operation.name': 'materialise' });
+    return {
+      contexts,
+      end: (inserted) => {
+        span?.setAttribute('dsched.jobs.inserted', inserted);
+        span?.end();
+      },
+    };
+  };
+
+  /**
+   * An occurrence's root span, owed since its birth in a batch: exported with the ids its job
+   * stored, from `bornAt` to now (the archiver, as the occurrence leaves MySQL). Nothing unless
+   * the context owes its root and is sampled.
+   */
+  root(job: TraceContext | null | undefined, attributes: Attributes, bornAt: TimeInput): void {
+    if (!this.enabled || !job?.sampled || !job.rootOwed) return;
+    const span = rootSpanIds.withIds(job, () =>
+      this.#tracing.tracer.startSpan(
+        'occurrence',
+        {
+          kind: SpanKind.PRODUCER,
+          root: true,
+          startTime: bornAt,
+          attributes: {
+            'messaging.system': MESSAGING_SYSTEM,
+            'messaging.operation.type': 'create',
+            ...attributes,
+          },
+        },
+        ROOT_CONTEXT,
+      ),
+    );
+    span.end();
+  }
 
   /**
    * One span for a statement over many jobs, linked to each sampled job's trace; undefined when
@@ -179,20 +241,4 @@ export function fromSpanContext(span: Span): TraceContext {
 /** The same trace and sampling, a new span id: what an untraced step hands on (a call's traceparent). */
 export function childContext(parent: TraceContext): TraceContext {
   return { traceId: parent.traceId, spanId: randomHex(8), sampled: parent.sampled };
-}
-
-// Ids from a pool of random bytes refilled 4 KiB at a time: one fill serves about 170 trace
-// contexts, so a job born costs a slice and a hex conversion, not a call into the random source.
-const pool = Buffer.alloc(4096);
-let offset = pool.length;
-
-export function randomHex(bytes: number): string {
-  if (offset + bytes > pool.length) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  const hex = pool.toString('hex', offset, offset + bytes);
-  offset += bytes;
-  // All zeros is an invalid id (W3C); 2^-64 at worst, but never emit one.
-  return /^0+$/.test(hex) ? randomHex(bytes) : hex;
 }

@@ -6,7 +6,8 @@ import {
   diag,
   type Link,
   propagation,
-  type SpanKind,
+  ROOT_CONTEXT,
+  SpanKind,
   TraceFlags,
   type Tracer,
   trace,
@@ -30,6 +31,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { JobTraces } from './job-traces.ts';
 import type { Logger } from './logger.ts';
+import { rootSpanIds } from './root-span-ids.ts';
 import { type TracingConfig, tracesUrl } from './tracing-config.ts';
 
 // OpenTelemetry for one service (docs/tracing.md). With no endpoint nothing is set up: no
@@ -43,6 +45,11 @@ export interface Tracing {
   readonly tracer: Tracer;
   /** Where the spans go (the OTLP traces URL), when enabled. */
   readonly url: string | undefined;
+  /**
+   * The sampler's decision for a new trace with this id, without making a span: a job born in a
+   * batch gets its trace and decision here, the batch's one span links the sampled ones.
+   */
+  sampleRoot(traceId: string): boolean;
   /** Exports what is buffered and stops; the last shutdown step. */
   shutdown(): Promise<void>;
 }
@@ -60,6 +67,7 @@ export const tracingOff: Tracing = {
   enabled: false,
   tracer: trace.getTracer(TRACER_NAME),
   url: undefined,
+  sampleRoot: () => false,
   shutdown: async () => undefined,
 };
 
@@ -94,6 +102,7 @@ export function startTracing(options: StartTracingOptions): Tracing {
       ...(options.instanceId ? { 'service.instance.id': options.instanceId } : {}),
     }),
     sampler: new LinkedBatchSampler(samplerOf(config)),
+    idGenerator: rootSpanIds,
     // A batch span links every sampled job of its statement (up to a claim's or an insert's 1,000).
     spanLimits: { linkCountLimit: 1000 },
     spanProcessors: [
@@ -115,10 +124,14 @@ export function startTracing(options: StartTracingOptions): Tracing {
     { url: options.exporter ? '(test exporter)' : url, sampler: samplerOf(config).toString() },
     'tracing on',
   );
+  const rootSampler = samplerOf(config);
   current = {
     enabled: true,
     tracer: trace.getTracer(TRACER_NAME),
     url,
+    sampleRoot: (traceId) =>
+      rootSampler.shouldSample(ROOT_CONTEXT, traceId, 'create job', SpanKind.PRODUCER, {}, []).decision ===
+      SamplingDecision.RECORD_AND_SAMPLED,
     shutdown: async () => {
       await provider.shutdown().catch((err: unknown) => logger.warn({ err }, 'tracing: final export failed'));
     },

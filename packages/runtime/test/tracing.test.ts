@@ -105,6 +105,9 @@ describe('job traces', () => {
     expect(a.sampled).toBe(false);
     expect(traces.batch('send jobs', 'send', [a, b])).toBeUndefined();
     expect(traces.step('process default', { ...a, sampled: true }, {})).toBeUndefined();
+    const batch = traces.bornBatch([{ id: 'j', kind: 'scheduled' }]);
+    expect(batch.contexts[0]).toMatchObject({ sampled: false });
+    expect(batch.contexts[0]!.rootOwed).toBeUndefined();
   });
 
   describe('with tracing on', () => {
@@ -161,6 +164,36 @@ describe('job traces', () => {
       expect(process.spanContext().traceId).toBe(jobs[0]!.traceId);
       expect(process.parentSpanContext?.spanId).toBe(jobs[0]!.spanId);
       expect(process.links[0]!.context.spanId).toBe(send.spanContext().spanId);
+    });
+
+    it('a batch of 500 jobs born in one insert is one span linked to each job, whose root the archiver exports later', async () => {
+      exporter.reset();
+      const births = Array.from({ length: 500 }, (_, i) => ({ id: `b${i}`, kind: 'scheduled' }));
+      const born = traces.bornBatch(births);
+      born.end(500);
+      const { contexts } = born;
+      expect(new Set(contexts.map((c) => c.traceId)).size).toBe(500);
+      expect(contexts.every((c) => c.sampled && c.rootOwed)).toBe(true);
+      let spans = await flushed();
+      expect(spans.map((s) => s.name)).toEqual(['create jobs']);
+      expect(spans[0]!.links.map((l) => l.context.traceId)).toEqual(contexts.map((c) => c.traceId));
+      expect(spans[0]!.attributes['dsched.jobs.inserted']).toBe(500);
+      // Later steps are children of the stored context; the occurrence's root carries its ids.
+      traces.step('process default', contexts[7], {})!.end();
+      traces.root(contexts[7], { 'messaging.message.id': 'b7' }, new Date(Date.now() - 1000));
+      traces.root({ ...contexts[8]!, rootOwed: false }, {}, new Date());
+      spans = await flushed();
+      const root = spans.find((s) => s.name === 'occurrence')!;
+      expect(spans.filter((s) => s.name === 'occurrence')).toHaveLength(1);
+      expect(root.spanContext().traceId).toBe(contexts[7]!.traceId);
+      expect(root.spanContext().spanId).toBe(contexts[7]!.spanId);
+      expect(root.parentSpanContext).toBeUndefined();
+      const process = spans.find((s) => s.name === 'process default')!;
+      expect(process.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
+      // The ids were this span's only: the next span gets ids of its own.
+      const next = tracing.tracer.startSpan('next');
+      next.end();
+      expect(next.spanContext().spanId).not.toBe(contexts[7]!.spanId);
     });
 
     it('make no span for a job or batch whose trace is not sampled', () => {

@@ -38,7 +38,7 @@ async function main(config: SchedulerConfig): Promise<void> {
         materialise: mysqlDueMaterialiser(pool, {
           lookaheadMs: config.SCHEDULER_LOOKAHEAD_S * 1000,
           batchSize: config.SCHEDULER_BATCH_SIZE,
-          born: traces.born,
+          births: traces.bornBatch,
         }),
         limits: {
           maxJobs: config.SCHEDULER_MAX_JOBS_PER_BATCH,

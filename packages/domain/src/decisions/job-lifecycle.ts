@@ -176,6 +176,8 @@ export interface JobRecord {
   view: JobView;
   /** The occurrence's trace context (null: a job made before traces were stored, or history). */
   trace?: TraceContext | null;
+  /** When its row was made: the start of the occurrence's root span, when the archiver owes it. */
+  bornAt?: Date;
 }
 
 /** What job-api's decisions read of a locked job. */

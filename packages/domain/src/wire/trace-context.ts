@@ -9,6 +9,12 @@ export interface TraceContext {
   spanId: string;
   /** Whether the trace is recorded (the W3C sampled flag, decided once, where the trace began). */
   sampled: boolean;
+  /**
+   * `spanId` is the occurrence's root span, not exported yet: a job born in a batch (the
+   * scheduler's) has no span of its own at birth, and the archiver exports its root, from birth to
+   * history, when the occurrence leaves MySQL (docs/tracing.md). Stored as bit 1 of the flags.
+   */
+  rootOwed?: boolean;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
@@ -48,6 +54,15 @@ export interface JobBirth {
   scheduledFor?: Date;
   workflowId?: string | null;
 }
+
+/**
+ * The births of one batch of jobs (one insert statement): each job's context, in order, and the
+ * batch's one span, ended by `end` once the batch committed with the number of jobs it inserted.
+ */
+export type TraceBatchBirth = (jobs: readonly JobBirth[]) => {
+  contexts: TraceContext[];
+  end(inserted: number): void;
+};
 
 /**
  * Gives a job being born its trace context (and records its birth, when traced): what storage asks

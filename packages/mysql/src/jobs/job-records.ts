@@ -149,7 +149,7 @@ export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Prom
     const attempts = withOpenAttempt(r, byJob.get(r.id.toString('hex')) ?? []);
     // Every attempt of an occurrence is a span of its one trace (docs/tracing.md).
     if (trace) for (const a of attempts) a.traceId = trace.traceId;
-    return { tenantId: binToId(r.tenant_id), view: toJobView(r, attempts), trace };
+    return { tenantId: binToId(r.tenant_id), view: toJobView(r, attempts), trace, bornAt: r.created_at };
   });
 }
 

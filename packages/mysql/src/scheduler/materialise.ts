@@ -5,7 +5,7 @@ import type {
   OverlapPolicy,
   PartitionScope,
   SkipReason,
-  TraceBirth,
+  TraceBatchBirth,
 } from '@dsched/domain';
 import { newId } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
@@ -29,8 +29,11 @@ export interface MaterialiseArgs {
   limit: number;
   /** What to write for the due tasks read (the scheduler's `dueBatchDecision`). */
   decide: DueBatchDecision;
-  /** Each new job's trace context (docs/tracing.md); none: stored without one. */
-  born?: TraceBirth;
+  /**
+   * The batch's births (docs/tracing.md): each new job's trace context, and the batch's one span,
+   * ended once the batch committed; none: each job gets a new unsampled context (insertJobs).
+   */
+  births?: TraceBatchBirth;
   /**
    * The instant to decide with instead of the database clock: tests step time forward with it
    * rather than sleep. Never set in production (the scheduler passes none).
@@ -105,7 +108,9 @@ async function clockAndPartitions(
  * multi-row insert of jobs, one of skipped ranges and one update advancing next_fire_at.
  */
 export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Promise<MaterialiseResult> {
-  return withTransaction(pool, async (conn) => {
+  let birth: ReturnType<TraceBatchBirth> | undefined;
+  const result = await withTransaction(pool, async (conn) => {
+    birth = undefined; // a deadlock's retry starts over
     const { now, partitions, lost } = await clockAndPartitions(conn, args.scope, args.now ?? null);
     const result: MaterialiseResult = {
       now,
@@ -152,26 +157,26 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     const plan = args.decide(due, { now, dueBefore });
     if (plan.full) result.full = true; // the rest of the batch stays due (and unlocked at commit)
 
-    const jobs: NewJob[] = plan.jobs.map((j) => {
-      const id = newId(now.getTime());
-      const born = {
-        id,
+    const ids = plan.jobs.map(() => newId(now.getTime()));
+    birth = args.births?.(
+      plan.jobs.map((j, i) => ({
+        id: ids[i]!,
         taskId: j.taskId,
         occurrence: j.occurrence,
         kind: 'scheduled',
         scheduledFor: j.scheduledFor,
-      };
-      return {
-        id,
-        taskId: bins.get(j.taskId)!,
-        occurrence: j.occurrence,
-        kind: 'scheduled',
-        scheduledFor: j.scheduledFor,
-        runAt: j.runAt,
-        trace: args.born ? args.born(born) : null,
-        tagged: tagged.has(j.taskId),
-      };
-    });
+      })),
+    );
+    const jobs: NewJob[] = plan.jobs.map((j, i) => ({
+      id: ids[i]!,
+      taskId: bins.get(j.taskId)!,
+      occurrence: j.occurrence,
+      kind: 'scheduled',
+      scheduledFor: j.scheduledFor,
+      runAt: j.runAt,
+      trace: birth ? birth.contexts[i]! : null,
+      tagged: tagged.has(j.taskId),
+    }));
     for (const j of plan.jobs) result.scheduledFor.push(j.scheduledFor);
     const skips = plan.skips.map(({ taskId, range }) => {
       result.skipped[range.reason] = (result.skipped[range.reason] ?? 0) + 1;
@@ -187,4 +192,6 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     await conn.query(ADVANCE_TASKS, [JSON.stringify(advance), now]);
     return result;
   });
+  birth?.end(result.jobsInserted);
+  return result;
 }

@@ -101,7 +101,8 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
   const kinds = change.kinds === 'all' ? ['scheduled', 'trigger', 'backfill'] : ['scheduled'];
   const [jobs] = await conn.query<UnstartedJobRow[]>(SELECT_UNSTARTED, [idToBin(t.id), kinds]);
   if (jobs.length === 0) return;
-  await conn.query(SUPERSEDE_JOBS, [t.version, change.reason, jobs.map((j) => j.id)]);
+  const replaced = change.unstarted === 'replace' ? 1 : 0;
+  await conn.query(SUPERSEDE_JOBS, [t.version, change.reason, replaced, jobs.map((j) => j.id)]);
   if (change.unstarted !== 'replace') return;
   // The same occurrences, doing what the task does now: the insert copies from the row just updated.
   // Each continues its occurrence's trace (docs/tracing.md): the replaced job's context.

@@ -23,6 +23,22 @@ export function traceHistoryWrites(write: HistoryWriter, traces: JobTraces): His
     }
     batch?.end();
     for (const r of records) {
+      // A job born in a batch (the scheduler's) owes its trace's root: exported now, from its
+      // birth to history, with the ids it stored (a callback or node job copies the context it
+      // continues, and owes nothing).
+      if (r.trace?.rootOwed && r.view.kind === 'scheduled' && r.bornAt) {
+        traces.root(
+          r.trace,
+          {
+            'messaging.message.id': r.view.id,
+            'messaging.operation.name': r.view.kind,
+            'dsched.job.state': r.view.state,
+            'dsched.job.scheduled_for': r.view.scheduledFor,
+            ...(r.view.taskId ? { 'dsched.task.id': r.view.taskId } : {}),
+          },
+          r.bornAt,
+        );
+      }
       traces.mark(
         'archive',
         r.trace,

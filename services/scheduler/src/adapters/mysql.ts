@@ -1,4 +1,4 @@
-import type { TraceBirth } from '@dsched/domain';
+import type { TraceBatchBirth } from '@dsched/domain';
 import {
   acquirePartitionLeases,
   countMembers,
@@ -15,7 +15,7 @@ import type { DueMaterialiser, PartitionLeaseStore } from '../ports.ts';
 
 export function mysqlDueMaterialiser(
   pool: Pool,
-  options: { lookaheadMs: number; batchSize: number; born?: TraceBirth },
+  options: { lookaheadMs: number; batchSize: number; births?: TraceBatchBirth },
 ): DueMaterialiser {
   return (scope, decide) =>
     materialiseDueBatch(pool, {
@@ -23,7 +23,7 @@ export function mysqlDueMaterialiser(
       lookaheadMs: options.lookaheadMs,
       limit: options.batchSize,
       decide,
-      ...(options.born ? { born: options.born } : {}),
+      ...(options.births ? { births: options.births } : {}),
     });
 }
 
