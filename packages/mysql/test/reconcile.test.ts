@@ -11,6 +11,7 @@ import {
   releaseExpiredClaims,
   runningClaimOwners,
 } from '../src/jobs/reconcile/reconcile.ts';
+import { databaseNow } from '../src/pool.ts';
 import { jobsSql } from './plans.ts';
 
 const db = useTestDatabase(import.meta.url);
@@ -29,7 +30,7 @@ const ahead = (s: number) => new Date(Date.now() + s * 1000);
 
 async function row(id: string) {
   const [rows] = await db.pool.query<RowDataPacket[]>(
-    `SELECT state, attempt, claimed_by, lease_expires_at, deadline_at, last_error, finished_at,
+    `SELECT state, attempt, claimed_by, lease_expires_at, deadline_at, last_error, finished_at, run_at, updated_at,
             TIMESTAMPDIFF(MICROSECOND, NOW(3), run_at) DIV 1000 AS run_in_ms
        FROM jobs WHERE id = ?`,
     [idToBin(id)],
@@ -69,6 +70,49 @@ describe('expired claims', () => {
     expect((await row(spent!)).finished_at).not.toBeNull();
     expect(await row(alive!)).toMatchObject({ state: 'running', claimed_by: 'executor-test' });
     expect(await releaseExpiredClaims(db.pool, 100)).toEqual({ released: 0, dead: 0 });
+  });
+
+  it('at a pass’s instant: a lease that ends before it is expired, one that ends after is not', async () => {
+    const [soon, later] = await insertJobs(db.pool, [
+      {
+        tenantId,
+        taskId: null,
+        scheduledFor: ago(60),
+        state: 'running',
+        attempt: 1,
+        leaseExpiresAt: ahead(30),
+      },
+      {
+        tenantId,
+        taskId: null,
+        scheduledFor: ago(60),
+        state: 'running',
+        attempt: 1,
+        leaseExpiresAt: ahead(90),
+      },
+    ]);
+    // Time as a parameter: the pass runs a minute from now, without waiting for it or moving leases.
+    const at = new Date((await databaseNow(db.pool)).getTime() + 60_000);
+    expect(await releaseExpiredClaims(db.pool, 100, undefined, at)).toEqual({ released: 1, dead: 0 });
+    const s = await row(soon!);
+    expect(s).toMatchObject({ state: 'pending', claimed_by: null });
+    // The pass's instant is the one its writes carry: the job is due then, its attempt ended then.
+    expect((s.run_at as Date).getTime()).toBe(at.getTime());
+    expect((s.attempts[0]!.finished_at as Date).getTime()).toBe(at.getTime());
+    expect(await row(later!)).toMatchObject({ state: 'running', claimed_by: 'executor-test' });
+    // At the database's own now, neither lease has ended.
+    await releaseExpiredClaims(db.pool, 100);
+    expect(await row(later!)).toMatchObject({ state: 'running' });
+  });
+
+  it('past a deadline at a pass’s instant, not before', async () => {
+    const [parked] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(60), state: 'running', attempt: 1, deadlineAt: ahead(30) },
+    ]);
+    expect(await failPastDeadline(db.pool, 100)).toEqual({ released: 0, dead: 0 });
+    const at = new Date((await databaseNow(db.pool)).getTime() + 60_000);
+    expect(await failPastDeadline(db.pool, 100, undefined, at)).toEqual({ released: 1, dead: 0 });
+    expect(((await row(parked!)).updated_at as Date).getTime()).toBe(at.getTime());
   });
 
   it('are shared by concurrent reconcilers: each job is given back exactly once', async () => {
@@ -214,8 +258,8 @@ describe('query plans', () => {
   };
 
   it.each([
-    ['release-expired-select.sql', [10], 'jobs_by_state_lease'],
-    ['deadline-select.sql', [10], 'jobs_deadline'],
+    ['release-expired-select.sql', [new Date(), 10], 'jobs_by_state_lease'],
+    ['deadline-select.sql', [new Date(), 10], 'jobs_deadline'],
   ])('%s walks %s without a filesort', async (file, params, index) => {
     const [plan] = await explain(file as string, params as unknown[]);
     expect(plan!.key).toBe(index);
@@ -236,9 +280,14 @@ describe('query plans', () => {
     );
     await db.pool.query('ANALYZE TABLE jobs');
     const id = idToBin(newId());
+    const now = new Date();
     const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${jobsSql('release-expired-update.sql')}`, [
+      now,
+      now,
+      now,
       [id],
       [[id, 1]],
+      now,
     ]);
     expect(rows[0]!.key).toBe('PRIMARY');
   });

@@ -3,13 +3,14 @@
 -- task_id, has_callbacks, counts_failures, workflow_id, node_id: what the end of its attempt here
 -- sets off (the finish path, ../finish); lane, trace_context: the span of that end, in the
 -- occurrence's trace (read from the row the lock already fetched).
--- Parameters: limit
+-- now: the pass's instant (reconcile.ts reads it once: the database clock, or a test's).
+-- Parameters: now, limit
 -- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures, workflow_id, node_id, lane, trace_context)
 SELECT id, attempt, attempt >= max_attempts AS spent,
        task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures, workflow_id, node_id,
        lane, trace_context
   FROM jobs
- WHERE deadline_at < NOW(3) AND state = 'running'
+ WHERE deadline_at < ? AND state = 'running'
  ORDER BY deadline_at, id
  LIMIT ?
    FOR UPDATE SKIP LOCKED

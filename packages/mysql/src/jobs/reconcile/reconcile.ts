@@ -1,6 +1,7 @@
 import type { JobsEnded, MaintenanceGauges, ReleaseResult } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../../ids.ts';
+import { databaseNow } from '../../pool.ts';
 import { loadSql } from '../../sql.ts';
 import { binToTrace } from '../../trace-context.ts';
 import { withTransaction } from '../../transaction.ts';
@@ -10,6 +11,10 @@ import { followUpsOfRow } from '../follow-ups/index.ts';
 // The reconciler's statements. Each pass takes one batch: a locking select that skips rows
 // another replica holds (so replicas share the work instead of queueing on it), one fenced update
 // of the batch, one update closing the batch's attempt rows. Nothing loops per row.
+//
+// Time is a parameter: a pass reads the database clock once (`databaseNow`) and every statement
+// of it takes that instant, so its select and its fenced update agree on now, and a test passes
+// `at` to step past a lease or a deadline instead of sleeping or rewriting the rows.
 
 const SELECT_EXPIRED = loadSql(import.meta.url, './release-expired-select.sql');
 const RELEASE_EXPIRED = loadSql(import.meta.url, './release-expired-update.sql');
@@ -67,11 +72,17 @@ async function release(
   return result;
 }
 
+/** A pass's fenced update: its statement and its parameters for the batch's rows. */
+interface BatchUpdate {
+  sql: string;
+  params: (ids: Buffer[], pairs: unknown[][]) => unknown[];
+}
+
 async function releaseBatch(
   conn: PoolConnection,
+  now: Date,
   rows: ReleasableRow[],
-  update: string,
-  extra: unknown[],
+  update: BatchUpdate,
   attemptEnd: { errorClass: string; error: string },
 ): Promise<Released> {
   if (rows.length === 0) return { result: NONE, traced: [] };
@@ -79,12 +90,13 @@ async function releaseBatch(
   rows.sort((a, b) => Buffer.compare(a.id, b.id));
   const ids = rows.map((r) => r.id);
   const pairs = rows.map((r) => [r.id, r.attempt]);
+  const { errorClass, error } = attemptEnd;
   // A claimed job's attempt row is written here from the job row, before the update forgets the
   // executor; a parked job's attempt row exists (open) and is closed after it.
-  await conn.query(INSERT_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);
-  const [res] = await conn.query<ResultSetHeader>(update, [ids, pairs, ...extra]);
+  await conn.query(INSERT_ATTEMPTS, [now, now, errorClass, error, now, now, ids, pairs]);
+  const [res] = await conn.query<ResultSetHeader>(update.sql, update.params(ids, pairs));
   if (res.affectedRows === 0) return { result: NONE, traced: [] };
-  await conn.query(CLOSE_ATTEMPTS, [attemptEnd.errorClass, attemptEnd.error, ids, pairs]);
+  await conn.query(CLOSE_ATTEMPTS, [now, errorClass, error, now, ids, pairs]);
   // The rows stay locked from the select to here, so the update changed exactly those rows and
   // `spent` (read under the lock) says which of them went to the DLQ, the others back to pending.
   // Either way an attempt ended here, as one an executor recorded: the finish path follows it.
@@ -109,17 +121,24 @@ async function releaseBatch(
 }
 
 // Each pass tells `onEnded` (the reconciler's spans, tracing on) of its ends in sampled traces once
-// it committed.
+// it committed. `at`: the instant of the pass instead of the database clock (tests; production
+// passes nothing).
 
 /** Gives back one batch of expired claims (to pending, or to the DLQ when attempts are spent). */
 export async function releaseExpiredClaims(
   pool: Pool,
   limit: number,
   onEnded?: JobsEnded,
+  at: Date | null = null,
 ): Promise<ReleaseResult> {
   return release(pool, onEnded, async (conn) => {
-    const [rows] = await conn.query<ReleasableRow[]>(SELECT_EXPIRED, [limit]);
-    return releaseBatch(conn, rows, RELEASE_EXPIRED, [], {
+    const now = await databaseNow(conn, at);
+    const [rows] = await conn.query<ReleasableRow[]>(SELECT_EXPIRED, [now, limit]);
+    const update = {
+      sql: RELEASE_EXPIRED,
+      params: (ids: Buffer[], pairs: unknown[][]) => [now, now, now, ids, pairs, now],
+    };
+    return releaseBatch(conn, now, rows, update, {
       errorClass: 'lease_expired',
       error: 'claim lease expired before the outcome was recorded',
     });
@@ -131,10 +150,16 @@ export async function failPastDeadline(
   pool: Pool,
   limit: number,
   onEnded?: JobsEnded,
+  at: Date | null = null,
 ): Promise<ReleaseResult> {
   return release(pool, onEnded, async (conn) => {
-    const [rows] = await conn.query<ReleasableRow[]>(SELECT_PAST_DEADLINE, [limit]);
-    return releaseBatch(conn, rows, FAIL_PAST_DEADLINE, [], {
+    const now = await databaseNow(conn, at);
+    const [rows] = await conn.query<ReleasableRow[]>(SELECT_PAST_DEADLINE, [now, limit]);
+    const update = {
+      sql: FAIL_PAST_DEADLINE,
+      params: (ids: Buffer[], pairs: unknown[][]) => [now, now, now, ids, pairs, now],
+    };
+    return releaseBatch(conn, now, rows, update, {
       errorClass: 'deadline',
       error: 'no completion before the deadline',
     });
@@ -147,11 +172,17 @@ export async function releaseClaimsOf(
   owners: string[],
   limit: number,
   onEnded?: JobsEnded,
+  at: Date | null = null,
 ): Promise<ReleaseResult> {
   if (owners.length === 0) return NONE;
   return release(pool, onEnded, async (conn) => {
+    const now = await databaseNow(conn, at);
     const [rows] = await conn.query<ReleasableRow[]>(SELECT_OF_OWNERS, [owners, limit]);
-    return releaseBatch(conn, rows, RELEASE_OF_OWNERS, [owners], {
+    const update = {
+      sql: RELEASE_OF_OWNERS,
+      params: (ids: Buffer[], pairs: unknown[][]) => [now, now, now, ids, pairs, owners],
+    };
+    return releaseBatch(conn, now, rows, update, {
       errorClass: 'executor_gone',
       error: 'the executor holding the claim is gone',
     });

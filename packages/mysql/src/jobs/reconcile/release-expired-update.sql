@@ -1,11 +1,12 @@
 -- Gives expired claims back: to pending while attempts remain, to the DLQ when they are spent.
 -- Fenced by attempt, so a claim renewed or finished since the select is left alone. The id list
 -- lets the server walk the primary key; the (id, attempt) pairs are the fence.
--- Parameters: ids (list), rows ((id, attempt) list)
+-- now: the pass's instant (reconcile.ts reads it once: the database clock, or a test's).
+-- Parameters: now, now, now, ids (list), rows ((id, attempt) list), now
 -- Returns: affected rows
 UPDATE jobs
    SET state = IF(attempt >= max_attempts, 'dead', 'pending'),
        last_error = IF(attempt >= max_attempts, 'claim lease expired on the last attempt', 'claim lease expired'),
-       finished_at = IF(attempt >= max_attempts, NOW(3), NULL),
-       run_at = NOW(3), claimed_by = NULL, lease_expires_at = NULL, deadline_at = NULL, updated_at = NOW(3)
- WHERE id IN (?) AND (id, attempt) IN (?) AND state = 'running' AND lease_expires_at < NOW(3)
+       finished_at = IF(attempt >= max_attempts, ?, NULL),
+       run_at = ?, claimed_by = NULL, lease_expires_at = NULL, deadline_at = NULL, updated_at = ?
+ WHERE id IN (?) AND (id, attempt) IN (?) AND state = 'running' AND lease_expires_at < ?
