@@ -105,16 +105,6 @@ describe('expired claims', () => {
     expect(await row(later!)).toMatchObject({ state: 'running' });
   });
 
-  it('past a deadline at a pass’s instant, not before', async () => {
-    const [parked] = await insertJobs(db.pool, [
-      { tenantId, taskId: null, scheduledFor: ago(60), state: 'running', attempt: 1, deadlineAt: ahead(30) },
-    ]);
-    expect(await failPastDeadline(db.pool, 100)).toEqual({ released: 0, dead: 0 });
-    const at = new Date((await databaseNow(db.pool)).getTime() + 60_000);
-    expect(await failPastDeadline(db.pool, 100, undefined, at)).toEqual({ released: 1, dead: 0 });
-    expect(((await row(parked!)).updated_at as Date).getTime()).toBe(at.getTime());
-  });
-
   it('are shared by concurrent reconcilers: each job is given back exactly once', async () => {
     const ids = await insertJobs(
       db.pool,
@@ -145,6 +135,16 @@ describe('expired claims', () => {
 });
 
 describe('asynchronous jobs past their deadline', () => {
+  it('fail at a pass’s instant past their deadline, not before it', async () => {
+    const [parked] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(60), state: 'running', attempt: 1, deadlineAt: ahead(30) },
+    ]);
+    expect(await failPastDeadline(db.pool, 100)).toEqual({ released: 0, dead: 0 });
+    const at = new Date((await databaseNow(db.pool)).getTime() + 60_000);
+    expect(await failPastDeadline(db.pool, 100, undefined, at)).toEqual({ released: 1, dead: 0 });
+    expect(((await row(parked!)).updated_at as Date).getTime()).toBe(at.getTime());
+  });
+
   it('fail and retry after a backoff within the policy, or go to the DLQ when attempts are spent', async () => {
     const [late, lastTry, onTime] = await insertJobs(db.pool, [
       { tenantId, taskId: null, scheduledFor: ago(60), state: 'running', attempt: 2, deadlineAt: ago(1) },
