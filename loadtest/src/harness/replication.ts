@@ -33,11 +33,8 @@ export interface ReplicationState {
 }
 
 export interface Takeover {
-  /** What the dead primary had binary-logged, read from its files; what the replica applied. */
-  primarySeq: number;
+  /** What the replica had applied when it took over (compare with `deadPrimarySeq()`). */
   appliedSeq: number;
-  /** Binary-logged on the primary and never applied on the replica: gone with it. */
-  transactionsLost: number;
   /** Time to apply the relay log the replica had received when the primary died. */
   catchUpMs: number;
   /** When the front door pointed at the new primary (ms since the epoch). */
@@ -238,16 +235,9 @@ SET GLOBAL read_only = OFF;`);
     await this.front.retarget(this.replica.port);
     await this.front.restore();
     const switchedAt = Date.now();
-    // After the switch: reading the dead primary's binary log is the harness's accounting, not
-    // part of the takeover.
-    const primarySeq = this.deadPrimarySeq();
-    return {
-      primarySeq,
-      appliedSeq,
-      transactionsLost: Math.max(0, primarySeq - appliedSeq),
-      catchUpMs,
-      switchedAt,
-    };
+    // Reading the dead primary's binary log (deadPrimarySeq) is the harness's accounting, not part
+    // of the takeover: the caller does it after timing the first effect, since it blocks for seconds.
+    return { appliedSeq, catchUpMs, switchedAt };
   }
 
   /** The last GTID the dead primary wrote to its binary log (synced at each commit), from its files. */
