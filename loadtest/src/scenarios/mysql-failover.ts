@@ -117,7 +117,9 @@ export const mysqlFailover: Scenario = {
       // The accounting reads the dead primary's binary log: after the timings, since it blocks.
       m.primary_last_seq = set.deadPrimarySeq();
       m.transactions_lost = Math.max(0, m.primary_last_seq - takeover.appliedSeq);
-      run.mark(`${m.transactions_lost} binary-logged transactions of the dead primary never reached the replica`);
+      run.mark(
+        `${m.transactions_lost} binary-logged transactions of the dead primary never reached the replica`,
+      );
       acked = await writes;
     } else run.notes.push(`${share * 100}% was never delivered: the primary was not killed`);
     await run.drain(due, 600_000);
