@@ -224,5 +224,28 @@ describe('cancelled jobs in the claim', () => {
     expect(result.cancelled).toBe(1);
     const [row] = await rows('SELECT state, attempt FROM jobs WHERE id = ?', [idToBin(cancelled!)]);
     expect(row).toMatchObject({ state: 'cancelled', attempt: 0 });
+    // Its trace is not sampled (insertJobs' own context): no traced end for a span.
+    expect(result.ended).toBeUndefined();
+  });
+
+  it('hands the cancels in a sampled trace back for their spans, with the stored context', async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    const [cancelled] = await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 1);
+    const stored = `${'ab'.repeat(16)}${'cd'.repeat(8)}01`;
+    await db.pool.query('UPDATE jobs SET cancel_requested = 1, trace_context = UNHEX(?) WHERE id = ?', [
+      stored,
+      idToBin(cancelled!),
+    ]);
+    const result = await claim('a', 10);
+    expect(result.cancelled).toBe(1);
+    expect(result.ended).toEqual([
+      {
+        id: cancelled,
+        attempt: 0,
+        state: 'cancelled',
+        lane: 'default',
+        trace: { traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), sampled: true },
+      },
+    ]);
   });
 });

@@ -133,6 +133,8 @@ export interface ClaimResult {
   cancelled: number;
   /** Jobs over their flow control key's limits, moved later (docs/flow-control.md). */
   flowDeferred: number;
+  /** The cancelled ones in a sampled trace (the finish path's traced ends), for their spans. */
+  ended?: EndedJob[];
 }
 
 /** The claim an outcome is about: its fence, and the tenant slot it holds if any. */

@@ -1,5 +1,5 @@
 import { type CallResult, type ClaimedJob, formatTraceparent, type TraceContext } from '@dsched/domain';
-import { childContext, type JobTraces, randomHex } from '@dsched/runtime';
+import { childContext, endSpans, type JobTraces, randomHex } from '@dsched/runtime';
 import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { JobClaimer, OutcomeWriter, TargetCaller } from '../ports.ts';
 
@@ -18,7 +18,11 @@ export function traceClaims(claim: JobClaimer, traces: JobTraces): JobClaimer {
   if (!traces.enabled) return claim;
   return async (lane, limit) => {
     const startTime = Date.now();
+    // A job whose cancel was requested before any executor took it is cancelled by the claim:
+    // a `cancel` span of its trace (the finish path's traced end).
+    const cancels = endSpans(traces, 'cancel', { reason: 'cancelled_at_claim' });
     const result = await claim(lane, limit);
+    if (result.ended && cancels) cancels(result.ended);
     if (result.jobs.length === 0) return result;
     const span = traces.batch(
       `receive ${lane}`,

@@ -213,13 +213,17 @@ async function lockAndClaim(
       args.flowDeferMs ?? 100,
     );
     const claimed = withSlot.filter((r) => r.flow_key === null || flow.admitted.has(r.hexId));
-    const counts = { deferred: deferred.length, cancelled: toCancel.length, flowDeferred: flow.deferred };
+    const counts: Pick<ClaimResult, 'deferred' | 'cancelled' | 'flowDeferred' | 'ended'> = {
+      deferred: deferred.length,
+      cancelled: toCancel.length,
+      flowDeferred: flow.deferred,
+    };
     const done = (result: ClaimResult) => ({ result, missingFlowKeys: flow.missing });
 
     if (toCancel.length > 0) {
       await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
       // Found cancelled at claim: its attempt ended before it started (a node's run moves on).
-      await finishJobs(
+      const { traced } = await finishJobs(
         conn,
         toCancel.map((r) => ({
           id: uuidFromHex(r.hexId),
@@ -228,8 +232,11 @@ async function lockAndClaim(
           followUps: followUpsOfRow(r),
           workflowNode:
             r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: r.node_id } : null,
+          trace: binToTrace(r.trace_context),
+          lane: r.lane,
         })),
       );
+      if (traced.length > 0) counts.ended = traced;
     }
     if (deferred.length > 0) {
       await conn.query(CLAIM_DEFER, [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
