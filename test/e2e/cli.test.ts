@@ -608,6 +608,34 @@ nodes:
     expect(JSON.parse(cancelled.stdout).state).toBe('cancelled');
   });
 
+  it('signal RUN NODE --data @file succeeds a wait node with the file as its output; again: 409, exit non-zero', async () => {
+    const file = join(stack.configDir, 'approval.yaml');
+    await writeFile(
+      file,
+      'name: approval\nnodes:\n  - id: approve\n    kind: wait\n    wait: {timeoutS: 3600}\n',
+    );
+    const { id } = JSON.parse((await cli(['workflow', 'submit', '-f', file, '-o', 'json'], env)).stdout);
+    const data = join(stack.configDir, 'decision.json');
+    await writeFile(data, '{"approved": true, "by": "ann"}');
+    const signalled = await cli(
+      ['workflow', 'signal', id, 'approve', '--data', `@${data}`, '-o', 'json'],
+      env,
+    );
+    expect(signalled.code, signalled.stderr).toBe(0);
+    expect(JSON.parse(signalled.stdout)).toMatchObject({
+      id: 'approve',
+      kind: 'wait',
+      state: 'succeeded',
+      output: { approved: true, by: 'ann' },
+    });
+    const again = await cli(['workflow', 'signal', id, 'approve', '--data', '{"approved": false}'], env);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/conflict/);
+    const badData = await cli(['workflow', 'signal', id, 'approve', '--data', '{not json'], env);
+    expect(badData.code).toBe(2);
+    expect(badData.stderr).toMatch(/--data/);
+  });
+
   it('watch prints counts as they change and exits 1 when the run is cancelled', async () => {
     const file = join(stack.configDir, 'watched.yaml');
     await writeFile(file, dag('watched'));

@@ -9,6 +9,8 @@ import { metric } from './executor-kit.ts';
 // Nodes that wait, end to end: task-api, an executor and a reconciler as processes, a loopback
 // target, real MariaDB. A sleeper's child is called after its wake time and within a tick of it;
 // sleepers hold no executor slot; every service killed -9 during a sleep, the sleep still ends once.
+// A wait node signalled through its URL with no key succeeds and its child gets the payload; a
+// second signal and an early one are 409; a timeout fails the run or lets the children run.
 
 const ADMIN_TOKEN = 'workflow-waits-admin-token-0123456789';
 const POLL_MS = 50;
@@ -16,6 +18,8 @@ const { db, ks } = useTestStores(import.meta.url);
 let target: ScriptedTarget;
 let apiKey: string;
 const fleet = new Map<string, RunningService>();
+/** Paths the target answers only after this many ms. */
+const slow = new Map<string, number>();
 const started: RunningService[] = [];
 
 const env = () => ({
@@ -42,7 +46,11 @@ async function startFleet(): Promise<void> {
 const service = (name: string): RunningService => fleet.get(name)!;
 
 beforeAll(async () => {
-  target = await startScriptedTarget(() => ({ status: 200, body: '{"ok":true}' }));
+  target = await startScriptedTarget(async (call) => {
+    const delay = slow.get(call.path);
+    if (delay) await new Promise((r) => setTimeout(r, delay));
+    return { status: 200, body: '{"ok":true}' };
+  });
   await startFleet();
   const res = await fetch(`${service('task-api').url}/v1/admin/tenants`, {
     method: 'POST',
@@ -155,5 +163,80 @@ describe('sleep nodes, end to end', () => {
     expect(callsTo('crash', 'c')).toHaveLength(1);
     const nodes = (await api('GET', `/v1/workflows/${id}/nodes`)).json.nodes;
     expect(nodes.find((n: { id: string }) => n.id === 's')).toMatchObject({ state: 'succeeded', attempt: 0 });
+  });
+});
+
+describe('wait nodes, end to end', () => {
+  const signalUrlOf = async (id: string, nodeId: string): Promise<string> =>
+    (await api('GET', `/v1/workflows/${id}/nodes`)).json.nodes.find((n: { id: string }) => n.id === nodeId)
+      .signalUrl;
+  const post = (url: string, body: unknown) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('a signal through the URL, without a key, succeeds the node and its child receives the payload; a second is 409', async () => {
+    const id = await submit('approve', [
+      { id: 'w', kind: 'wait', wait: { timeoutS: 600 } },
+      { id: 'c', dependsOn: ['w'], inputs: 'parents' },
+    ]);
+    const url = await signalUrlOf(id, 'w');
+    expect(url.startsWith(`${service('task-api').url}/v1/workflows/${id}/nodes/w/signal/sig_`)).toBe(true);
+    const res = await post(url, { approved: true, by: 'ann' });
+    expect(res.status).toBe(200);
+    expect((await finished(id)).state).toBe('succeeded');
+    const [c] = callsTo('approve', 'c');
+    expect(JSON.parse(c!.body).parents).toEqual({ w: { approved: true, by: 'ann' } });
+    const again = await post(url, { approved: false });
+    expect(again.status).toBe(409);
+    expect(callsTo('approve', 'c')).toHaveLength(1);
+  });
+
+  it('a signal before the node waits is 409 and changes nothing; the later one works', async () => {
+    slow.set('/early/p', 1500);
+    const id = await submit('early', [
+      { id: 'p' },
+      { id: 'w', kind: 'wait', wait: { timeoutS: 600 }, dependsOn: ['p'] },
+    ]);
+    const url = await signalUrlOf(id, 'w');
+    const early = await post(url, { n: 1 });
+    expect(early.status).toBe(409);
+    expect(
+      ((await early.json()) as { error: { details: { issue: string }[] } }).error.details[0]!.issue,
+    ).toBe('not waiting yet: its parents have not finished');
+    await eventually(
+      async () => {
+        const nodes = (await api('GET', `/v1/workflows/${id}/nodes`)).json.nodes;
+        return nodes.find((n: { id: string }) => n.id === 'w').state === 'pending' ? true : undefined;
+      },
+      10_000,
+      'w waiting for its signal',
+    );
+    const later = await api('POST', `/v1/workflows/${id}/nodes/w/signal`, { payload: { n: 2 } });
+    expect(later.status).toBe(200);
+    expect(later.json).toMatchObject({ state: 'succeeded', output: { n: 2 } });
+    expect((await finished(id)).state).toBe('succeeded');
+  });
+
+  it('a timeout with `fail` fails the run; with `succeed` lets the children run', async () => {
+    const failing = await submit('tfail', [
+      { id: 'w', kind: 'wait', wait: { timeoutS: 1 } },
+      { id: 'c', dependsOn: ['w'] },
+    ]);
+    const passing = await submit('tpass', [
+      { id: 'w', kind: 'wait', wait: { timeoutS: 1, onTimeout: 'succeed' } },
+      { id: 'c', dependsOn: ['w'] },
+    ]);
+    expect((await finished(failing)).state).toBe('failed');
+    expect(callsTo('tfail', 'c')).toEqual([]);
+    expect((await finished(passing)).state).toBe('succeeded');
+    expect(callsTo('tpass', 'c')).toHaveLength(1);
+    const nodes = (await api('GET', `/v1/workflows/${failing}/nodes`)).json.nodes;
+    expect(nodes.map((n: { id: string; state: string }) => [n.id, n.state])).toEqual([
+      ['c', 'upstream_failed'],
+      ['w', 'dead'],
+    ]);
   });
 });

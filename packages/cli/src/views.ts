@@ -231,9 +231,10 @@ export function workflowRows(runs: WorkflowSummary[], out: OutputOptions): strin
 
 export function workflowNodeRows(nodes: WorkflowNode[], out: OutputOptions): string {
   return table(
-    ['node', 'state', 'attempt', 'trigger', 'job', 'finished'],
+    ['node', 'kind', 'state', 'attempt', 'trigger', 'job', 'finished'],
     nodes.map((n) => [
       n.id,
+      cell(n.kind),
       n.state,
       String(n.attempt),
       n.trigger,

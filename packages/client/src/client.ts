@@ -255,6 +255,17 @@ export class DschedClient {
   }
 
   /** Re-runs a dead node and its descendants that did not succeed. */
+  /** Signals a wait node: it succeeds with `payload` as its output (409 when it is not waiting). */
+  signalWorkflowNode(id: string, nodeId: string, payload?: unknown): Promise<WorkflowNode> {
+    return unwrap(
+      this.taskApi.POST('/v1/workflows/{id}/nodes/{nodeId}/signal', {
+        params: { path: { id, nodeId } },
+        body: payload === undefined ? {} : { payload },
+      }),
+      'POST',
+    );
+  }
+
   retryWorkflowNode(id: string, nodeId: string): Promise<Workflow> {
     return unwrap(
       this.taskApi.POST('/v1/workflows/{id}/nodes/{nodeId}/retry', { params: { path: { id, nodeId } } }),

@@ -15,6 +15,7 @@ export * from './calendar/time-zone.ts';
 // crypto/: API keys, webhook signatures, sealed signing secrets.
 export * from './crypto/credentials.ts';
 export * from './crypto/secret-envelope.ts';
+export * from './crypto/signal-token.ts';
 export * from './crypto/signature.ts';
 // decisions/: pure decisions the services and the storage package apply: outcomes, state
 // machines, the scheduler's batch, fair share, flow control, the workflow graph and its nodes.

@@ -1,4 +1,4 @@
-import type { WorkflowPlan } from '@dsched/domain';
+import type { ClaimedJob, WorkflowPlan } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { claimDue } from '@dsched/testkit/queue';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
@@ -6,6 +6,8 @@ import { type NodeReq, nodeStates, runState, submitWorkflow } from '@dsched/test
 import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
+import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { type SignalRequest, type SignalResult, signalWaitNode } from '../src/workflows/node-signal.ts';
 import { WAIT_TIMED_OUT, wakeDueNodes } from '../src/workflows/node-wake.ts';
 import { cancelWorkflow, retryWorkflowNode, setWorkflowPaused } from '../src/workflows/workflow-control.ts';
 
@@ -50,6 +52,16 @@ async function wakeIn(wf: WorkflowPlan, nodeId: string, ms: number): Promise<voi
     [ms * 1000, ms * 1000, idToBin(wf.id), nodeId],
   );
 }
+
+/** A claimed call node answers 200, through the executor's outcome batch. */
+const succeedCall = (job: ClaimedJob) =>
+  recordOutcomes(db.pool, [
+    {
+      job,
+      transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+      attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+    },
+  ]);
 
 const claimedNodes = async (wf: WorkflowPlan): Promise<string[]> =>
   (await claimDue(db.pool, { owner: 'exec-w', limit: 100 })).jobs
@@ -107,14 +119,7 @@ describe('sleep nodes', () => {
     const [p] = (await claimDue(db.pool, { owner: 'exec-w', limit: 100 })).jobs.filter(
       (j) => j.workflowId === wf.id,
     );
-    const { recordOutcomes } = await import('../src/jobs/outcome/outcomes.ts');
-    await recordOutcomes(db.pool, [
-      {
-        job: p!,
-        transition: { to: 'succeeded', lastStatus: 200, lastError: null },
-        attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
-      },
-    ]);
+    await succeedCall(p!);
     const s = await nodeJob(wf, 's');
     expect(s!.dueInMs).toBeGreaterThan(25_000);
     expect(s!.dueInMs).toBeLessThanOrEqual(30_000);
@@ -193,5 +198,116 @@ describe('wait nodes at their timeout', () => {
     const job = await nodeJob(wf, 'w');
     expect(job!.state).toBe('pending');
     expect(job!.dueInMs).toBeGreaterThan(590_000);
+  });
+});
+
+describe('signals', () => {
+  const signal = (wf: WorkflowPlan, nodeId: string, extra: Partial<SignalRequest> = {}) =>
+    signalWaitNode(db.pool, {
+      workflowId: wf.id,
+      nodeId,
+      tenantId: wf.tenantId,
+      payload: '{"approved":true}',
+      by: 'key dsk_test from 127.0.0.1',
+      ...extra,
+    });
+
+  it('succeed the node with the payload as its output, audited; a second one is a conflict', async () => {
+    const t = await createTenantWithKey(db.pool, 'signal-basic');
+    const wf = await submit(t.id, [
+      { id: 'w', kind: 'wait', wait: { timeoutS: 600 } },
+      { id: 'c', dependsOn: ['w'], inputs: 'parents' },
+    ]);
+    expect(await signal(wf, 'w')).toMatchObject({ result: 'signalled' });
+    expect(await nodeStates(db.pool, wf)).toEqual({ w: 'succeeded', c: 'pending' });
+    const [out] = await db.pool.query<RowDataPacket[]>(
+      'SELECT output, attempt FROM workflow_node_outputs WHERE workflow_id = ? AND node_id = ?',
+      [idToBin(wf.id), 'w'],
+    );
+    expect(JSON.parse(out[0]!.output)).toEqual({ approved: true });
+    const [audit] = await db.pool.query<RowDataPacket[]>(
+      `SELECT a.attempt, a.executor FROM job_attempts a JOIN workflow_nodes n ON n.job_id = a.job_id
+        WHERE n.workflow_id = ? AND n.node_id = 'w'`,
+      [idToBin(wf.id)],
+    );
+    expect(audit.map((a) => [a.attempt, a.executor])).toEqual([[1, 'signal: key dsk_test from 127.0.0.1']]);
+    expect(await signal(wf, 'w')).toEqual({ result: 'conflict', issue: 'the node has ended: succeeded' });
+    expect(await claimedNodes(wf)).toEqual(['c']);
+  });
+
+  it('a signal before the node waits is a conflict and changes nothing; the later one works', async () => {
+    const t = await createTenantWithKey(db.pool, 'signal-early');
+    const wf = await submit(t.id, [
+      { id: 'p' },
+      { id: 'w', kind: 'wait', wait: { timeoutS: 600 }, dependsOn: ['p'] },
+    ]);
+    expect(await signal(wf, 'w')).toEqual({
+      result: 'conflict',
+      issue: 'not waiting yet: its parents have not finished',
+    });
+    expect(await nodeStates(db.pool, wf)).toEqual({ p: 'pending', w: 'waiting' });
+    const [p] = (await claimDue(db.pool, { owner: 'exec-w', limit: 100 })).jobs.filter(
+      (j) => j.workflowId === wf.id,
+    );
+    await succeedCall(p!);
+    expect(await signal(wf, 'w')).toMatchObject({ result: 'signalled' });
+    expect(await runState(db.pool, wf)).toBe('succeeded');
+  });
+
+  it('a cancelled run, a call node, another tenant or a wrong token: nothing changes', async () => {
+    const t = await createTenantWithKey(db.pool, 'signal-refused');
+    const wf = await submit(t.id, [{ id: 'w', kind: 'wait', wait: { timeoutS: 600 } }, { id: 'x' }]);
+    expect(await signal(wf, 'x')).toEqual({ result: 'conflict', issue: 'not a wait node' });
+    expect(await signal(wf, 'w', { tenantId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' })).toEqual({
+      result: 'not_found',
+    });
+    expect(await signal(wf, 'w', { tenantId: undefined, tokenMatches: () => false })).toEqual({
+      result: 'not_found',
+    });
+    expect(await signal(wf, 'nope')).toEqual({ result: 'not_found' });
+    expect(await cancelWorkflow(db.pool, t.id, wf.id)).toBe('done');
+    expect(await signal(wf, 'w')).toEqual({ result: 'conflict', issue: 'the run is cancelled' });
+    expect((await nodeJob(wf, 'w'))!.state).toBe('cancelled');
+  });
+
+  it('a signal racing its timeout ends the node exactly once (100 races)', async () => {
+    const t = await createTenantWithKey(db.pool, 'signal-race');
+    const won = { signal: 0, timeout: 0 };
+    for (let i = 0; i < 100; i++) {
+      const wf = await submit(t.id, [
+        { id: 'w', kind: 'wait', wait: { timeoutS: 600 } },
+        { id: 'c', dependsOn: ['w'] },
+      ]);
+      await wakeIn(wf, 'w', -10);
+      // Both at once, in either order of start.
+      const [signalled, woken] =
+        i % 2 === 0
+          ? await Promise.all([signal(wf, 'w'), wakeDueNodes(db.pool, 10)])
+          : await Promise.all([signal(wf, 'w'), wakeDueNodes(db.pool, 10)].reverse()).then(
+              ([a, b]) => [b, a] as const,
+            );
+      const bySignal = (signalled as SignalResult).result === 'signalled';
+      const byTimeout = (woken as Awaited<ReturnType<typeof wakeDueNodes>>).woken.wait === 1;
+      expect([i, bySignal, byTimeout]).toEqual([i, !byTimeout, !bySignal]);
+      const states = await nodeStates(db.pool, wf);
+      expect(states).toEqual(
+        bySignal ? { w: 'succeeded', c: 'pending' } : { w: 'dead', c: 'upstream_failed' },
+      );
+      const [counts] = await db.pool.query<RowDataPacket[]>(
+        `SELECT (SELECT COUNT(*) FROM job_attempts a JOIN workflow_nodes n ON n.job_id = a.job_id
+                  WHERE n.workflow_id = ? AND n.node_id = 'w') AS audits,
+                (SELECT COUNT(*) FROM workflow_node_outputs WHERE workflow_id = ?) AS outputs,
+                (SELECT unfinished_parents FROM workflow_nodes WHERE workflow_id = ? AND node_id = 'c') AS unfinished`,
+        [idToBin(wf.id), idToBin(wf.id), idToBin(wf.id)],
+      );
+      expect([
+        i,
+        Number(counts[0]!.audits),
+        Number(counts[0]!.outputs),
+        Number(counts[0]!.unfinished),
+      ]).toEqual([i, bySignal ? 1 : 0, bySignal ? 1 : 0, 0]);
+      won[bySignal ? 'signal' : 'timeout']++;
+    }
+    expect(won.signal + won.timeout).toBe(100);
   });
 });

@@ -1,3 +1,4 @@
+import type { SecretsKeyring } from '@dsched/domain';
 import {
   answerUndeclaredMethods,
   createHttpServer,
@@ -30,6 +31,7 @@ import { registerSchedulePreviewRoutes } from './routes/schedule-preview.ts';
 import { registerTaskLifecycleRoutes } from './routes/task-lifecycle.ts';
 import { registerTaskRunRoutes } from './routes/task-runs.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
+import { registerWorkflowSignalRoutes } from './routes/workflow-signals.ts';
 import { registerWorkflowRoutes } from './routes/workflows.ts';
 
 export interface TaskApiDeps {
@@ -53,6 +55,10 @@ export interface TaskApiDeps {
   history: WorkflowHistory;
   /** The largest POST /v1/workflows body (a 100,000-node workflow is tens of megabytes). */
   workflowMaxBodyBytes: number;
+  /** Derives wait nodes' signal tokens (crypto/signal-token.ts): the secrets keyring. */
+  signalKeys: SecretsKeyring;
+  /** The origin signal URLs name (TASK_API_PUBLIC_URL); absent: the origin a request came to. */
+  publicUrl?: string | undefined;
   /** Web origins allowed to call from a browser (CORS); none when empty or absent. */
   corsOrigins?: readonly string[];
 }
@@ -71,6 +77,7 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   registerAuditRoutes(app, deps);
   registerSchedulePreviewRoutes(app, deps);
   registerWorkflowRoutes(app, deps);
+  registerWorkflowSignalRoutes(app, deps);
   const document = taskApiDocument();
   refuseUndeclaredInput(app, document);
   answerUndeclaredMethods(app, document);

@@ -28,6 +28,14 @@ export const taskApiConfigSchema = z.object({
   KEY_ROTATION_GRACE_S: env.nonNegativeInt(86_400),
   /** The largest POST /v1/workflows body; larger ones answer 413 before they are read. */
   WORKFLOW_MAX_BODY_BYTES: env.positiveInt(64 * 1024 * 1024),
+  /**
+   * The origin tenants reach this API at, for the signal URLs of wait nodes
+   * (`https://dsched.example.com`); absent, the origin each request came to.
+   */
+  TASK_API_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) origin, e.g. https://dsched.example.com' })
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
   /** Web origins whose pages may call this API (the console's, job-api's `/ui`); none by default. */
   TASK_API_CORS_ORIGINS: env.origins(),
 });

@@ -33,6 +33,8 @@ export function taskApiDeps(args: {
   workflowMaxBodyBytes: number;
   /** Seals the signing secrets of the tenants it creates. */
   keyring: SecretsKeyring;
+  /** The origin of signal URLs (TASK_API_PUBLIC_URL). */
+  publicUrl?: string | undefined;
   /** The births of the jobs and runs it makes (trigger, backfill, workflows): their traces. */
   born?: TraceBirth;
   /** Tests only: the instant to step time to instead of the database clock (adapters/mysql.ts). */
@@ -52,6 +54,8 @@ export function taskApiDeps(args: {
     workflows: mysqlWorkflowStore(pool, args.born),
     history: cassandraWorkflowHistory(args.cassandra),
     workflowMaxBodyBytes: args.workflowMaxBodyBytes,
+    signalKeys: args.keyring,
+    publicUrl: args.publicUrl,
     audit: auditSources(pool, args.cassandra, {
       historyRetentionDays: args.historyRetentionDays,
       missing: metrics.auditMissing,

@@ -30,6 +30,7 @@ async function main(config: TaskApiConfig): Promise<void> {
           historyRetentionDays: config.HISTORY_TTL_DAYS,
           workflowMaxBodyBytes: config.WORKFLOW_MAX_BODY_BYTES,
           keyring: config.DSCHED_SECRETS_KEY,
+          publicUrl: config.TASK_API_PUBLIC_URL,
           born: traces.born,
         }),
         corsOrigins: config.TASK_API_CORS_ORIGINS,

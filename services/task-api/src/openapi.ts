@@ -5,6 +5,7 @@ import { adminRouteDocs, taskRouteDocs } from './routes/route-docs.ts';
 import { schedulePreviewRouteDocs } from './routes/schedule-preview.ts';
 import { taskLifecycleRouteDocs } from './routes/task-lifecycle.ts';
 import { taskRunRouteDocs } from './routes/task-runs.ts';
+import { workflowSignalRouteDocs } from './routes/workflow-signals.ts';
 import { workflowRouteDocs } from './routes/workflows.ts';
 
 /**
@@ -23,5 +24,6 @@ export function taskApiDocument(): OpenApiDocument {
     auditRoute,
     schedulePreviewRouteDocs,
     workflowRouteDocs,
+    workflowSignalRouteDocs,
   );
 }

@@ -7,6 +7,8 @@ import type {
   NodeState,
   QuotaPatch,
   Schedule,
+  SignalRequest,
+  SignalResult,
   Tags,
   Task,
   TaskChange,
@@ -92,6 +94,8 @@ export interface RunsListQuery {
 /** What an operation on a run found: done, or why not. */
 export type RunOperationResult = 'done' | 'not_found' | 'not_running';
 
+export type { SignalRequest, SignalResult } from '@dsched/domain';
+
 /** Workflow runs: stored, read and steered in MySQL, where the executor walks them. */
 export interface WorkflowStore {
   /** Stores a checked run and makes its roots' jobs, in one transaction; false over maxTasks. */
@@ -115,6 +119,10 @@ export interface WorkflowStore {
     nodeId: string,
     page: { limit: number; afterNodeId?: string },
   ): Promise<NodeRecord[] | null>;
+  /** One node of a run (the caller checked the run is the tenant's); null: no such node. */
+  getNode(workflowId: string, nodeId: string): Promise<NodeRecord | null>;
+  /** Signals a wait node (docs/workflows.md "Signals"): its job succeeds with the payload. */
+  signal(req: SignalRequest): Promise<SignalResult>;
   cancel(tenantId: string, id: string): Promise<RunOperationResult>;
   setPaused(tenantId: string, id: string, paused: boolean): Promise<RunOperationResult>;
   retryNode(

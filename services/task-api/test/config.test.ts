@@ -33,3 +33,22 @@ describe('task-api configuration: TASK_API_CORS_ORIGINS', () => {
     },
   );
 });
+
+describe('task-api configuration: TASK_API_PUBLIC_URL', () => {
+  it('is absent by default (signal URLs name the origin a request came to) and loses a trailing slash', () => {
+    expect(loadTaskApiConfig(base).TASK_API_PUBLIC_URL).toBeUndefined();
+    expect(
+      loadTaskApiConfig({ ...base, TASK_API_PUBLIC_URL: 'https://dsched.example.com/' }).TASK_API_PUBLIC_URL,
+    ).toBe('https://dsched.example.com');
+  });
+
+  it.each(['dsched.example.com', 'ftp://dsched.example.com'])('refuses %j naming the variable', (value) => {
+    try {
+      loadTaskApiConfig({ ...base, TASK_API_PUBLIC_URL: value });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).variables).toEqual(['TASK_API_PUBLIC_URL']);
+    }
+  });
+});

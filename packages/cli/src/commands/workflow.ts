@@ -6,13 +6,13 @@ import type {
 } from '@dsched/client';
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../exit-codes.ts';
-import { collect, parseCount, parseDuration, parseTime, readDocument } from '../input.ts';
+import { collect, parseCount, parseDuration, parseTime, readDocument, readJsonArgument } from '../input.ts';
 import { formatTime } from '../output.ts';
 import { type Runtime, sleep } from '../runtime.ts';
 import { NODE_STATES, workflowCounts, workflowDetail, workflowNodeRows, workflowRows } from '../views.ts';
 import { type Act, eachId } from './act.ts';
 
-// dsched workflow submit|list|get|nodes|cancel|pause|resume|retry-node|watch
+// dsched workflow submit|list|get|nodes|cancel|pause|resume|retry-node|signal|watch
 
 interface WorkflowListFlags {
   state?: string;
@@ -166,6 +166,21 @@ export function registerWorkflowCommands(program: Command, act: Act): void {
       act(async (rt: Runtime, id: string, nodeId: string) => {
         const wf = await rt.client().retryWorkflowNode(id, nodeId);
         rt.print({ body: wf, table: () => workflowDetail(wf, rt.out) });
+      }),
+    );
+
+  workflow
+    .command('signal <id> <nodeId>')
+    .description(
+      'signal a wait node: it succeeds, --data becoming its output (once; 409 when it is not waiting)',
+    )
+    .option('--data <json>', 'the payload: JSON, or @file holding JSON (@- for stdin)')
+    .action(
+      act(async (rt: Runtime, id: string, nodeId: string, opts: { data?: string }) => {
+        const payload =
+          opts.data === undefined ? undefined : await readJsonArgument(opts.data, rt.io, '--data');
+        const node = await rt.client().signalWorkflowNode(id, nodeId, payload);
+        rt.print({ body: node, table: () => workflowNodeRows([node], rt.out) });
       }),
     );
 

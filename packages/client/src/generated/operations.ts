@@ -411,6 +411,31 @@ export const OPERATIONS = {
     "queryParams": [],
     "body": false
   },
+  "postV1WorkflowsIdNodesNodeIdSignal": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/workflows/{id}/nodes/{nodeId}/signal",
+    "summary": "Signal a wait node: it succeeds with the payload as its output",
+    "pathParams": [
+      "id",
+      "nodeId"
+    ],
+    "queryParams": [],
+    "body": true
+  },
+  "postV1WorkflowsIdNodesNodeIdSignalToken": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/workflows/{id}/nodes/{nodeId}/signal/{token}",
+    "summary": "Signal a wait node through its signal URL (no API key: the token is in the URL)",
+    "pathParams": [
+      "id",
+      "nodeId",
+      "token"
+    ],
+    "queryParams": [],
+    "body": true
+  },
   "postV1WorkflowsIdPause": {
     "api": "task",
     "method": "POST",

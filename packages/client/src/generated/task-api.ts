@@ -432,6 +432,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{id}/nodes/{nodeId}/signal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signal a wait node: it succeeds with the payload as its output
+         * @description Once: a second signal, one before the node waits, or one to an ended run answers 409 and changes nothing. A signal and the node’s timeout at the same instant end it once. Audited as the job’s attempt (who, when, from which address).
+         */
+        post: operations["postV1WorkflowsIdNodesNodeIdSignal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/nodes/{nodeId}/signal/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signal a wait node through its signal URL (no API key: the token is in the URL)
+         * @description The URL is the node’s `signalUrl`. The JSON body, whatever its shape, becomes the node’s output (a third-party webhook’s body is kept as it is); no body, no output. Otherwise as the keyed route: once, 409 when the node is not waiting; 404 for a token that is not the node’s.
+         */
+        post: operations["postV1WorkflowsIdNodesNodeIdSignalToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3650,6 +3690,145 @@ export interface operations {
             };
             /** @description internal, details [{"field": "(history)", "issue": "unavailable"}]: job history (Cassandra) is unreachable right now; retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WorkflowsIdNodesNodeIdSignal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description becomes the node’s output, given to children with `inputs: "parents"` */
+                    payload?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the node, succeeded, its output the payload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowNode"];
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the node takes no signal: not a wait node, not waiting yet (its parents have not finished), already ended (signalled, timed out, cancelled), or its run has ended; nothing changes */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: the body is over 65536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: too many failed authentications from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WorkflowsIdNodesNodeIdSignalToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description the node, succeeded, its output the payload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowNode"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the node takes no signal: not a wait node, not waiting yet (its parents have not finished), already ended (signalled, timed out, cancelled), or its run has ended; nothing changes */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: the body is over 65536 bytes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

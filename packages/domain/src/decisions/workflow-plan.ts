@@ -1,4 +1,5 @@
 import { parseDuration } from '../calendar/interval.ts';
+import { signalToken, signalTokenHash } from '../crypto/signal-token.ts';
 import { DschedError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import {
@@ -35,6 +36,8 @@ export interface WorkflowNodeSpec {
    * `for`, a wait's timeout) or an instant (a sleep's `until`); null for a call.
    */
   wake: { delayMs: number } | { at: Date } | null;
+  /** A wait node's signal token hash (hex; signal-token.ts), set by whoever holds the keyring; else null. */
+  signalHash?: string | null;
   retry: RetryPolicy;
   priority: Priority;
   lane: ReturnType<typeof laneFor>;
@@ -118,6 +121,20 @@ export function checkNodeTimes(req: CreateWorkflowRequest, nowMs: number): void 
       details,
     });
   }
+}
+
+/**
+ * Gives each wait node of a plan the hash of its signal token (task-api, which holds the keyring).
+ * A run planned without it (a scheduled run, started by the reconciler) has none stored: its
+ * token is checked against the keyring's current key instead.
+ */
+export function withSignalHashes(plan: WorkflowPlan, key: Buffer): WorkflowPlan {
+  plan.nodes.forEach((n, i) => {
+    if (n.kind !== 'wait') return;
+    const token = signalToken(key, { workflowId: plan.id, nodeId: n.id, jobId: plan.jobIds[i]! });
+    n.signalHash = signalTokenHash(token).toString('hex');
+  });
+  return plan;
 }
 
 /** A checked submission, as it is stored. */

@@ -46,7 +46,9 @@ export interface NodeRecord {
   kind?: NodeKind;
   /** A pending sleep's wake time, or a pending wait's timeout. */
   wakeAt?: Date;
-  /** A waiting wait node's signal URL (shown to the tenant's key: it works without one). */
+  /** A wait node not ended yet: what its signal URL is made of (its job id, its stored token hash). */
+  signal?: { jobId: string; hash: Buffer | null };
+  /** A wait node's signal URL (shown to the tenant's key: it works without one). */
   signalUrl?: string;
   finishedAt: Date | null;
   output: unknown;
@@ -184,3 +186,22 @@ export const listWorkflowsQuerySchema = z
   .superRefine(checkRange);
 
 export type ListWorkflowsQuery = z.infer<typeof listWorkflowsQuerySchema>;
+
+/** A wait node's signal, through the key's route or the node's signal URL (docs/workflows.md "Signals"). */
+export interface SignalRequest {
+  workflowId: string;
+  nodeId: string;
+  /** With an API key: the tenant whose run it must be. */
+  tenantId?: string;
+  /** Through the URL: whether its token is the node's, given the stored hash and the node's job id. */
+  tokenMatches?: (storedHash: Buffer | null, jobId: string) => boolean;
+  /** The payload as JSON text (the node's output), or null. */
+  payload: string | null;
+  /** Who signalled and from where, for the audit. */
+  by: string;
+}
+
+export type SignalResult =
+  | { result: 'signalled'; jobId: string }
+  | { result: 'not_found' }
+  | { result: 'conflict'; issue: string };

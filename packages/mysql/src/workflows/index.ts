@@ -8,7 +8,8 @@ registerWorkflowFollowUps();
 
 export { heldRetries, nodeOutputs, registerWorkflowFollowUps, runEnds, walk } from './finish-follow-ups.ts';
 export { attachNodeInputs, type NodeInputsOptions } from './node-inputs.ts';
-export { NODE_WAKE_END, WAIT_TIMED_OUT, type WakeReport, waitingNodeEnd, wakeDueNodes } from './node-wake.ts';
+export { type SignalRequest, type SignalResult, signalWaitNode } from './node-signal.ts';
+export { WAIT_TIMED_OUT, type WakeReport, waitingNodeEnd, wakeDueNodes } from './node-wake.ts';
 export { cancelJobOrItsRun } from './occurrence-cancel.ts';
 export {
   archiveEdgePage,
@@ -27,6 +28,7 @@ export {
 export { listLiveWorkflows, rowToWorkflowSummary, type WorkflowListQuery } from './workflow-list.ts';
 export {
   getWorkflow,
+  getWorkflowNode,
   isWorkflowLive,
   listWorkflowEdges,
   listWorkflowNodeParents,

@@ -60,7 +60,7 @@ async function wakeLane(conn: PoolConnection, lane: string, limit: number): Prom
   }
   for (const [state, ids] of byState) {
     const error = state === 'dead' ? WAIT_TIMED_OUT : null;
-    await conn.query<ResultSetHeader>(WAKE_END, [state, error, ids, null, null]);
+    await conn.query<ResultSetHeader>(WAKE_END, [state, error, ids]);
   }
   await finishJobs(conn, ends);
   return ends.length;
@@ -81,5 +81,3 @@ export function waitingNodeEnd(
     report,
   };
 }
-
-export { WAKE_END as NODE_WAKE_END };

@@ -107,6 +107,20 @@ export async function listWorkflowNodes(
   return rows.map(nodeRecord);
 }
 
+/** One node of a run (the caller checked the run is the tenant's); null when there is none. */
+export async function getWorkflowNode(
+  pool: Pool,
+  workflowId: string,
+  nodeId: string,
+): Promise<NodeRecord | null> {
+  // The page's statement, narrowed to the node's primary key.
+  const sql = NODES_PAGE.replace('n.node_id > ?', 'n.node_id = ?')
+    .replace('%STATES%', '')
+    .replace('%JOB%', '');
+  const [rows] = await pool.query<RowDataPacket[]>(sql, [idToBin(workflowId), nodeId, 1]);
+  return rows[0] ? nodeRecord(rows[0]) : null;
+}
+
 /**
  * A page of one node's parents in parent id order, with their outputs (the caller checked the run
  * is the tenant's); null when the run has no such node.
@@ -130,11 +144,16 @@ export async function listWorkflowNodeParents(
 }
 
 /** A sleep or wait node's kind, and while its job is pending, when it wakes or times out. */
-function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt'> {
+function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt' | 'signal'> {
   if (r.lane === undefined) return {};
   const kind = r.lane === SLEEP_LANE ? 'sleep' : r.lane === WAIT_LANE ? 'wait' : 'call';
   if (kind === 'call') return { kind };
-  return r.state === 'pending' && r.job_scheduled_for ? { kind, wakeAt: r.job_scheduled_for } : { kind };
+  const live = ['waiting', 'ready', 'pending'].includes(r.state);
+  return {
+    kind,
+    ...(r.state === 'pending' && r.job_scheduled_for ? { wakeAt: r.job_scheduled_for } : {}),
+    ...(kind === 'wait' && live ? { signal: { jobId: binToId(r.job_id), hash: r.signal_hash ?? null } } : {}),
+  };
 }
 
 function nodeRecord(r: RowDataPacket): NodeRecord {

@@ -118,7 +118,7 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
       children.get(n.id) ?? 0,
       n.wake && 'delayMs' in n.wake ? n.wake.delayMs : null,
       n.wake && 'at' in n.wake ? sqlTime(n.wake.at) : null,
-      null,
+      n.signalHash ?? null,
     ]);
     if (bytes + row.length > MAX_BATCH_BYTES) await flush();
     batch.push(row);

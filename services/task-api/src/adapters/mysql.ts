@@ -21,6 +21,7 @@ import {
 import {
   cancelWorkflow,
   getWorkflow,
+  getWorkflowNode,
   insertWorkflow,
   isWorkflowLive,
   listLiveWorkflows,
@@ -29,6 +30,7 @@ import {
   listWorkflowNodes,
   retryWorkflowNode,
   setWorkflowPaused,
+  signalWaitNode,
 } from '@dsched/mysql/workflows';
 import type {
   DatabaseClock,
@@ -109,6 +111,8 @@ export function mysqlWorkflowStore(pool: Pool, born?: TraceBirth): WorkflowStore
     listNodes: (workflowId, page) => listWorkflowNodes(pool, workflowId, page),
     listEdges: (workflowId, limit) => listWorkflowEdges(pool, workflowId, limit),
     listParents: (workflowId, nodeId, page) => listWorkflowNodeParents(pool, workflowId, nodeId, page),
+    getNode: (workflowId, nodeId) => getWorkflowNode(pool, workflowId, nodeId),
+    signal: (req) => signalWaitNode(pool, req),
     cancel: (tenantId, id) => cancelWorkflow(pool, tenantId, id),
     setPaused: (tenantId, id, paused) => setWorkflowPaused(pool, tenantId, id, paused),
     retryNode: (tenantId, id, nodeId) => retryWorkflowNode(pool, tenantId, id, nodeId),

@@ -24,10 +24,12 @@ import {
   planWorkflow,
   readPositionKey,
   resolveRange,
+  type SecretsKeyring,
   type Tenant,
   tagFilterKey,
   type WorkflowRecord,
   type WorkflowSummary,
+  withSignalHashes,
 } from '@dsched/domain';
 import type { DatabaseClock, WorkflowHistory, WorkflowStore } from '../ports.ts';
 
@@ -54,13 +56,13 @@ function overQuota(tenant: Tenant): DschedError {
 
 /** Validates the graph (400 naming the node), then stores the run and its roots' jobs. */
 export async function submitWorkflow(
-  deps: { workflows: WorkflowStore; now: DatabaseClock },
+  deps: { workflows: WorkflowStore; now: DatabaseClock; signalKeys: SecretsKeyring },
   tenant: Tenant,
   req: CreateWorkflowRequest,
 ): Promise<WorkflowRecord> {
   const now = await deps.now();
   checkNodeTimes(req, now.getTime());
-  const plan = planWorkflow(req, tenant.id, now.getTime());
+  const plan = withSignalHashes(planWorkflow(req, tenant.id, now.getTime()), deps.signalKeys.current.key);
   if (!(await deps.workflows.insert(plan))) throw overQuota(tenant);
   const stored = await deps.workflows.get(tenant.id, plan.id);
   if (!stored) throw new DschedError('internal', 'workflow vanished after it was stored');

@@ -9,6 +9,7 @@ import {
   nodeView,
   notFound,
   pageSchema,
+  type SecretsKeyring,
   workflowNodeParamsSchema,
   workflowNodeViewSchema,
   workflowSummarySchema,
@@ -40,6 +41,7 @@ import type {
 } from '../ports.ts';
 import { RATE_LIMITED } from './task-lifecycle.ts';
 import { tenantGuard } from './tenant-guard.ts';
+import { nodeViewWithSignal } from './workflow-signals.ts';
 
 // POST /v1/workflows, the runs list, GET /v1/workflows/{id}, its nodes (and a small one's graph), and the run
 // operations.
@@ -214,6 +216,8 @@ export function registerWorkflowRoutes(
     rateLimit: RateLimiter;
     now: DatabaseClock;
     workflowMaxBodyBytes: number;
+    signalKeys: SecretsKeyring;
+    publicUrl?: string | undefined;
   },
 ): void {
   const tenantOf = tenantGuard(deps);
@@ -242,17 +246,20 @@ export function registerWorkflowRoutes(
   app.get('/v1/workflows/:id/nodes', async (request) => {
     const tenant = await tenantOf(request);
     const query = parseWith(listWorkflowNodesQuerySchema, request.query);
-    const page = await listNodesPage(deps, tenant, pathId(request.params, 'workflow'), query);
+    const id = pathId(request.params, 'workflow');
+    const page = await listNodesPage(deps, tenant, id, query);
     return {
-      nodes: page.nodes.map(nodeView),
+      nodes: page.nodes.map(nodeViewWithSignal(deps, request, id)),
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
     };
   });
 
   app.get('/v1/workflows/:id/graph', async (request) => {
     const tenant = await tenantOf(request);
-    const graph = await workflowGraph(deps, tenant, pathId(request.params, 'workflow'));
-    return { workflow: workflowView(graph.workflow), nodes: graph.nodes.map(nodeView), edges: graph.edges };
+    const id = pathId(request.params, 'workflow');
+    const graph = await workflowGraph(deps, tenant, id);
+    const view = nodeViewWithSignal(deps, request, id);
+    return { workflow: workflowView(graph.workflow), nodes: graph.nodes.map(view), edges: graph.edges };
   });
 
   app.get('/v1/workflows/:id/nodes/:nodeId/parents', async (request) => {

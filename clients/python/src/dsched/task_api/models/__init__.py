@@ -251,6 +251,7 @@ from .post_v1_workflows_body_nodes_item_target_method import PostV1WorkflowsBody
 from .post_v1_workflows_body_nodes_item_trigger import PostV1WorkflowsBodyNodesItemTrigger
 from .post_v1_workflows_body_nodes_item_wait import PostV1WorkflowsBodyNodesItemWait
 from .post_v1_workflows_body_nodes_item_wait_on_timeout import PostV1WorkflowsBodyNodesItemWaitOnTimeout
+from .post_v1_workflows_id_nodes_node_id_signal_body import PostV1WorkflowsIdNodesNodeIdSignalBody
 from .schedule_parse import ScheduleParse
 from .tags import Tags
 from .task import Task
@@ -497,6 +498,7 @@ __all__ = (
     "PostV1WorkflowsBodyNodesItemTrigger",
     "PostV1WorkflowsBodyNodesItemWait",
     "PostV1WorkflowsBodyNodesItemWaitOnTimeout",
+    "PostV1WorkflowsIdNodesNodeIdSignalBody",
     "ScheduleParse",
     "Tags",
     "Task",
