@@ -46,7 +46,7 @@ async function nodeJob(wf: WorkflowPlan, nodeId: string) {
 async function wakeIn(wf: WorkflowPlan, nodeId: string, ms: number): Promise<void> {
   await db.pool.query(
     `UPDATE jobs j JOIN workflow_nodes n ON j.id = n.job_id
-        SET j.run_at = IF(j.run_at >= '9000-01-01', j.run_at, NOW(3) + INTERVAL ? MICROSECOND),
+        SET j.run_at = NOW(3) + INTERVAL ? MICROSECOND,
             j.scheduled_for = NOW(3) + INTERVAL ? MICROSECOND
       WHERE n.workflow_id = ? AND n.node_id = ?`,
     [ms * 1000, ms * 1000, idToBin(wf.id), nodeId],
