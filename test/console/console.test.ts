@@ -292,6 +292,27 @@ it('shows a workflow and the operator screens, accessible too', async () => {
   await expect.poll(() => page.locator('.tile strong').first().innerText()).toBe('2');
   await checkScreen('overview');
 
+  // A wait node: its kind and signal URL shown, and signalled from the screen.
+  const approval = (await api(taskApi, '/v1/workflows', {
+    method: 'POST',
+    body: {
+      name: 'approval',
+      nodes: [
+        { id: 'approve', kind: 'wait', wait: { timeoutS: 3600 } },
+        { id: 'ship', target: { url: `${target.url}/ok` }, dependsOn: ['approve'] },
+      ],
+    },
+  })) as { id: string };
+  await page.goto(`${jobApi}/ui/#/workflows/${approval.id}`);
+  await page.getByRole('heading', { name: /approval/ }).waitFor();
+  await expect.poll(() => page.locator('.node-kind').first().innerText()).toMatch(/^wait until /);
+  expect(await page.locator('code.signal-url').innerText()).toMatch(
+    new RegExp(`/v1/workflows/${approval.id}/nodes/approve/signal/sig_[A-Za-z0-9_-]{43}$`),
+  );
+  await page.getByRole('button', { name: 'Signal' }).click();
+  await page.locator('h2 .s-succeeded').waitFor({ timeout: 30_000 });
+  expect(await page.locator('code.signal-url').count()).toBe(0);
+
   await nav('Tenants').click();
   await page.getByLabel('Tenant id').fill(tenant.id);
   await page.getByRole('button', { name: 'Open' }).click();

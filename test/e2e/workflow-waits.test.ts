@@ -129,23 +129,23 @@ describe('sleep nodes, end to end', () => {
   });
 
   it('sleepers hold no executor slot: calls run past them while they sleep', async () => {
-    const sleepers: NodeReq[] = Array.from({ length: 50 }, (_, i) => ({
+    const sleepers: NodeReq[] = Array.from({ length: 1000 }, (_, i) => ({
       id: `z${i}`,
       kind: 'sleep' as const,
-      sleep: { for: '4s' },
+      sleep: { for: '8s' },
     }));
     const id = await submit('slots', [...sleepers, { id: 'after', dependsOn: sleepers.map((s) => s.id) }]);
-    // Fifty asleep on an executor of two call slots: other runs' calls go through, none is in flight
-    // for a sleeper.
+    // A thousand asleep on an executor of two call slots: other runs' calls go through, none is in
+    // flight for a sleeper.
     const other = await submit('beside', [
       { id: 'a' },
       { id: 'b', dependsOn: ['a'] },
       { id: 'c', dependsOn: ['b'] },
     ]);
     expect((await finished(other)).state).toBe('succeeded');
-    expect((await api('GET', `/v1/workflows/${id}`)).json.nodes.pending).toBe(50);
+    expect((await api('GET', `/v1/workflows/${id}`)).json.nodes.pending).toBe(1000);
     expect(await metric(service('executor'), 'dsched_executor_in_flight')).toBe(0);
-    expect((await finished(id)).state).toBe('succeeded');
+    expect((await finished(id, 60_000)).state).toBe('succeeded');
     expect(callsTo('slots', 'after')).toHaveLength(1);
     expect(target.calls.filter((c) => c.path.startsWith('/slots/z'))).toEqual([]);
   });

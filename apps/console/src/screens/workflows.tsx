@@ -219,6 +219,16 @@ function WorkflowView({
       setError(e);
     }
   };
+  const signal = async (n: WorkflowNode) => {
+    try {
+      await client.signalWorkflowNode(w.id, n.id);
+      setNotice(`Signalled node ${n.id}.`);
+      setError(undefined);
+      await Promise.all([wf.reload(), nodes.reload()]);
+    } catch (e) {
+      setError(e);
+    }
+  };
   return (
     <>
       <h2>
@@ -267,6 +277,17 @@ function WorkflowView({
               <tr key={n.id}>
                 <td>
                   <code>{n.id}</code>
+                  {n.kind && n.kind !== 'call' ? (
+                    <div class="sub node-kind">
+                      {n.kind}
+                      {n.wakeAt ? ` until ${when(n.wakeAt)}` : ''}
+                    </div>
+                  ) : null}
+                  {n.signalUrl ? (
+                    <div class="sub">
+                      signal URL (no key needed, works once): <code class="signal-url">{n.signalUrl}</code>
+                    </div>
+                  ) : null}
                   {n.jobId ? (
                     <div class="sub">
                       <a href={href(`/runs/${n.jobId}`)}>its job</a>
@@ -283,6 +304,11 @@ function WorkflowView({
                   {['dead', 'upstream_failed', 'cancelled', 'skipped'].includes(n.state) ? (
                     <button type="button" onClick={() => rerun(n)}>
                       Re-run from here
+                    </button>
+                  ) : null}
+                  {n.kind === 'wait' && n.state === 'pending' && w.state === 'running' ? (
+                    <button type="button" onClick={() => signal(n)}>
+                      Signal
                     </button>
                   ) : null}
                 </td>
