@@ -111,6 +111,30 @@ CREATE TABLE `occurrence_skips` (
   PRIMARY KEY (`task_id`,`skipped_from`,`reason`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+CREATE TABLE `operations` (
+  `id` binary(16) NOT NULL,
+  `tenant_id` binary(16) NOT NULL,
+  `action` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `filter` json NOT NULL,
+  `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `cancel_requested` tinyint unsigned NOT NULL DEFAULT '0',
+  `matched` int unsigned NOT NULL,
+  `done` int unsigned NOT NULL DEFAULT '0',
+  `failed` int unsigned NOT NULL DEFAULT '0',
+  `batches` int unsigned NOT NULL DEFAULT '0',
+  `cursor_at` datetime(3) DEFAULT NULL,
+  `cursor_id` binary(16) DEFAULT NULL,
+  `lease_owner` varchar(160) COLLATE utf8mb4_bin DEFAULT NULL,
+  `lease_expires_at` datetime(3) DEFAULT NULL,
+  `error` varchar(1000) COLLATE utf8mb4_bin DEFAULT NULL,
+  `created_at` datetime(3) NOT NULL,
+  `updated_at` datetime(3) NOT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  KEY `operations_by_tenant` (`tenant_id`,`id`),
+  KEY `operations_running` (`state`,`lease_expires_at`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 CREATE TABLE `task_tags` (
   `tenant_id` binary(16) NOT NULL,
   `tag` varchar(193) COLLATE utf8mb4_bin NOT NULL,

@@ -46,6 +46,7 @@ export * from './wire/call-spec.ts';
 export * from './wire/job-queries.ts';
 export * from './wire/job-requests.ts';
 export * from './wire/job-schemas.ts';
+export * from './wire/operations.ts';
 export * from './wire/paging.ts';
 export * from './wire/schedule-parse.ts';
 export * from './wire/tags.ts';

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 // Tenant signing secrets at rest: AES-256-GCM under a key of the secrets keyring, in an envelope
 // that names the key, so a row says which key opens it and keys can rotate without downtime
-// (docs/operations.md#rotating-the-secrets-key).
+// (docs/bulk-operations.md#rotating-the-secrets-key).
 //
 //   enc1:<key id>:<base64url(12-byte IV | ciphertext | 16-byte tag)>
 //

@@ -8,6 +8,13 @@ export {
   skipsInRange,
 } from './occurrence-skips.ts';
 export { type ApplyArgs, applyTaskPlan } from './task-apply.ts';
-export { changeTask, insertTaskWithinQuota, listTasks, lockTask } from './task-changes.ts';
+export { changeTask, insertTaskWithinQuota, listTasks, lockTask, writeTaskChange } from './task-changes.ts';
 export { backfillTask, triggerTask } from './task-runs.ts';
-export { getTask, insertTask, scheduleFromJson, scheduleFromRow, scheduleToJson } from './task-store.ts';
+export {
+  getTask,
+  insertTask,
+  rowToTask,
+  scheduleFromJson,
+  scheduleFromRow,
+  scheduleToJson,
+} from './task-store.ts';

@@ -10,7 +10,7 @@ const FIRST_ID = Buffer.alloc(16);
 /**
  * Seals every tenant's signing secret with the keyring's current key: plaintext rows (written
  * before migration 0046) and rows sealed by an older key. Batches until a short one; safe to run
- * on several replicas at once and while the services run (docs/operations.md). Returns how many
+ * on several replicas at once and while the services run (docs/bulk-operations.md). Returns how many
  * rows it rewrote.
  */
 export async function resealSigningSecrets(

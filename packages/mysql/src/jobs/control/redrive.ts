@@ -1,4 +1,4 @@
-import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
@@ -19,9 +19,21 @@ interface DeadJobRow extends RowDataPacket {
 }
 
 async function redriveLocked(conn: PoolConnection, rows: DeadJobRow[]): Promise<string[]> {
-  if (rows.length === 0) return [];
-  await conn.query(REDRIVE, [rows.map((r) => r.id)]);
+  await redriveLockedJobs(
+    conn,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => binToId(r.id));
+}
+
+/**
+ * Redrives dead jobs the caller's transaction has locked (by their binary ids); returns how many
+ * it redrove. A bulk operation's redrive batch runs this (packages/mysql/src/operations).
+ */
+export async function redriveLockedJobs(conn: PoolConnection, ids: Buffer[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const [res] = await conn.query<ResultSetHeader>(REDRIVE, [ids]);
+  return res.affectedRows;
 }
 
 /** Redrives the tenant's dead jobs among `ids` (others are left alone); returns those redriven. */

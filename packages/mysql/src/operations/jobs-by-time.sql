@@ -1,0 +1,17 @@
+-- The next batch of an operation on the tenant's jobs in a time range (no task, no tag), locked: a
+-- range of jobs_by_tenant_time (tenant_id, scheduled_for, and the primary key id after it) walked
+-- forward strictly after the cursor (at, id) and before `to`, kept when the job is in the state
+-- asked for (if any) and the action can act on it (docs/bulk-operations.md). Plain FOR UPDATE, as in
+-- jobs-by-tag.sql.
+-- Parameters: tenant_id, to, cursor_at, cursor_at, cursor_id, state (or NULL), state, action (the marker's, job-actions.sql), limit
+-- Returns: rows of (id, task_id, scheduled_for, state, attempt, claimed_by, workflow_id, node_id, has_callbacks, counts_failures)
+SELECT j.id, j.task_id, j.scheduled_for, j.state, j.attempt, j.claimed_by, j.workflow_id, j.node_id,
+       j.callbacks IS NOT NULL AS has_callbacks, j.counts_failures
+  FROM jobs j FORCE INDEX (jobs_by_tenant_time)
+ WHERE j.tenant_id = ? AND j.scheduled_for < ?
+   AND (j.scheduled_for > ? OR (j.scheduled_for = ? AND j.id > ?))
+   AND (? IS NULL OR j.state = ?)
+   AND %ACTION%
+ ORDER BY j.scheduled_for, j.id
+ LIMIT ?
+   FOR UPDATE
