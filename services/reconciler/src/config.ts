@@ -11,6 +11,14 @@ export const reconcilerConfigSchema = z.object({
   RECONCILER_WORKFLOW_INTERVAL_MS: env.positiveInt(2000),
   /** Running workflows one sweep pass takes. */
   RECONCILER_WORKFLOW_BATCH_SIZE: env.positiveInt(100),
+  /** How often an idle reconciler looks for a bulk operation to carry out (docs/bulk-operations.md). */
+  RECONCILER_OPERATION_INTERVAL_MS: env.positiveInt(1000),
+  /** Jobs (or tasks) one batch of a bulk operation changes, in one transaction. */
+  RECONCILER_OPERATION_BATCH_SIZE: env.positiveInt(500),
+  /** How long a bulk operation's lease lasts without a batch: a dead reconciler's is taken after it. */
+  RECONCILER_OPERATION_LEASE_MS: env.positiveInt(15_000),
+  /** A wait after each batch of a bulk operation, leaving the database to the claim path (0: none). */
+  RECONCILER_OPERATION_PAUSE_MS: env.nonNegativeInt(0),
   /** How often the ready-backlog and DLQ-size gauges are refreshed (each is one indexed count). */
   RECONCILER_GAUGES_INTERVAL_MS: env.positiveInt(10_000),
   /**

@@ -1,8 +1,14 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
-import { mysqlClaimStore, mysqlWorkflowGauges, mysqlWorkflowSweeper } from './adapters/mysql.ts';
+import {
+  mysqlClaimStore,
+  mysqlOperationStore,
+  mysqlWorkflowGauges,
+  mysqlWorkflowSweeper,
+} from './adapters/mysql.ts';
 import { loadReconcilerConfig, type ReconcilerConfig } from './config.ts';
+import { OperationWorker } from './core/operations.ts';
 import { GoneExecutorSweep, Reconciler, refreshGauges } from './core/reconcile.ts';
 import { WorkflowSweep } from './core/workflow-sweep.ts';
 import { ReconcilerMetrics } from './metrics.ts';
@@ -15,13 +21,14 @@ async function main(config: ReconcilerConfig): Promise<void> {
     env: process.env,
   });
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const instance = instanceId('reconciler', config.INSTANCE_ID);
   await runWorker({
     service: 'reconciler',
     logLevel: config.LOG_LEVEL,
     metricsPort: config.METRICS_PORT,
     graceMs: config.SHUTDOWN_GRACE_MS,
     otel: config,
-    instanceId: instanceId('reconciler', config.INSTANCE_ID),
+    instanceId: instance,
     build: async ({ logger, registry, traces }) => {
       const store = mysqlClaimStore(pool, traces);
       const metrics = new ReconcilerMetrics(registry);
@@ -32,6 +39,15 @@ async function main(config: ReconcilerConfig): Promise<void> {
         gauges: mysqlWorkflowGauges(pool),
         metrics,
         batchSize: config.RECONCILER_WORKFLOW_BATCH_SIZE,
+      });
+      const operations = new OperationWorker({
+        store: mysqlOperationStore(pool),
+        metrics,
+        logger,
+        instance,
+        batchSize: config.RECONCILER_OPERATION_BATCH_SIZE,
+        leaseMs: config.RECONCILER_OPERATION_LEASE_MS,
+        pauseMs: config.RECONCILER_OPERATION_PAUSE_MS,
       });
       const loops = [
         new Loop({
@@ -44,6 +60,12 @@ async function main(config: ReconcilerConfig): Promise<void> {
           name: 'workflows',
           runOnce: () => workflows.runOnce(),
           intervalMs: config.RECONCILER_WORKFLOW_INTERVAL_MS,
+          logger,
+        }),
+        new Loop({
+          name: 'operations',
+          runOnce: () => operations.runOnce(),
+          intervalMs: config.RECONCILER_OPERATION_INTERVAL_MS,
           logger,
         }),
         new Loop({
@@ -69,7 +91,10 @@ async function main(config: ReconcilerConfig): Promise<void> {
       return {
         loops,
         ready: () => pingMysql(pool),
-        stopSteps: [{ name: 'mysql', run: () => pool.end() }],
+        stopSteps: [
+          { name: 'operation lease', run: () => operations.release() },
+          { name: 'mysql', run: () => pool.end() },
+        ],
       };
     },
   });

@@ -13,6 +13,9 @@ export class ReconcilerMetrics {
   readonly scheduledRunsStarted: Counter;
   readonly runs: Gauge<'state'>;
   readonly walkQueue: Gauge;
+  readonly operationBatches: Counter<'action'>;
+  readonly operationChanges: Counter<'action'>;
+  readonly operationsFinished: Counter<'action' | 'state'>;
 
   constructor(registry: Registry) {
     this.released = new Counter({
@@ -49,6 +52,24 @@ export class ReconcilerMetrics {
     this.walkQueue = new Gauge({
       name: 'dsched_workflow_walk_queue',
       help: 'Finished workflow nodes whose children are not all told yet: past a walk’s budget or bound, or wide parents between slices',
+      registers: [registry],
+    });
+    this.operationBatches = new Counter({
+      name: 'dsched_operation_batches_total',
+      help: 'Batches of bulk operations carried out, by action',
+      labelNames: ['action'],
+      registers: [registry],
+    });
+    this.operationChanges = new Counter({
+      name: 'dsched_operation_changes_total',
+      help: 'Jobs and tasks bulk operations changed, by action',
+      labelNames: ['action'],
+      registers: [registry],
+    });
+    this.operationsFinished = new Counter({
+      name: 'dsched_operations_finished_total',
+      help: 'Bulk operations that ended, by action and final state (succeeded, failed, cancelled)',
+      labelNames: ['action', 'state'],
       registers: [registry],
     });
     this.scheduledRunsStarted = new Counter({

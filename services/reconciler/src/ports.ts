@@ -1,4 +1,4 @@
-import type { MaintenanceGauges, ReleaseResult } from '@dsched/domain';
+import type { MaintenanceGauges, Operation, ReleaseResult } from '@dsched/domain';
 
 export type { MaintenanceGauges, ReleaseResult };
 
@@ -33,3 +33,20 @@ export type WorkflowGaugeReader = () => Promise<{ running: number; paused: numbe
 
 /** One pass over a page of running workflows, after a cursor (null: from the first). */
 export type WorkflowSweeper = (after: string | null, limit: number) => Promise<WorkflowSweepPass>;
+
+/** What one batch of a bulk operation did: `lost`, the lease was no longer the worker's. */
+export type OperationBatch = { kind: 'lost' } | { kind: 'ran'; operation: Operation; changed: number };
+
+/** The store's side of bulk operations (docs/bulk-operations.md), as the operation worker uses it. */
+export interface OperationStore {
+  /** Takes the lease of one running operation whose lease is free or expired, as `owner`. */
+  take(owner: string, leaseMs: number): Promise<Operation | null>;
+  /** Runs the next batch of the operation `owner` holds (one transaction). */
+  runBatch(
+    id: string,
+    owner: string,
+    options: { batchSize: number; leaseMs: number },
+  ): Promise<OperationBatch>;
+  /** Gives the lease back between batches. */
+  release(id: string, owner: string): Promise<void>;
+}

@@ -17,6 +17,7 @@ import type { Registry } from 'prom-client';
 import type { AuditSources } from './core/audit.ts';
 import { taskApiDocument } from './openapi.ts';
 import type {
+  BulkOperations,
   DatabaseClock,
   RateLimiter,
   TaskRepository,
@@ -27,6 +28,7 @@ import type {
 } from './ports.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAuditRoutes } from './routes/audit.ts';
+import { registerOperationRoutes } from './routes/operations.ts';
 import { registerSchedulePreviewRoutes } from './routes/schedule-preview.ts';
 import { registerTaskLifecycleRoutes } from './routes/task-lifecycle.ts';
 import { registerTaskRunRoutes } from './routes/task-runs.ts';
@@ -51,6 +53,8 @@ export interface TaskApiDeps {
   adminToken: string;
   audit: AuditSources;
   workflows: WorkflowStore;
+  /** Bulk operations (docs/bulk-operations.md). */
+  operations: BulkOperations;
   /** Finished runs moved to history. */
   history: WorkflowHistory;
   /** The largest POST /v1/workflows body (a 100,000-node workflow is tens of megabytes). */
@@ -78,6 +82,7 @@ export function buildApp(deps: TaskApiDeps): FastifyInstance {
   registerSchedulePreviewRoutes(app, deps);
   registerWorkflowRoutes(app, deps);
   registerWorkflowSignalRoutes(app, deps);
+  registerOperationRoutes(app, deps);
   const document = taskApiDocument();
   refuseUndeclaredInput(app, document);
   answerUndeclaredMethods(app, document);

@@ -5,6 +5,7 @@ import type { Logger } from '@dsched/runtime';
 import type { Registry } from 'prom-client';
 import { auditSources } from './adapters/audit.ts';
 import {
+  mysqlBulkOperations,
   mysqlClock,
   mysqlRateLimiter,
   mysqlTaskRepository,
@@ -52,6 +53,7 @@ export function taskApiDeps(args: {
     now: mysqlClock(pool, args.at),
     adminToken: args.adminToken,
     workflows: mysqlWorkflowStore(pool, args.born),
+    operations: mysqlBulkOperations(pool),
     history: cassandraWorkflowHistory(args.cassandra),
     workflowMaxBodyBytes: args.workflowMaxBodyBytes,
     signalKeys: args.keyring,

@@ -1,6 +1,7 @@
 import { errorSchema } from '@dsched/domain';
 import { OpenApiDocument } from '@dsched/runtime';
 import { auditRoute } from './routes/audit.ts';
+import { operationRouteDocs } from './routes/operations.ts';
 import { adminRouteDocs, taskRouteDocs } from './routes/route-docs.ts';
 import { schedulePreviewRouteDocs } from './routes/schedule-preview.ts';
 import { taskLifecycleRouteDocs } from './routes/task-lifecycle.ts';
@@ -14,7 +15,11 @@ import { workflowRouteDocs } from './routes/workflows.ts';
  */
 export function taskApiDocument(): OpenApiDocument {
   return new OpenApiDocument(
-    { title: 'dsched task-api', version: '1', description: 'Tenants, tasks and their audit, workflows.' },
+    {
+      title: 'dsched task-api',
+      version: '1',
+      description: 'Tenants, tasks and their audit, workflows, bulk operations.',
+    },
     { errorSchema },
   ).add(
     adminRouteDocs,
@@ -25,5 +30,6 @@ export function taskApiDocument(): OpenApiDocument {
     schedulePreviewRouteDocs,
     workflowRouteDocs,
     workflowSignalRouteDocs,
+    operationRouteDocs,
   );
 }

@@ -5,6 +5,9 @@ import type {
   NewTenant,
   NodeRecord,
   NodeState,
+  Operation,
+  OperationAction,
+  OperationFilter,
   QuotaPatch,
   Schedule,
   SignalRequest,
@@ -151,4 +154,21 @@ export interface WorkflowHistory {
     nodeId: string,
     page: { limit: number; afterNodeId?: string },
   ): Promise<NodeRecord[] | null>;
+}
+
+/** Bulk operations (docs/bulk-operations.md): task-api starts, reads, lists and cancels them. */
+export interface BulkOperations {
+  /** Counts what the filter matches and, unless a dry run, stores the operation (running). */
+  start(args: {
+    id: string;
+    tenantId: string;
+    action: OperationAction;
+    filter: OperationFilter;
+    dryRun: boolean;
+  }): Promise<{ matched: number; operation: Operation | null }>;
+  get(tenantId: string, id: string): Promise<Operation | null>;
+  /** Newest first, strictly before `beforeId` (null: from the newest). */
+  list(tenantId: string, beforeId: string | null, limit: number): Promise<Operation[]>;
+  /** Marks a running operation to stop before its next batch; the operation as it is now. */
+  cancel(tenantId: string, id: string): Promise<Operation | null>;
 }

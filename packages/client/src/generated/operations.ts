@@ -64,6 +64,29 @@ export const OPERATIONS = {
     "queryParams": [],
     "body": false
   },
+  "getV1Operations": {
+    "api": "task",
+    "method": "GET",
+    "path": "/v1/operations",
+    "summary": "The tenant’s bulk operations, newest first, paged",
+    "pathParams": [],
+    "queryParams": [
+      "limit",
+      "pageToken"
+    ],
+    "body": false
+  },
+  "getV1OperationsId": {
+    "api": "task",
+    "method": "GET",
+    "path": "/v1/operations/{id}",
+    "summary": "A bulk operation: its state and progress (matched, done, failed)",
+    "pathParams": [
+      "id"
+    ],
+    "queryParams": [],
+    "body": false
+  },
   "getV1Tasks": {
     "api": "task",
     "method": "GET",
@@ -293,6 +316,26 @@ export const OPERATIONS = {
     "method": "POST",
     "path": "/v1/jobs/{id}/retry",
     "summary": "Redrive one dead job: a new attempt group, the same id and Idempotency-Key",
+    "pathParams": [
+      "id"
+    ],
+    "queryParams": [],
+    "body": false
+  },
+  "postV1Operations": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/operations",
+    "summary": "Start a bulk operation: cancel, pause, resume, redrive or retry what a filter matches",
+    "pathParams": [],
+    "queryParams": [],
+    "body": true
+  },
+  "postV1OperationsIdCancel": {
+    "api": "task",
+    "method": "POST",
+    "path": "/v1/operations/{id}/cancel",
+    "summary": "Cancel a running bulk operation: it stops before its next batch",
     "pathParams": [
       "id"
     ],

@@ -472,6 +472,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s bulk operations, newest first, paged */
+        get: operations["getV1Operations"];
+        put?: never;
+        /**
+         * Start a bulk operation: cancel, pause, resume, redrive or retry what a filter matches
+         * @description The filter is required (at least one of taskId, tag, from, to): an operation never acts on everything. It is counted now (`matched`) and carried out by the reconciler in batches; follow it at GET /v1/operations/{id}. With `dryRun: true` it is only counted: nothing is changed or stored.
+         */
+        post: operations["postV1Operations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk operation: its state and progress (matched, done, failed) */
+        get: operations["getV1OperationsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operations/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a running bulk operation: it stops before its next batch
+         * @description What its finished batches changed stays changed. A finished operation answers 409.
+         */
+        post: operations["postV1OperationsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -881,6 +939,57 @@ export interface components {
             finishedAt?: string;
             /** @description the response body of its last finished attempt (succeeded or dead), its first EXECUTOR_MAX_OUTPUT_BYTES: the JSON it was, or a string */
             output?: unknown;
+        };
+        Operation: {
+            id: string;
+            /** @enum {string} */
+            action: "cancel" | "pause" | "resume" | "redrive" | "retry";
+            filter: components["schemas"]["OperationFilterView"];
+            /** @enum {string} */
+            state: "running" | "succeeded" | "failed" | "cancelled";
+            /** @description what the filter matched when the operation started (counted up to a cap) */
+            matched: number;
+            /** @description what it changed so far */
+            done: number;
+            /** @description what matched but could not be changed */
+            failed: number;
+            /** @description a cancel was asked for: it stops before its next batch */
+            cancelRequested: boolean;
+            error?: string;
+            createdAt: string;
+            updatedAt: string;
+            finishedAt?: string;
+        };
+        /** @description the filter as stored: tags as a list, times normalised */
+        OperationFilterView: {
+            taskId?: string;
+            tag?: string[];
+            /** @enum {string} */
+            state?: "pending" | "running" | "dead";
+            from?: string;
+            to?: string;
+        };
+        /** @description what the operation acts on; at least one of taskId, tag, from, to (never everything) */
+        OperationFilter: {
+            /** @description one task: its jobs, or the task itself (pause, resume) */
+            taskId?: string;
+            /** @description key:value, or a list of them (all must match, at most 5) */
+            tag?: string | string[];
+            /**
+             * @description narrows a job action: cancel pending or running, redrive dead, retry pending
+             * @enum {string}
+             */
+            state?: "pending" | "running" | "dead";
+            /**
+             * Format: date-time
+             * @description jobs scheduled at or after this time
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description jobs scheduled before this time
+             */
+            to?: string;
         };
     };
     responses: never;
@@ -3829,6 +3938,243 @@ export interface operations {
             };
             /** @description resource_exhausted: the body is over 65536 bytes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Operations: {
+        parameters: {
+            query?: {
+                /** @description page size, at most 500 */
+                limit?: number;
+                /** @description nextPageToken of the previous page (opaque base64url; refused unless this API issued it for the same query) */
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of operations; nextPageToken while more remain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        operations: components["schemas"]["Operation"][];
+                        nextPageToken?: string;
+                    };
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Operations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description cancel: pending and running jobs; pause, resume: tasks; redrive: dead jobs (the DLQ); retry: pending jobs waiting out a retry backoff, made due now
+                     * @enum {string}
+                     */
+                    action: "cancel" | "pause" | "resume" | "redrive" | "retry";
+                    filter: components["schemas"]["OperationFilter"];
+                    /** @description count what it would touch; change nothing, store nothing */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description a dry run: what the operation would touch now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        dryRun: true;
+                        matched: number;
+                    };
+                };
+            };
+            /** @description the operation, running */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description invalid_argument: the details name the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1OperationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1OperationsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the operation, cancelRequested set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description unauthenticated: missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (also for another tenant’s id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the operation already ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_exhausted: over the tenant’s rateLimitPerSecond (Retry-After: 1) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

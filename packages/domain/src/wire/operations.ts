@@ -139,13 +139,16 @@ export const operationViewSchema = z
   .object({
     id: z.string(),
     action: z.enum(OPERATION_ACTIONS),
-    filter: z.object({
-      taskId: z.string().optional(),
-      tag: z.array(z.string()).optional(),
-      state: z.enum(['pending', 'running', 'dead']).optional(),
-      from: z.string().optional(),
-      to: z.string().optional(),
-    }),
+    filter: z
+      .object({
+        taskId: z.string().optional(),
+        tag: z.array(z.string()).optional(),
+        state: z.enum(['pending', 'running', 'dead']).optional(),
+        from: z.string().optional(),
+        to: z.string().optional(),
+      })
+      .describe('the filter as stored: tags as a list, times normalised')
+      .meta({ id: 'OperationFilterView' }),
     state: z.enum(OPERATION_STATES),
     matched: z
       .number()

@@ -5,10 +5,11 @@ import {
   releaseExpiredClaims,
   runningClaimOwners,
 } from '@dsched/mysql/jobs/reconcile';
+import { releaseOperation, runOperationBatch, takeOperation } from '@dsched/mysql/operations';
 import type { Pool } from '@dsched/mysql/pool';
 import { countRunningWorkflows, countWalkQueue, sweepWorkflows } from '@dsched/mysql/workflows';
 import { endSpans, type JobTraces } from '@dsched/runtime';
-import type { ClaimStore, WorkflowGaugeReader, WorkflowSweeper } from '../ports.ts';
+import type { ClaimStore, OperationStore, WorkflowGaugeReader, WorkflowSweeper } from '../ports.ts';
 
 /**
  * The reconciler's statements; with tracing on, each batch it gives back or dead-letters is one
@@ -31,4 +32,13 @@ export function mysqlWorkflowGauges(pool: Pool): WorkflowGaugeReader {
 
 export function mysqlWorkflowSweeper(pool: Pool): WorkflowSweeper {
   return (after, limit) => sweepWorkflows(pool, after, limit);
+}
+
+export function mysqlOperationStore(pool: Pool): OperationStore {
+  return {
+    take: (owner, leaseMs) => takeOperation(pool, owner, leaseMs),
+    runBatch: (id, owner, o) =>
+      runOperationBatch(pool, id, owner, { batchSize: o.batchSize, ttlMs: o.leaseMs }),
+    release: (id, owner) => releaseOperation(pool, id, owner),
+  };
 }

@@ -1,5 +1,6 @@
 import type { SecretsKeyring, Tenant, TraceBirth } from '@dsched/domain';
 import { partitionOf } from '@dsched/domain';
+import { cancelOperation, getOperation, listOperations, startOperation } from '@dsched/mysql/operations';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
 import {
   applyTaskPlan,
@@ -33,6 +34,7 @@ import {
   signalWaitNode,
 } from '@dsched/mysql/workflows';
 import type {
+  BulkOperations,
   DatabaseClock,
   RateLimiter,
   TaskRepository,
@@ -116,5 +118,14 @@ export function mysqlWorkflowStore(pool: Pool, born?: TraceBirth): WorkflowStore
     cancel: (tenantId, id) => cancelWorkflow(pool, tenantId, id),
     setPaused: (tenantId, id, paused) => setWorkflowPaused(pool, tenantId, id, paused),
     retryNode: (tenantId, id, nodeId) => retryWorkflowNode(pool, tenantId, id, nodeId),
+  };
+}
+
+export function mysqlBulkOperations(pool: Pool): BulkOperations {
+  return {
+    start: (args) => startOperation(pool, args),
+    get: (tenantId, id) => getOperation(pool, tenantId, id),
+    list: (tenantId, beforeId, limit) => listOperations(pool, tenantId, beforeId, limit),
+    cancel: (tenantId, id) => cancelOperation(pool, tenantId, id),
   };
 }

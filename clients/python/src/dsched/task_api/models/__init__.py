@@ -14,6 +14,7 @@ from .error import Error
 from .error_error import ErrorError
 from .error_error_code import ErrorErrorCode
 from .error_error_details_item import ErrorErrorDetailsItem
+from .get_v1_operations_response_200 import GetV1OperationsResponse200
 from .get_v1_tasks_id_audit_response_200 import GetV1TasksIdAuditResponse200
 from .get_v1_tasks_id_audit_response_200_counts import GetV1TasksIdAuditResponse200Counts
 from .get_v1_tasks_id_audit_response_200_occurrences_item import GetV1TasksIdAuditResponse200OccurrencesItem
@@ -34,6 +35,13 @@ from .occurrence_calendar import OccurrenceCalendar
 from .occurrence_dst import OccurrenceDst
 from .occurrence_preview import OccurrencePreview
 from .once_schedule_view import OnceScheduleView
+from .operation import Operation
+from .operation_action import OperationAction
+from .operation_filter import OperationFilter
+from .operation_filter_state import OperationFilterState
+from .operation_filter_view import OperationFilterView
+from .operation_filter_view_state import OperationFilterViewState
+from .operation_state import OperationState
 from .patch_v1_admin_tenants_id_body import PatchV1AdminTenantsIdBody
 from .patch_v1_tasks_id_body import PatchV1TasksIdBody
 from .patch_v1_tasks_id_body_callbacks_type_0 import PatchV1TasksIdBodyCallbacksType0
@@ -85,6 +93,9 @@ from .patch_v1_tasks_id_body_workflow_nodes_item_wait_on_timeout import PatchV1T
 from .post_v1_admin_tenants_body import PostV1AdminTenantsBody
 from .post_v1_admin_tenants_id_keys_response_201 import PostV1AdminTenantsIdKeysResponse201
 from .post_v1_admin_tenants_response_201 import PostV1AdminTenantsResponse201
+from .post_v1_operations_body import PostV1OperationsBody
+from .post_v1_operations_body_action import PostV1OperationsBodyAction
+from .post_v1_operations_response_200 import PostV1OperationsResponse200
 from .post_v1_schedules_parse_body import PostV1SchedulesParseBody
 from .post_v1_schedules_preview_body import PostV1SchedulesPreviewBody
 from .post_v1_schedules_preview_body_schedule_type_0 import PostV1SchedulesPreviewBodyScheduleType0
@@ -319,6 +330,7 @@ __all__ = (
     "ErrorError",
     "ErrorErrorCode",
     "ErrorErrorDetailsItem",
+    "GetV1OperationsResponse200",
     "GetV1TasksIdAuditResponse200",
     "GetV1TasksIdAuditResponse200Counts",
     "GetV1TasksIdAuditResponse200OccurrencesItem",
@@ -337,6 +349,13 @@ __all__ = (
     "OccurrenceDst",
     "OccurrencePreview",
     "OnceScheduleView",
+    "Operation",
+    "OperationAction",
+    "OperationFilter",
+    "OperationFilterState",
+    "OperationFilterView",
+    "OperationFilterViewState",
+    "OperationState",
     "PatchV1AdminTenantsIdBody",
     "PatchV1TasksIdBody",
     "PatchV1TasksIdBodyCallbacksType0",
@@ -382,6 +401,9 @@ __all__ = (
     "PostV1AdminTenantsBody",
     "PostV1AdminTenantsIdKeysResponse201",
     "PostV1AdminTenantsResponse201",
+    "PostV1OperationsBody",
+    "PostV1OperationsBodyAction",
+    "PostV1OperationsResponse200",
     "PostV1SchedulesParseBody",
     "PostV1SchedulesPreviewBody",
     "PostV1SchedulesPreviewBodyScheduleType0",

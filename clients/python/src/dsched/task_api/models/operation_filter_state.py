@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class OperationFilterState(StrEnum):
+    DEAD = "dead"
+    PENDING = "pending"
+    RUNNING = "running"
+
+    def __str__(self) -> str:
+        return str(self.value)
