@@ -1,4 +1,5 @@
 import { archiverKill } from './archiver-kill.ts';
+import { bulkCancel } from './bulk-cancel.ts';
 import { cancelStorm } from './cancel-storm.ts';
 import { cassandraNodeDown } from './cassandra-node-down.ts';
 import { executorKillScenario, smoke } from './executor-kill.ts';
@@ -40,10 +41,23 @@ export const SCENARIOS: Scenario[] = [
   soak,
   smoke,
   workflow,
+  bulkCancel,
 ];
 
-/** The fault scenarios: lost = 0 and duplicate effects = 0 in each (the soak, half an hour, runs on its own). */
+/**
+ * The fault scenarios: lost = 0 and duplicate effects = 0 in each (the soak, half an hour, runs on
+ * its own; bulk-cancel's kill is of the reconciler's bulk operation, not of the job path).
+ */
 export const FAULT_SCENARIOS = SCENARIOS.filter(
   (s) =>
-    !['peak', 'steady', 'peak-vs-peers', 'noisy-neighbour', 'smoke', 'soak', 'workflow'].includes(s.name),
+    ![
+      'peak',
+      'steady',
+      'peak-vs-peers',
+      'noisy-neighbour',
+      'smoke',
+      'soak',
+      'workflow',
+      'bulk-cancel',
+    ].includes(s.name),
 );
