@@ -5,6 +5,7 @@ import { registerApplyCommand } from './commands/apply.ts';
 import { registerCompletionCommand } from './commands/completion.ts';
 import { registerContextCommands } from './commands/context.ts';
 import { registerDlqCommands } from './commands/dlq.ts';
+import { registerOperationCommands } from './commands/operation.ts';
 import { registerRunCommands } from './commands/run.ts';
 import { registerScheduleCommands, registerTaskCommands } from './commands/task.ts';
 import { registerTenantCommands } from './commands/tenant.ts';
@@ -39,6 +40,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   registerRunCommands(program, act);
   registerDlqCommands(program, act);
   registerWorkflowCommands(program, act);
+  registerOperationCommands(program, act);
   registerTenantCommands(program, act);
   registerApiCommand(program, act);
   registerCompletionCommand(program, act);

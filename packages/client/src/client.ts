@@ -58,6 +58,12 @@ export type TaskListQuery = NonNullable<TaskPaths['/v1/tasks']['get']['parameter
 export type DlqQuery = NonNullable<JobPaths['/v1/dlq']['get']['parameters']['query']>;
 export type WorkflowListQuery = NonNullable<TaskPaths['/v1/workflows']['get']['parameters']['query']>;
 export type WorkflowSummary = TaskComponents['schemas']['WorkflowSummary'];
+/** A bulk operation (docs/bulk-operations.md); `Operation` elsewhere names an OpenAPI operation. */
+export type BulkOperation = TaskComponents['schemas']['Operation'];
+export type StartOperationRequest = NonNullable<
+  TaskPaths['/v1/operations']['post']['requestBody']
+>['content']['application/json'];
+export type OperationListQuery = NonNullable<TaskPaths['/v1/operations']['get']['parameters']['query']>;
 export type RunsQuery = NonNullable<JobPaths['/v1/tasks/{id}/runs']['get']['parameters']['query']>;
 
 export interface DschedClientOptions extends Credentials, RetryOptions {
@@ -346,6 +352,35 @@ export class DschedClient {
 
   redrive(body: { jobIds?: string[]; taskId?: string }) {
     return unwrap(this.jobApi.POST('/v1/dlq/retry', { body }), 'POST');
+  }
+
+  /**
+   * Starts a bulk operation (202: the operation, running), or with `dryRun` only counts what it
+   * would touch (200: `{dryRun, matched}`).
+   */
+  startOperation(body: StartOperationRequest): Promise<BulkOperation | { dryRun: true; matched: number }> {
+    return unwrap(this.taskApi.POST('/v1/operations', { body }), 'POST');
+  }
+
+  getOperation(id: string): Promise<BulkOperation> {
+    return unwrap(this.taskApi.GET('/v1/operations/{id}', { params: { path: { id } } }), 'GET');
+  }
+
+  operationsPage(query: OperationListQuery = {}) {
+    return unwrap(this.taskApi.GET('/v1/operations', { params: { query } }), 'GET');
+  }
+
+  /** The tenant's bulk operations, newest first. */
+  operations(query: OperationListQuery = {}): PageIterator<BulkOperation> {
+    return new PageIterator(async (pageToken) => {
+      const page = await this.operationsPage({ ...query, ...(pageToken ? { pageToken } : {}) });
+      return { items: page.operations, nextPageToken: page.nextPageToken };
+    }, query.pageToken);
+  }
+
+  /** Asks a running bulk operation to stop before its next batch. */
+  cancelOperation(id: string): Promise<BulkOperation> {
+    return unwrap(this.taskApi.POST('/v1/operations/{id}/cancel', { params: { path: { id } } }), 'POST');
   }
 
   /**
