@@ -238,8 +238,11 @@ describe('the other actions', () => {
       { tenantId, taskId: null, scheduledFor: ago(290), state: 'pending', attempt: 2 },
       { tenantId, taskId: null, scheduledFor: ago(280), state: 'pending', attempt: 0 },
       { tenantId, taskId: null, scheduledFor: ago(50), state: 'pending', attempt: 1 },
+      { tenantId, taskId: null, scheduledFor: ago(270), state: 'pending', attempt: 1 },
     ]);
     await db.pool.query('UPDATE jobs SET run_at = NOW(3) + INTERVAL 1 HOUR');
+    // The last is held (its paused run's resume makes it due): not a retry's to hurry.
+    await db.pool.query('UPDATE jobs SET held = 1 WHERE id = ?', [idToBin(jobs[4]!)]);
     const before = await jobStates();
     const { matched, operation } = await start('retry', {
       from: ago(400).toISOString(),

@@ -6,10 +6,10 @@
 --   redrive  dead jobs, except workflow nodes' (re-run through their workflow's node retry, which
 --            resets the node with its job);
 --   retry    pending jobs waiting out a retry backoff (attempt > 0, due later), not held ones
---            (a paused run's node jobs wait at 9000-01-01).
+--            (a paused run's node jobs, `held`: their run's resume makes them due).
 -- Parameters: action
 CASE ?
   WHEN 'cancel' THEN j.state = 'pending' OR (j.state = 'running' AND j.lane <> 'workflow' AND j.cancel_requested = 0)
   WHEN 'redrive' THEN j.state = 'dead' AND j.workflow_id IS NULL
-  WHEN 'retry' THEN j.state = 'pending' AND j.attempt > 0 AND j.run_at > NOW(3) AND j.run_at < '9000-01-01'
+  WHEN 'retry' THEN j.state = 'pending' AND j.held = 0 AND j.attempt > 0 AND j.run_at > NOW(3)
   ELSE FALSE END

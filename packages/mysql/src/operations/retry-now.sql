@@ -4,4 +4,4 @@
 -- Returns: affected rows
 UPDATE jobs
    SET run_at = NOW(3), updated_at = NOW(3)
- WHERE id IN (?) AND state = 'pending' AND attempt > 0 AND run_at > NOW(3)
+ WHERE id IN (?) AND state = 'pending' AND held = 0 AND attempt > 0 AND run_at > NOW(3)
