@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { insertJobs } from '@dsched/testkit/fixtures';
 import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { freePort } from '@dsched/testkit/ports';
@@ -263,6 +264,50 @@ it('redrives a dead-lettered job from the DLQ screen, after a confirm', async ()
   );
   const runs = (await api(jobApi, `/v1/tasks/${task.id}/runs`)) as { runs: { attempts: unknown[] }[] };
   expect(runs.runs[0]!.attempts.length).toBeGreaterThanOrEqual(1);
+});
+
+it('cancels every run a tag filter matches as one bulk operation, and follows its progress', async () => {
+  // Due in an hour (no executor takes them): 40 tagged, 5 of another tag left alone.
+  const later = (i: number) => new Date(Date.now() + 3600_000 + i * 1000);
+  const spec = (i: number, team: string) => ({
+    tenantId: tenant.id,
+    taskId: null,
+    scheduledFor: later(i),
+    state: 'pending' as const,
+    tags: { team },
+  });
+  await insertJobs(db.pool, [
+    ...Array.from({ length: 40 }, (_, i) => spec(i, 'bulk')),
+    ...Array.from({ length: 5 }, (_, i) => spec(i, 'keep')),
+  ]);
+  // The list's range ends at `to` (local time in the form), two hours ahead so the jobs are in it.
+  const until = new Date(Date.now() + 2 * 3600_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const local = `${until.getFullYear()}-${pad(until.getMonth() + 1)}-${pad(until.getDate())}T${pad(until.getHours())}:${pad(until.getMinutes())}`;
+  await page.goto(`${jobApi}/ui/#/runs?tag=team:bulk&to=${local}`);
+  await expect.poll(() => page.locator('tbody tr').count()).toBe(40);
+  await page.getByRole('button', { name: 'Cancel all matching' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect.poll(() => dialog.innerText()).toMatch(/Cancel all 40 matching\?/);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  // The operation's page, live: the reconciler's batches move it to the end without a reload.
+  await page.getByRole('heading', { name: /^Operation / }).waitFor();
+  await page.locator('h2 .s-succeeded').waitFor({ timeout: 30_000 });
+  await page.getByText('40 of 40 done').waitFor();
+  await checkScreen('operation');
+  await nav('Operations').click();
+  await page.locator('table.operations tbody tr').first().waitFor();
+  expect(await page.locator('table.operations tbody tr td:nth-child(3)').first().innerText()).toMatch(
+    /^team:bulk, to /,
+  );
+  await checkScreen('operations');
+  const to = `&to=${encodeURIComponent(until.toISOString())}`;
+  const runs = (await api(jobApi, `/v1/jobs?tag=team:keep&state=pending${to}`)) as { jobs: unknown[] };
+  expect(runs.jobs).toHaveLength(5);
+  const cancelled = (await api(jobApi, `/v1/jobs?tag=team:bulk&state=cancelled&limit=100${to}`)) as {
+    jobs: unknown[];
+  };
+  expect(cancelled.jobs).toHaveLength(40);
 });
 
 it('shows a workflow and the operator screens, accessible too', async () => {

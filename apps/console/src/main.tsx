@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { href, type Route, useRoute } from './router.ts';
 import { DlqScreen } from './screens/dlq.tsx';
+import { OperationsScreen } from './screens/operations.tsx';
 import { OverviewScreen } from './screens/overview.tsx';
 import { RunDetailScreen } from './screens/run-detail.tsx';
 import { RunsScreen } from './screens/runs.tsx';
@@ -23,6 +24,7 @@ const TENANT_NAV = [
   ['runs', 'Runs'],
   ['dlq', 'DLQ'],
   ['workflows', 'Workflows'],
+  ['operations', 'Operations'],
 ] as const;
 
 export interface ScreenProps {
@@ -50,6 +52,8 @@ function Screen(props: ScreenProps) {
       return <DlqScreen {...props} />;
     case 'workflows':
       return <WorkflowsScreen {...props} workflowId={id} />;
+    case 'operations':
+      return <OperationsScreen {...props} />;
     default:
       return <OverviewScreen {...props} />;
   }

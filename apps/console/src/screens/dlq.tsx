@@ -4,9 +4,12 @@ import { when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
 import { ErrorBanner, Notice, SelectAll, useConfirm, usePoll, useSelection } from '../ui.tsx';
+import { useBulkOperation } from './operations.tsx';
 
 // The dead-letter queue: every dead job (paged from the API up to MAX), filtered by task and by
-// text in the URL, counted; redrive the selection or everything that matches, after a confirm.
+// text in the URL, counted; redrive the selection or everything that matches, after a confirm. A
+// task's whole DLQ (no text filter) is redriven by a bulk operation on the server, followed under
+// Operations; a text filter is the page's own, so its matches are redriven by id from here.
 
 const MAX = 10_000;
 
@@ -55,6 +58,7 @@ export function DlqScreen({ client, route }: ScreenProps) {
       setError(e);
     }
   };
+  const operation = useBulkOperation(client);
   const set = (k: string) => (e: Event) =>
     go('/dlq', { task, q: text, [k]: (e.currentTarget as HTMLInputElement).value });
   return (
@@ -85,10 +89,12 @@ export function DlqScreen({ client, route }: ScreenProps) {
           type="button"
           disabled={!matching.length}
           onClick={() =>
-            redrive(
-              matching.map((j) => j.id),
-              'every matching job',
-            )
+            task && !text
+              ? operation.start('redrive', { taskId: task })
+              : redrive(
+                  matching.map((j) => j.id),
+                  'every matching job',
+                )
           }
         >
           Redrive all matching
@@ -96,8 +102,9 @@ export function DlqScreen({ client, route }: ScreenProps) {
         <span>{sel.selected.size} selected</span>
       </div>
       {confirm.dialog}
+      {operation.dialog}
       <Notice text={notice} />
-      <ErrorBanner error={list.error ?? error} />
+      <ErrorBanner error={list.error ?? error ?? operation.error} />
       <div class="table-wrap">
         <table>
           <caption class="sr-only">Dead jobs</caption>

@@ -4,10 +4,12 @@ import { fromLocalInput, parseTagInput, tagsText, when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
 import { Badge, ErrorBanner, forEachId, Notice, SelectAll, usePoll, useSelection } from '../ui.tsx';
+import { useBulkOperation } from './operations.tsx';
 
 // Runs (jobs) filtered by task, state, tags and time, all in the URL; jump to one by id; cancel or retry
-// the selection. A task filter reads that task's runs (live and archived); otherwise the tenant's
-// jobs. Refreshed every 3 s.
+// the selection, or everything the filter matches as one bulk operation on the server (counted
+// first, then followed under Operations). A task filter reads that task's runs (live and archived);
+// otherwise the tenant's jobs. Refreshed every 3 s.
 
 const STATES = ['pending', 'running', 'succeeded', 'failed', 'dead', 'cancelled'] as const;
 
@@ -58,6 +60,16 @@ export function RunsScreen({ client, route }: ScreenProps) {
     sel.clear();
     await list.reload();
   };
+  const operation = useBulkOperation(client);
+  // A bulk operation needs a filter the server can use (never everything): a task, tags or a range.
+  const opFilter = {
+    ...(q.task ? { taskId: q.task } : {}),
+    ...(tags.length ? { tag: tags } : {}),
+    ...range,
+  };
+  const filtered = Object.keys(opFilter).length > 0;
+  const opState = (allowed: readonly string[]) =>
+    q.state && allowed.includes(q.state) ? { state: q.state as 'pending' | 'running' } : {};
   const jobs = list.data?.jobs ?? [];
   return (
     <section aria-labelledby="h-runs">
@@ -105,9 +117,26 @@ export function RunsScreen({ client, route }: ScreenProps) {
           Retry selected
         </button>
         <span>{sel.selected.size} selected</span>
+        <button
+          type="button"
+          disabled={!filtered || (!!q.state && !['pending', 'running'].includes(q.state))}
+          title={filtered ? undefined : 'Filter by task, tags or time first'}
+          onClick={() => operation.start('cancel', { ...opFilter, ...opState(['pending', 'running']) })}
+        >
+          Cancel all matching
+        </button>
+        <button
+          type="button"
+          disabled={!filtered || (!!q.state && q.state !== 'pending')}
+          title={filtered ? undefined : 'Filter by task, tags or time first'}
+          onClick={() => operation.start('retry', opFilter)}
+        >
+          Retry all matching now
+        </button>
       </div>
+      {operation.dialog}
       <Notice text={notice} />
-      <ErrorBanner error={list.error ?? error} />
+      <ErrorBanner error={list.error ?? error ?? operation.error} />
       <div class="table-wrap">
         <table>
           <caption class="sr-only">Runs</caption>
