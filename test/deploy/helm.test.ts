@@ -209,7 +209,7 @@ describe('helm chart deploy/helm/dsched', () => {
     expect(config(set).data!.TRUST_PROXY).toBe('10.0.0.0/8');
   });
 
-  it('passes the console settings on only when set', () => {
+  it('passes the console settings and the signal URLs’ origin on only when set', () => {
     const config = (ms: Manifest[]) =>
       byKind(ms, 'ConfigMap').find((c) => c.metadata.name.endsWith('-config'))!;
     expect(config(rendered.default).data!.CONSOLE_TASK_API_URL).toBeUndefined();
@@ -218,9 +218,13 @@ describe('helm chart deploy/helm/dsched', () => {
       'config.consoleTaskApiUrl=https://tasks.example.test',
       '--set-string',
       'config.taskApiCorsOrigins=https://console.example.test',
+      '--set-string',
+      'config.taskApiPublicUrl=https://dsched.example.test',
     ]);
     expect(config(set).data!.CONSOLE_TASK_API_URL).toBe('https://tasks.example.test');
     expect(config(set).data!.TASK_API_CORS_ORIGINS).toBe('https://console.example.test');
+    expect(config(rendered.default).data!.TASK_API_PUBLIC_URL).toBeUndefined();
+    expect(config(set).data!.TASK_API_PUBLIC_URL).toBe('https://dsched.example.test');
   });
 });
 

@@ -234,7 +234,7 @@ export function workflowNodeRows(nodes: WorkflowNode[], out: OutputOptions): str
     ['node', 'kind', 'state', 'attempt', 'trigger', 'job', 'finished'],
     nodes.map((n) => [
       n.id,
-      cell(n.kind),
+      n.kind ?? 'call',
       n.state,
       String(n.attempt),
       n.trigger,

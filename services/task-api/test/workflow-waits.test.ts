@@ -63,7 +63,7 @@ describe('submitting sleep and wait nodes', () => {
     expect(await storedRows()).toBe(before);
   });
 
-  it('shows each node’s kind, and a sleeper’s wake time', async () => {
+  it('shows the kind of each sleep and wait node (a call says none), and a sleeper’s wake time', async () => {
     const c = await tenantClient(t.app);
     const until = new Date(Date.now() + 3_600_000);
     const res = await c.call('POST', '/v1/workflows', {
@@ -77,7 +77,7 @@ describe('submitting sleep and wait nodes', () => {
     expect(res.statusCode).toBe(201);
     const nodes = (await c.call('GET', `/v1/workflows/${res.json().id}/nodes`)).json().nodes;
     expect(nodes.map((n: { id: string; kind: string }) => [n.id, n.kind])).toEqual([
-      ['a', 'call'],
+      ['a', undefined],
       ['s', 'sleep'],
       ['w', 'wait'],
     ]);

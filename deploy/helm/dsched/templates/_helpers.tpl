@@ -70,6 +70,9 @@ CONSOLE_TASK_API_URL: {{ . | quote }}
 {{- with .Values.config.taskApiCorsOrigins }}
 TASK_API_CORS_ORIGINS: {{ . | quote }}
 {{- end }}
+{{- with .Values.config.taskApiPublicUrl }}
+TASK_API_PUBLIC_URL: {{ . | quote }}
+{{- end }}
 {{- with .Values.tracing.otlpEndpoint }}
 OTEL_EXPORTER_OTLP_ENDPOINT: {{ . | quote }}
 OTEL_EXPORTER_OTLP_PROTOCOL: {{ $.Values.tracing.protocol | quote }}

@@ -916,7 +916,7 @@ export interface components {
         WorkflowNode: {
             id: string;
             /**
-             * @description what the node does (absent on a run read from history)
+             * @description `sleep` or `wait`; absent for a `call` node (and on a run read from history, which keeps no kind)
              * @enum {string}
              */
             kind?: "call" | "sleep" | "wait";

@@ -42,7 +42,7 @@ export interface NodeRecord {
   trigger: string;
   /** What the node asked to be called with besides its body. */
   inputs: NodeInputs;
-  /** What the node does (absent: read from history, which does not keep it; a call). */
+  /** What a sleep or wait node does (absent: a call, or a run read from history, which keeps no kind). */
   kind?: NodeKind;
   /** A pending sleep's wake time, or a pending wait's timeout. */
   wakeAt?: Date;
@@ -115,7 +115,10 @@ export const workflowViewSchema = z
 export const workflowNodeViewSchema = z
   .object({
     id: z.string(),
-    kind: z.enum(NODE_KINDS).optional().describe('what the node does (absent on a run read from history)'),
+    kind: z
+      .enum(NODE_KINDS)
+      .optional()
+      .describe('`sleep` or `wait`; absent for a `call` node (and on a run read from history, which keeps no kind)'),
     state: z.enum(NODE_STATES),
     attempt: z.number().int().describe('attempts made so far'),
     trigger: z.string(),

@@ -147,7 +147,9 @@ export async function listWorkflowNodeParents(
 function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt' | 'signal'> {
   if (r.lane === undefined) return {};
   const kind = r.lane === SLEEP_LANE ? 'sleep' : r.lane === WAIT_LANE ? 'wait' : 'call';
-  if (kind === 'call') return { kind };
+  // A call node says no kind (the default): an archived run, which keeps no kind, then reads back
+  // as the live one did.
+  if (kind === 'call') return {};
   const live = ['waiting', 'ready', 'pending'].includes(r.state);
   return {
     kind,

@@ -22,7 +22,8 @@ class WorkflowNode:
         attempt (int): attempts made so far
         trigger (str):
         inputs (WorkflowNodeInputs): `parents`: called with its parents’ outputs beside its body
-        kind (WorkflowNodeKind | Unset): what the node does (absent on a run read from history)
+        kind (WorkflowNodeKind | Unset): `sleep` or `wait`; absent for a `call` node (and on a run read from history,
+            which keeps no kind)
         job_id (str | Unset): the node’s job in job-api, once it was made
         wake_at (str | Unset): a pending sleep node: when it wakes; a pending wait node: its timeout
         signal_url (str | Unset): a wait node that waits: POST here (no API key: the token is in it) to signal it, once
