@@ -118,7 +118,9 @@ export const workflowNodeViewSchema = z
     kind: z
       .enum(NODE_KINDS)
       .optional()
-      .describe('`sleep` or `wait`; absent for a `call` node (and on a run read from history, which keeps no kind)'),
+      .describe(
+        '`sleep` or `wait`; absent for a `call` node (and on a run read from history, which keeps no kind)',
+      ),
     state: z.enum(NODE_STATES),
     attempt: z.number().int().describe('attempts made so far'),
     trigger: z.string(),
