@@ -62,6 +62,9 @@ export function createHttpServer(
     // request.ip is then the client named by X-Forwarded-For, as far as the trusted hops go.
     trustProxy: fastifyTrustProxy(options.trustProxy),
     genReqId: () => crypto.randomUUID(),
+    // Fastify answers 414 (a status no route documents) to a path parameter past 100 characters;
+    // an id that long is then the route's to refuse (404: no such job, task or run), as any other.
+    maxParamLength: 8192,
   }) as unknown as FastifyInstance;
   installRequestTracing(app);
   return app;

@@ -61,6 +61,12 @@ describe('one job', () => {
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual(missing.json());
   });
+
+  it('answers 404, not an undocumented 414, for an id hundreds of characters long', async () => {
+    const long = encodeURIComponent('Ṱ̺̺̕o͞ ̷i̲̬͇̪͙n̝̗͕v̟̜̘̦͟o̶̙̰̠kè͚̮̺̪̹̱̤ '.repeat(40));
+    const res = await get(`/v1/jobs/${long}`, alice.apiKey);
+    expect(res.statusCode).toBe(404);
+  });
 });
 
 describe('a workflow node’s job', () => {
