@@ -1,7 +1,7 @@
-// pnpm bench workflow [--parts submit,hop,hop202,fanout] [--nodes N] [--rounds N] [--chain N]
-//                     [--chain202 N] [--fanout N] [--executors N] [--cpu-prof DIR]
+// pnpm bench workflow [--parts submit,hop,hop202,fanout,map] [--nodes N] [--rounds N] [--chain N]
+//                     [--chain202 N] [--fanout N] [--map N] [--executors N] [--cpu-prof DIR]
 //
-// Workflows, in four parts (docs/performance.md has the method; hop202 runs only when named):
+// Workflows, in five parts (docs/performance.md has the method; hop202 and map run only when named):
 //
 // submit  parse, validate (O(V+E) graph check) and store a workflow of --nodes nodes (100,000) with
 //         about two parents per node (~200,000 edges), as task-api does it (the domain's check,
@@ -22,6 +22,11 @@
 //         run) beside rss_mb_idle (a second after they started, before any work) and
 //         rss_executor_mb_max_plain (the executor's largest during the plain jobs: the same calls
 //         without a graph).
+// map     a workflow 1 → map(--map items, 10,000) → 1 (the root answers the array) against the fixed
+//         fan-out 1 → --map → 1 of the same calls, same executors, alternating, --rounds rounds
+//         (1 each unless said): map_ratio (the map run's drain / the fixed run's, commit to the
+//         join's outcome, median of the rounds), map_s, map_fixed_s, map_first_item_s (root's
+//         outcome → first item called: the first slice of items made by the node waker).
 //
 // --cpu-prof DIR starts each executor with node's --cpu-prof (one .cpuprofile per process at its
 // exit, in DIR; profiling slows it, so its figures are not the run's).
@@ -56,6 +61,7 @@ const ROUNDS = arg('rounds', 3);
 const CHAIN = arg('chain', 2000);
 // 1 → m → 1 is m + 2 nodes: at the node cap the middle layer is 99,998 wide, the plain jobs as many.
 const FANOUT = Math.min(arg('fanout', 100_000), MAX_WORKFLOW_NODES - 2);
+const MAP_ITEMS = Math.min(arg('map', 10_000), MAX_WORKFLOW_NODES - 3);
 const EXECUTORS = arg('executors', 1);
 const CPU_PROF_DIR = argv.includes('--cpu-prof') ? text('cpu-prof', '') : undefined;
 const metrics: Record<string, number> = {};
@@ -124,6 +130,8 @@ interface Runner {
   completedAt: Map<string, number>;
   /** First arrival at the target per path, ms since the epoch (sub-millisecond). */
   arrivals: Map<string, number>;
+  /** What the target answers on a path (a map's root: the array); else an empty body. */
+  bodies: Map<string, string>;
   calls: () => number;
   services: RunningService[];
   /** Each service's RSS, MiB, a second after its start: before any work. */
@@ -147,6 +155,7 @@ async function startRunner(): Promise<Runner> {
   await emptyRun(pool);
   const tenant = await createTenantWithKey(pool, 'bench-workflow-run', { maxTasks: 1000 });
   const arrivals = new Map<string, number>();
+  const bodies = new Map<string, string>();
   const completedAt = new Map<string, number>();
   let calls = 0;
   let jobApiUrl = '';
@@ -157,11 +166,13 @@ async function startRunner(): Promise<Runner> {
     calls++;
     const path = req.url ?? '';
     if (!arrivals.has(path)) arrivals.set(path, at);
+    const body = bodies.get(path);
     req.resume();
     const async = path.startsWith('/hop202/');
     req.on('end', () => {
       res.statusCode = async ? 202 : 200;
-      res.end();
+      if (body !== undefined) res.setHeader('content-type', 'application/json');
+      res.end(body);
       if (async)
         void complete(path, String(req.headers['idempotency-key']), Number(req.headers['dsched-attempt']));
     });
@@ -204,6 +215,7 @@ async function startRunner(): Promise<Runner> {
     targetUrl,
     completedAt,
     arrivals,
+    bodies,
     calls: () => calls,
     services,
     idleRss,
@@ -478,15 +490,86 @@ async function fanoutPart(r: Runner): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// map
+
+/** 1 → map(n) → 1: drain seconds (commit → join's outcome) and root's outcome → first item called. */
+async function mapRun(r: Runner, prefix: string, n: number) {
+  r.bodies.set(`/${prefix}/root`, JSON.stringify(Array.from({ length: n }, (_, i) => i)));
+  const req = createWorkflowSchema.parse({
+    name: prefix,
+    nodes: [
+      { id: 'root', target: { url: `${r.targetUrl}/${prefix}/root` } },
+      {
+        id: 'items',
+        kind: 'map',
+        dependsOn: ['root'],
+        map: { over: 'root', target: { url: `${r.targetUrl}/${prefix}/item` }, maxItems: n },
+      },
+      { id: 'join', dependsOn: ['items'], target: { url: `${r.targetUrl}/${prefix}/join` } },
+    ],
+  });
+  const plan = planWorkflow(req, r.tenantId, Date.now());
+  if (!(await insertWorkflow(r.pool, plan))) throw new Error('quota');
+  const committedAt = (await databaseNow(r.pool)).getTime();
+  const state = await finished(r, plan.id, 120_000 + n * 50);
+  const done = await nodeFinishes(r, plan.id);
+  return {
+    state,
+    drainS: (done.get('join')! - committedAt) / 1000,
+    firstItemS: (r.arrivals.get(`/${prefix}/item`)! - done.get('root')!) / 1000,
+  };
+}
+
+async function mapPart(r: Runner): Promise<void> {
+  const rounds = argv.includes('--rounds') ? ROUNDS : 1;
+  // Warm-up: a small one of each.
+  await emptyRun(r.pool);
+  await fanout(r, 'warm-fixed', 1000);
+  await mapRun(r, 'warm-map', 1000);
+  const fixed: number[] = [];
+  const mapped: number[] = [];
+  const firstItem: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    await emptyRun(r.pool);
+    const f = await fanout(r, `fixed${i}`, MAP_ITEMS);
+    await emptyRun(r.pool);
+    const m = await mapRun(r, `map${i}`, MAP_ITEMS);
+    if (f.state !== 'succeeded' || m.state !== 'succeeded')
+      throw new Error(`map: runs ${f.state}, ${m.state}`);
+    fixed.push(f.drainS);
+    mapped.push(m.drainS);
+    firstItem.push(m.firstItemS);
+    say(
+      `  round ${i + 1}: fixed 1 → ${MAP_ITEMS} → 1 ${f.drainS.toFixed(2)} s, 1 → map(${MAP_ITEMS}) → 1 ${m.drainS.toFixed(2)} s`,
+    );
+  }
+  const ratio = median(mapped) / median(fixed);
+  say(
+    `map: 1 → map(${MAP_ITEMS}) → 1 against the fixed 1 → ${MAP_ITEMS} → 1, ${EXECUTORS} executor(s), ${rounds} round(s)`,
+  );
+  say(`  fixed fan-out drained     ${median(fixed).toFixed(2)} s`);
+  say(`  map drained               ${median(mapped).toFixed(2)} s   ratio ${ratio.toFixed(2)}`);
+  say(`  root's outcome → first item called ${median(firstItem).toFixed(3)} s`);
+  Object.assign(metrics, {
+    map_items: MAP_ITEMS,
+    map_ratio: Number(ratio.toFixed(2)),
+    map_s: Number(median(mapped).toFixed(2)),
+    map_fixed_s: Number(median(fixed).toFixed(2)),
+    map_first_item_s: Number(median(firstItem).toFixed(3)),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 
 say(`workflow bench: parts ${[...PARTS].join(', ')}; ${machine()}`);
 if (PARTS.has('submit')) await submitPart();
-if (PARTS.has('hop') || PARTS.has('hop202') || PARTS.has('fanout')) {
+if (PARTS.has('hop') || PARTS.has('hop202') || PARTS.has('fanout') || PARTS.has('map')) {
   const r = await startRunner();
   try {
     if (PARTS.has('hop')) await hopPart(r);
     if (PARTS.has('hop202')) await hop202Part(r);
     if (PARTS.has('fanout')) await fanoutPart(r);
+    if (PARTS.has('map')) await mapPart(r);
     metrics.executors = EXECUTORS;
   } finally {
     await r.close();

@@ -273,6 +273,10 @@ CREATE TABLE `workflow_nodes` (
   `wake_delay_ms` bigint(20) unsigned DEFAULT NULL,
   `wake_at` datetime(3) DEFAULT NULL,
   `signal_hash` binary(32) DEFAULT NULL,
+  `map_over` varchar(100) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `map_max_items` int(10) unsigned DEFAULT NULL,
+  `map_count` int(10) unsigned DEFAULT NULL,
+  `map_made` int(10) unsigned DEFAULT NULL,
   PRIMARY KEY (`workflow_id`,`node_id`),
   KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
   KEY `workflow_nodes_unwalked` (`walk_pending`)

@@ -50,10 +50,33 @@ export function layout(nodes: { id: string }[], edges: [string, string][]) {
   return { at, width, height };
 }
 
+/**
+ * A map node's items (`<map>~<index>`) drawn as the map's one box, which says how many there are;
+ * the node table below the graph lists them one by one.
+ */
+export function collapseMapItems(nodes: WorkflowNode[], edges: [string, string][]) {
+  const maps = new Set(nodes.filter((n) => n.kind === 'map').map((n) => n.id));
+  if (maps.size === 0) return { nodes, edges };
+  const isItem = (id: string) => {
+    const cut = id.lastIndexOf('~');
+    return cut > 0 && maps.has(id.slice(0, cut)) && /^\d+$/.test(id.slice(cut + 1));
+  };
+  return {
+    nodes: nodes.filter((n) => !isItem(n.id)),
+    edges: edges.filter(([p, c]) => !isItem(p) && !isItem(c)),
+  };
+}
+
+function label(n: WorkflowNode): string {
+  const id = n.id.length > 18 ? `${n.id.slice(0, 17)}…` : n.id;
+  return n.kind === 'map' && n.map?.count !== undefined ? `${id.slice(0, 12)} ×${n.map.count}` : id;
+}
+
 export function Dag(props: { nodes: WorkflowNode[]; edges: [string, string][] }) {
-  const { at, width, height } = layout(props.nodes, props.edges);
+  const { nodes, edges } = collapseMapItems(props.nodes, props.edges);
+  const { at, width, height } = layout(nodes, edges);
   const counts = new Map<string, number>();
-  for (const n of props.nodes) counts.set(n.state, (counts.get(n.state) ?? 0) + 1);
+  for (const n of nodes) counts.set(n.state, (counts.get(n.state) ?? 0) + 1);
   const summary = [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
   return (
     <div class="dag-wrap">
@@ -63,24 +86,25 @@ export function Dag(props: { nodes: WorkflowNode[]; edges: [string, string][] })
         height={height}
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={`The workflow's graph: ${props.nodes.length} nodes (${summary}), ${props.edges.length} dependencies`}
+        aria-label={`The workflow's graph: ${nodes.length} nodes (${summary}), ${edges.length} dependencies`}
       >
         <g class="edges">
-          {props.edges.map(([p, c]) => {
+          {edges.map(([p, c]) => {
             const a = at.get(p);
             const b = at.get(c);
             if (!a || !b) return null;
             return <line key={`${p}>${c}`} x1={a.x + W} y1={a.y + H / 2} x2={b.x} y2={b.y + H / 2} />;
           })}
         </g>
-        {props.nodes.map((n) => {
+        {nodes.map((n) => {
           const p = at.get(n.id)!;
+          const items = n.kind === 'map' && n.map?.count !== undefined ? `, ${n.map.count} items` : '';
           return (
             <g key={n.id} class={`dag-node s-${n.state}`} transform={`translate(${p.x},${p.y})`}>
-              <title>{`${n.id}: ${n.state}`}</title>
+              <title>{`${n.id}: ${n.state}${items}`}</title>
               <rect width={W} height={H} rx={4} />
               <text x={8} y={17}>
-                {n.id.length > 18 ? `${n.id.slice(0, 17)}…` : n.id}
+                {label(n)}
               </text>
             </g>
           );

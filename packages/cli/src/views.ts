@@ -234,7 +234,8 @@ export function workflowNodeRows(nodes: WorkflowNode[], out: OutputOptions): str
     ['node', 'kind', 'state', 'attempt', 'trigger', 'job', 'finished'],
     nodes.map((n) => [
       n.id,
-      n.kind ?? 'call',
+      // A map node says how far it is: items made of the array's length (its items are listed too).
+      n.kind === 'map' && n.map ? `map ${n.map.made}/${n.map.count ?? '?'}` : (n.kind ?? 'call'),
       n.state,
       String(n.attempt),
       n.trigger,

@@ -32,6 +32,7 @@ export * from './decisions/task-lifecycle.ts';
 export * from './decisions/workflow-graph.ts';
 export * from './decisions/workflow-history.ts';
 export * from './decisions/workflow-inputs.ts';
+export * from './decisions/workflow-map.ts';
 export * from './decisions/workflow-nodes.ts';
 export * from './decisions/workflow-plan.ts';
 // The nouns and their closed vocabularies, the error vocabulary, ids.

@@ -43,9 +43,10 @@ export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
 
 /**
  * What a workflow node does (docs/workflows.md): `call` its target; `sleep` until a time, calling
- * nothing; `wait` for a signal, up to a timeout.
+ * nothing; `wait` for a signal, up to a timeout; `map`: one call of its target per item of a
+ * parent's output (a JSON array), made at run time as item nodes.
  */
-export const NODE_KINDS = ['call', 'sleep', 'wait'] as const;
+export const NODE_KINDS = ['call', 'sleep', 'wait', 'map'] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 /** What a `wait` node does when its timeout comes before a signal. */
@@ -62,6 +63,8 @@ export interface WorkflowBodyNode {
   sleep?: { for?: string | undefined; until?: string | undefined } | undefined;
   /** A `wait` node's timeout in seconds, and what its end at the timeout is. */
   wait?: { timeoutS: number; onTimeout: WaitTimeoutOutcome } | undefined;
+  /** A `map` node's parent whose output it maps over, the target each item is sent to, and a cap. */
+  map?: MapSpec | undefined;
   dependsOn: string[];
   retry: RetryPolicy;
   priority: Priority;
@@ -102,6 +105,18 @@ export const WORKFLOW_START_LANE = 'workflow' as Lane;
  */
 export const SLEEP_LANE = 'sleep' as Lane;
 export const WAIT_LANE = 'wait' as Lane;
+/**
+ * The lane of a `map` node's job: no executor claims it; the node waker expands the node into its
+ * items in slices when it is due, and ends it when its items have (workflow-map.ts, D49).
+ */
+export const MAP_LANE = 'map' as Lane;
+
+/** A `map` node's request: the parent whose output (a JSON array) it maps over, each item's call. */
+export interface MapSpec {
+  over: string;
+  target: Target;
+  maxItems: number;
+}
 
 /** What a workflow task's `target` column holds: never called (its jobs are in WORKFLOW_START_LANE). */
 export const WORKFLOW_TASK_TARGET: Target = {

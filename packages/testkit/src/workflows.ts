@@ -26,9 +26,11 @@ export interface NodeReq {
   /** The node's call's body. */
   body?: unknown;
   /** A node that waits (docs/workflows.md): no target, its own field instead. */
-  kind?: 'call' | 'sleep' | 'wait';
+  kind?: 'call' | 'sleep' | 'wait' | 'map';
   sleep?: { for?: string; until?: string };
   wait?: { timeoutS: number; onTimeout?: 'fail' | 'succeed' };
+  /** A map node: the parent it maps over; each item calls `<targetUrl>/<node id>`. */
+  map?: { over: string; maxItems?: number };
 }
 
 /** Retries at once: a retried node's job is due again immediately. */
@@ -46,11 +48,12 @@ export function workflowRequest(
 ): Record<string, unknown> {
   return {
     name,
-    nodes: nodes.map(({ body, ...n }) => ({
+    nodes: nodes.map(({ body, map, ...n }) => ({
       ...n,
-      ...(n.kind === 'sleep' || n.kind === 'wait'
+      ...(n.kind === 'sleep' || n.kind === 'wait' || n.kind === 'map'
         ? {}
         : { target: { url: `${targetUrl}/${n.id}`, ...(body !== undefined ? { body } : {}) } }),
+      ...(map ? { map: { ...map, target: { url: `${targetUrl}/${n.id}` } } } : {}),
       retry: options.retry ?? FAST_RETRY,
     })),
     ...options.extra,

@@ -62,7 +62,10 @@ async function main(config: ExecutorConfig): Promise<void> {
           ),
           renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),
           cancelRequested: mysqlCancelWatcher(pool, { owner }),
-          wakeNodes: mysqlNodeWaker(pool),
+          wakeNodes: mysqlNodeWaker(pool, {
+            maxOutputBytes: config.EXECUTOR_MAX_OUTPUT_BYTES,
+            taskApiUrl: config.EXECUTOR_TASK_API_URL,
+          }),
           metrics,
           logger,
           random: Math.random,

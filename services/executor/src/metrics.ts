@@ -196,7 +196,7 @@ export class ExecutorMetrics {
     });
     this.nodesWoken = new Counter({
       name: 'dsched_workflow_nodes_woken_total',
-      help: 'Sleep nodes this executor woke, and wait nodes it ended at their timeout, by kind (no call)',
+      help: 'Sleep nodes this executor woke, wait nodes it ended at their timeout, and map nodes it ended once their items had, by kind (no call)',
       labelNames: ['kind'],
       registers,
     });

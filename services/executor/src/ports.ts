@@ -20,9 +20,12 @@ export type OutcomeWriter = (writes: OutcomeWrite[]) => Promise<OutcomeWrite[]>;
 
 /**
  * Ends up to `limit` due sleep and wait (timed out) node jobs without a call, through the finish
- * path; reports how many of each, and whether a batch was full.
+ * path, and takes a few steps of due map nodes (a slice of items made, or the node ended); reports
+ * how many of each kind ended, and whether there may be more to do at once.
  */
-export type NodeWaker = (limit: number) => Promise<{ woken: { sleep: number; wait: number }; full: boolean }>;
+export type NodeWaker = (
+  limit: number,
+) => Promise<{ woken: { sleep: number; wait: number; map: number }; full: boolean }>;
 
 /** Renews the leases of the claims this process holds; reports the lost and the cancelled. */
 export type LeaseRenewer = (held: ClaimRef[]) => Promise<LeaseReport>;

@@ -61,7 +61,7 @@ it('refuses and records the metadata address and a name resolving to 10.x', asyn
       writeOutcomes: mysqlOutcomeWriter(db.pool),
       renew: mysqlLeaseRenewer(db.pool, { owner, leaseSeconds: 30 }),
       cancelRequested: mysqlCancelWatcher(db.pool, { owner }),
-      wakeNodes: mysqlNodeWaker(db.pool),
+      wakeNodes: mysqlNodeWaker(db.pool, { maxOutputBytes: 262_144, taskApiUrl: 'http://127.0.0.1:8080' }),
       metrics,
       logger: createLogger('executor', 'silent'),
       random: () => 0.5,

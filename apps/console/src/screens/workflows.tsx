@@ -281,6 +281,9 @@ function WorkflowView({
                     <div class="sub node-kind">
                       {n.kind}
                       {n.wakeAt ? ` until ${when(n.wakeAt)}` : ''}
+                      {n.map
+                        ? ` over ${n.map.over}: ${n.map.made}${n.map.count !== undefined ? ` of ${n.map.count}` : ''} items made`
+                        : ''}
                     </div>
                   ) : null}
                   {n.signalUrl ? (

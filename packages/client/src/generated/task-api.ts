@@ -583,11 +583,11 @@ export interface components {
                 nodes: {
                     id: string;
                     /**
-                     * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                     * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items `<id>~<index>`)
                      * @default call
                      * @enum {string}
                      */
-                    kind: "call" | "sleep" | "wait";
+                    kind: "call" | "sleep" | "wait" | "map";
                     /** @description required for a `call` node */
                     target?: {
                         url: string;
@@ -624,6 +624,32 @@ export interface components {
                          * @enum {string}
                          */
                         onTimeout: "fail" | "succeed";
+                    };
+                    /** @description required for a `map` node */
+                    map?: {
+                        /** @description the parent whose output (a JSON array) is mapped over: one call per item */
+                        over: string;
+                        /** @description each item's call: the item is its body, its index the `Dsched-Map-Index` header */
+                        target: {
+                            url: string;
+                            /**
+                             * @default POST
+                             * @enum {string}
+                             */
+                            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                            /** @default {} */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            body?: unknown;
+                            /** @default 30000 */
+                            timeoutMs: number;
+                        };
+                        /**
+                         * @description the most items; a longer array fails the node. Counted toward the run's 100,000 nodes at submission
+                         * @default 10000
+                         */
+                        maxItems: number;
                     };
                     /** @default [] */
                     dependsOn: string[];
@@ -916,10 +942,10 @@ export interface components {
         WorkflowNode: {
             id: string;
             /**
-             * @description `sleep` or `wait`; absent for a `call` node (and on a run read from history, which keeps no kind)
+             * @description `sleep`, `wait` or `map`; absent for a `call` node, a map's item (and on a run read from history, which keeps no kind)
              * @enum {string}
              */
-            kind?: "call" | "sleep" | "wait";
+            kind?: "call" | "sleep" | "wait" | "map";
             /** @enum {string} */
             state: "waiting" | "pending" | "running" | "succeeded" | "dead" | "skipped" | "upstream_failed" | "cancelled";
             /** @description attempts made so far */
@@ -936,6 +962,15 @@ export interface components {
             wakeAt?: string;
             /** @description a wait node that waits: POST here (no API key: the token is in it) to signal it, once */
             signalUrl?: string;
+            /** @description a map node */
+            map?: {
+                /** @description the parent whose output it maps over */
+                over: string;
+                /** @description its items (the array’s length), once it started */
+                count?: number;
+                /** @description item nodes made so far (`<id>~<index>`, listed among the nodes) */
+                made: number;
+            };
             finishedAt?: string;
             /** @description the response body of its last finished attempt (succeeded or dead), its first EXECUTOR_MAX_OUTPUT_BYTES: the JSON it was, or a string */
             output?: unknown;
@@ -1441,11 +1476,11 @@ export interface operations {
                         nodes: {
                             id: string;
                             /**
-                             * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                             * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items `<id>~<index>`)
                              * @default call
                              * @enum {string}
                              */
-                            kind?: "call" | "sleep" | "wait";
+                            kind?: "call" | "sleep" | "wait" | "map";
                             /** @description required for a `call` node */
                             target?: {
                                 url: string;
@@ -1482,6 +1517,32 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 onTimeout?: "fail" | "succeed";
+                            };
+                            /** @description required for a `map` node */
+                            map?: {
+                                /** @description the parent whose output (a JSON array) is mapped over: one call per item */
+                                over: string;
+                                /** @description each item's call: the item is its body, its index the `Dsched-Map-Index` header */
+                                target: {
+                                    url: string;
+                                    /**
+                                     * @default POST
+                                     * @enum {string}
+                                     */
+                                    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                    /** @default {} */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
+                                    body?: unknown;
+                                    /** @default 30000 */
+                                    timeoutMs?: number;
+                                };
+                                /**
+                                 * @description the most items; a longer array fails the node. Counted toward the run's 100,000 nodes at submission
+                                 * @default 10000
+                                 */
+                                maxItems?: number;
                             };
                             /** @default [] */
                             dependsOn?: string[];
@@ -1758,11 +1819,11 @@ export interface operations {
                             nodes: {
                                 id: string;
                                 /**
-                                 * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                                 * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items `<id>~<index>`)
                                  * @default call
                                  * @enum {string}
                                  */
-                                kind?: "call" | "sleep" | "wait";
+                                kind?: "call" | "sleep" | "wait" | "map";
                                 /** @description required for a `call` node */
                                 target?: {
                                     url: string;
@@ -1799,6 +1860,32 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     onTimeout?: "fail" | "succeed";
+                                };
+                                /** @description required for a `map` node */
+                                map?: {
+                                    /** @description the parent whose output (a JSON array) is mapped over: one call per item */
+                                    over: string;
+                                    /** @description each item's call: the item is its body, its index the `Dsched-Map-Index` header */
+                                    target: {
+                                        url: string;
+                                        /**
+                                         * @default POST
+                                         * @enum {string}
+                                         */
+                                        method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                        /** @default {} */
+                                        headers?: {
+                                            [key: string]: string;
+                                        };
+                                        body?: unknown;
+                                        /** @default 30000 */
+                                        timeoutMs?: number;
+                                    };
+                                    /**
+                                     * @description the most items; a longer array fails the node. Counted toward the run's 100,000 nodes at submission
+                                     * @default 10000
+                                     */
+                                    maxItems?: number;
                                 };
                                 /** @default [] */
                                 dependsOn?: string[];
@@ -2246,11 +2333,11 @@ export interface operations {
                         nodes: {
                             id: string;
                             /**
-                             * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                             * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items `<id>~<index>`)
                              * @default call
                              * @enum {string}
                              */
-                            kind?: "call" | "sleep" | "wait";
+                            kind?: "call" | "sleep" | "wait" | "map";
                             /** @description required for a `call` node */
                             target?: {
                                 url: string;
@@ -2287,6 +2374,32 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 onTimeout?: "fail" | "succeed";
+                            };
+                            /** @description required for a `map` node */
+                            map?: {
+                                /** @description the parent whose output (a JSON array) is mapped over: one call per item */
+                                over: string;
+                                /** @description each item's call: the item is its body, its index the `Dsched-Map-Index` header */
+                                target: {
+                                    url: string;
+                                    /**
+                                     * @default POST
+                                     * @enum {string}
+                                     */
+                                    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                    /** @default {} */
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
+                                    body?: unknown;
+                                    /** @default 30000 */
+                                    timeoutMs?: number;
+                                };
+                                /**
+                                 * @description the most items; a longer array fails the node. Counted toward the run's 100,000 nodes at submission
+                                 * @default 10000
+                                 */
+                                maxItems?: number;
                             };
                             /** @default [] */
                             dependsOn?: string[];
@@ -3099,11 +3212,11 @@ export interface operations {
                     nodes: {
                         id: string;
                         /**
-                         * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`
+                         * @description `call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items `<id>~<index>`)
                          * @default call
                          * @enum {string}
                          */
-                        kind?: "call" | "sleep" | "wait";
+                        kind?: "call" | "sleep" | "wait" | "map";
                         /** @description required for a `call` node */
                         target?: {
                             url: string;
@@ -3140,6 +3253,32 @@ export interface operations {
                              * @enum {string}
                              */
                             onTimeout?: "fail" | "succeed";
+                        };
+                        /** @description required for a `map` node */
+                        map?: {
+                            /** @description the parent whose output (a JSON array) is mapped over: one call per item */
+                            over: string;
+                            /** @description each item's call: the item is its body, its index the `Dsched-Map-Index` header */
+                            target: {
+                                url: string;
+                                /**
+                                 * @default POST
+                                 * @enum {string}
+                                 */
+                                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: unknown;
+                                /** @default 30000 */
+                                timeoutMs?: number;
+                            };
+                            /**
+                             * @description the most items; a longer array fails the node. Counted toward the run's 100,000 nodes at submission
+                             * @default 10000
+                             */
+                            maxItems?: number;
                         };
                         /** @default [] */
                         dependsOn?: string[];

@@ -6,6 +6,8 @@ import {
   type FailurePolicy,
   type FlowControl,
   laneFor,
+  MAP_LANE,
+  type MapSpec,
   type NodeInputs,
   type NodeKind,
   type Priority,
@@ -21,6 +23,7 @@ import { normaliseTags } from '../wire/tags.ts';
 import type { TraceContext } from '../wire/trace-context.ts';
 import { type CreateWorkflowRequest, MAX_NODE_WAIT_S } from '../wire/workflow-spec.ts';
 import { checkWorkflowGraph } from './workflow-graph.ts';
+import { mapNodeIssues } from './workflow-map.ts';
 
 // A submission as it is stored: its graph checked (workflow-graph.ts), each node's job decided
 // (lane, target, flow control), and the run's and the nodes' ids given from the database clock.
@@ -36,6 +39,8 @@ export interface WorkflowNodeSpec {
    * `for`, a wait's timeout) or an instant (a sleep's `until`); null for a call.
    */
   wake: { delayMs: number } | { at: Date } | null;
+  /** A map node's parent it maps over and its cap (its `target` is each item's call); else absent. */
+  map?: Pick<MapSpec, 'over' | 'maxItems'>;
   /** A wait node's signal token hash (hex; signal-token.ts), set by whoever holds the keyring; else null. */
   signalHash?: string | null;
   retry: RetryPolicy;
@@ -48,6 +53,7 @@ export interface WorkflowNodeSpec {
 }
 
 export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): WorkflowNodeSpec {
+  if (n.kind === 'map' && n.map) return mapNodeSpec(n, n.map);
   if (n.kind !== 'call' || !n.target) return waitingNodeSpec(n);
   const target = toTarget(n.target);
   return {
@@ -65,6 +71,37 @@ export function toWorkflowNodeSpec(n: CreateWorkflowRequest['nodes'][number]): W
     parents: n.dependsOn,
     flowControl: toFlowControl(n.flowControl),
   };
+}
+
+/**
+ * A map node as stored: its target is each item's call (with the item's priority, retry and flow
+ * control, which the items copy); its own job is in MAP_LANE, which the node waker expands.
+ */
+function mapNodeSpec(n: CreateWorkflowRequest['nodes'][number], map: MapSpec): WorkflowNodeSpec {
+  return {
+    id: n.id,
+    kind: 'map',
+    target: toTarget(map.target),
+    wake: null,
+    map: { over: map.over, maxItems: map.maxItems },
+    retry: n.retry,
+    priority: n.priority,
+    lane: MAP_LANE,
+    trigger: n.trigger,
+    inputs: 'none',
+    parents: n.dependsOn,
+    flowControl: toFlowControl(n.flowControl),
+  };
+}
+
+/** Throws invalid_argument naming each field when a submission's map nodes are wrong (workflow-map.ts). */
+function checkMapNodes(nodes: CreateWorkflowRequest['nodes']): void {
+  const details = mapNodeIssues(nodes);
+  if (details.length > 0) {
+    throw new DschedError('invalid_argument', details.map((d) => `${d.field}: ${d.issue}`).join('; '), {
+      details,
+    });
+  }
 }
 
 /**
@@ -163,6 +200,7 @@ export interface WorkflowPlan {
 export function checkTaskWorkflow(workflow: CreateWorkflowRequest): void {
   try {
     checkWorkflowGraph(workflow.nodes);
+    checkMapNodes(workflow.nodes);
   } catch (err) {
     if (!(err instanceof DschedError)) throw err;
     const details = err.details.map((d) => ({ field: `workflow.${d.field}`, issue: d.issue }));
@@ -176,6 +214,7 @@ export function checkTaskWorkflow(workflow: CreateWorkflowRequest): void {
  */
 export function planWorkflow(req: CreateWorkflowRequest, tenantId: string, nowMs: number): WorkflowPlan {
   const graph = checkWorkflowGraph(req.nodes);
+  checkMapNodes(req.nodes);
   return {
     id: newId(nowMs),
     tenantId,

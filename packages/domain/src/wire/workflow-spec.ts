@@ -54,6 +54,27 @@ export const waitSpecSchema = z.strictObject({
     .describe('at the timeout: `fail` the node (the run goes on by its failure policy) or `succeed` it'),
 });
 
+/** How many items a map node makes unless it says (`map.maxItems`); each counts toward the node cap. */
+export const DEFAULT_MAP_MAX_ITEMS = 10_000;
+
+export const mapSpecSchema = z
+  .strictObject({
+    over: nodeIdSchema.describe('the parent whose output (a JSON array) is mapped over: one call per item'),
+    target: targetSchema.describe(
+      "each item's call: the item is its body, its index the `Dsched-Map-Index` header",
+    ),
+    maxItems: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_WORKFLOW_NODES)
+      .default(DEFAULT_MAP_MAX_ITEMS)
+      .describe(
+        "the most items; a longer array fails the node. Counted toward the run's 100,000 nodes at submission",
+      ),
+  })
+  .describe('required for a `map` node');
+
 // Strict: a misspelt field (say `depends_on`) would otherwise be dropped and quietly turn a node into
 // a root.
 export const workflowNodeSchema = z
@@ -63,11 +84,13 @@ export const workflowNodeSchema = z
       .enum(NODE_KINDS)
       .default('call')
       .describe(
-        '`call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`',
+        '`call` its target; `sleep` (no call) until its time; `wait` for a signal, up to `wait.timeoutS`; ' +
+          "`map`: one call of `map.target` per item of a parent's output (items `<id>~<index>`)",
       ),
     target: targetSchema.optional().describe('required for a `call` node'),
     sleep: sleepSpecSchema.optional().describe('required for a `sleep` node'),
     wait: waitSpecSchema.optional().describe('required for a `wait` node'),
+    map: mapSpecSchema.optional(),
     dependsOn: z.array(z.string()).max(MAX_NODE_PARENTS).default([]),
     retry: retrySchema.default({ maxAttempts: 5, initialBackoffMs: 1000, maxBackoffMs: 300_000, rules: [] }),
     priority: prioritySchema.default('normal'),
@@ -92,10 +115,11 @@ function checkNodeKind(
     target?: unknown;
     sleep?: { for?: string | undefined; until?: string | undefined };
     wait?: unknown;
+    map?: unknown;
   },
   ctx: z.RefinementCtx,
 ): void {
-  const fields = { call: 'target', sleep: 'sleep', wait: 'wait' } as const;
+  const fields = { call: 'target', sleep: 'sleep', wait: 'wait', map: 'map' } as const;
   for (const [kind, field] of Object.entries(fields)) {
     const present = n[field] !== undefined;
     if (kind === n.kind && !present) {

@@ -48,6 +48,8 @@ export interface NodeRecord {
   wakeAt?: Date;
   /** A wait node not ended yet: what its signal URL is made of (its job id, its stored token hash). */
   signal?: { jobId: string; hash: Buffer | null };
+  /** A map node: the parent it maps over, its items' count (null until it starts), how many are made. */
+  map?: { over: string; count: number | null; made: number };
   /** A wait node's signal URL (shown to the tenant's key: it works without one). */
   signalUrl?: string;
   finishedAt: Date | null;
@@ -87,6 +89,15 @@ export function nodeView(n: NodeRecord): Record<string, unknown> {
     ...(n.jobId ? { jobId: n.jobId } : {}),
     ...(n.wakeAt ? { wakeAt: iso(n.wakeAt) } : {}),
     ...(n.signalUrl ? { signalUrl: n.signalUrl } : {}),
+    ...(n.map
+      ? {
+          map: {
+            over: n.map.over,
+            ...(n.map.count === null ? {} : { count: n.map.count }),
+            made: n.map.made,
+          },
+        }
+      : {}),
     ...(n.finishedAt ? { finishedAt: iso(n.finishedAt) } : {}),
     ...(n.output !== undefined ? { output: n.output } : {}),
   };
@@ -119,7 +130,7 @@ export const workflowNodeViewSchema = z
       .enum(NODE_KINDS)
       .optional()
       .describe(
-        '`sleep` or `wait`; absent for a `call` node (and on a run read from history, which keeps no kind)',
+        "`sleep`, `wait` or `map`; absent for a `call` node, a map's item (and on a run read from history, which keeps no kind)",
       ),
     state: z.enum(NODE_STATES),
     attempt: z.number().int().describe('attempts made so far'),
@@ -134,6 +145,14 @@ export const workflowNodeViewSchema = z
       .string()
       .optional()
       .describe('a wait node that waits: POST here (no API key: the token is in it) to signal it, once'),
+    map: z
+      .object({
+        over: z.string().describe('the parent whose output it maps over'),
+        count: z.number().int().optional().describe('its items (the array’s length), once it started'),
+        made: z.number().int().describe('item nodes made so far (`<id>~<index>`, listed among the nodes)'),
+      })
+      .optional()
+      .describe('a map node'),
     finishedAt: z.string().optional(),
     output: z
       .unknown()

@@ -7,6 +7,7 @@ import { registerWorkflowFollowUps } from './finish-follow-ups.ts';
 registerWorkflowFollowUps();
 
 export { heldRetries, nodeOutputs, registerWorkflowFollowUps, runEnds, walk } from './finish-follow-ups.ts';
+export { type MapOptions, type MapStep, stepDueMap } from './map-expand.ts';
 export { attachNodeInputs, type NodeInputsOptions } from './node-inputs.ts';
 export { type SignalRequest, type SignalResult, signalWaitNode } from './node-signal.ts';
 export { WAIT_TIMED_OUT, type WakeReport, waitingNodeEnd, wakeDueNodes } from './node-wake.ts';

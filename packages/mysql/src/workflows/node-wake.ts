@@ -5,6 +5,7 @@ import { finishJobs, type JobEnd } from '../jobs/finish/index.ts';
 import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { type MapOptions, stepDueMap } from './map-expand.ts';
 
 // Sleep and wait nodes (docs/workflows.md "Nodes that wait", D45): their jobs are node jobs of
 // lanes no executor claims, due at their wake time (a sleep's end, a wait's timeout) through the
@@ -27,12 +28,17 @@ export interface WakeReport {
   full: boolean;
 }
 
+/** Map steps per pass, one transaction each (a slice is up to MAP_SLICE_ITEMS item nodes). */
+const MAP_STEPS_PER_PASS = 4;
+
 /**
  * Ends up to `limit` due sleep jobs and `limit` due wait jobs (timed out), in one transaction each
- * kind. Returns how many, and whether a batch was full.
+ * kind, then takes up to MAP_STEPS_PER_PASS steps of due map nodes (map-expand.ts), one
+ * transaction each. Returns how many, and whether a batch was full. Without `map` options, map
+ * nodes are left alone.
  */
-export async function wakeDueNodes(pool: Pool, limit: number): Promise<WakeReport> {
-  const report: WakeReport = { woken: { sleep: 0, wait: 0 }, full: false };
+export async function wakeDueNodes(pool: Pool, limit: number, map?: MapOptions): Promise<WakeReport> {
+  const report: WakeReport = { woken: { sleep: 0, wait: 0, map: 0 }, full: false };
   for (const [kind, lane] of [
     ['sleep', SLEEP_LANE],
     ['wait', WAIT_LANE],
@@ -41,6 +47,13 @@ export async function wakeDueNodes(pool: Pool, limit: number): Promise<WakeRepor
     report.woken[kind] = n;
     if (n >= limit) report.full = true;
   }
+  if (!map) return report;
+  for (let i = 0; i < MAP_STEPS_PER_PASS; i++) {
+    const step = await withTransaction(pool, (conn) => stepDueMap(conn, map));
+    if (step === 'none') return report;
+    if (step === 'ended') report.woken.map++;
+  }
+  report.full = true;
   return report;
 }
 

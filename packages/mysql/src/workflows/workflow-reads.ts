@@ -1,5 +1,6 @@
 import {
   canonicalJson,
+  MAP_LANE,
   type NodeRecord,
   type NodeState,
   nodeStateView,
@@ -143,9 +144,13 @@ export async function listWorkflowNodeParents(
   return rows.map(nodeRecord);
 }
 
-/** A sleep or wait node's kind, and while its job is pending, when it wakes or times out. */
-function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt' | 'signal'> {
+/** A sleep or wait node's kind, and while its job is pending, when it wakes or times out; a map's items. */
+function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt' | 'signal' | 'map'> {
   if (r.lane === undefined) return {};
+  if (r.lane === MAP_LANE) {
+    const count = r.map_count === null || r.map_count === undefined ? null : Number(r.map_count);
+    return { kind: 'map', map: { over: r.map_over, count, made: Number(r.map_made ?? 0) } };
+  }
   const kind = r.lane === SLEEP_LANE ? 'sleep' : r.lane === WAIT_LANE ? 'wait' : 'call';
   // A call node says no kind (the default): an archived run, which keeps no kind, then reads back
   // as the live one did.
@@ -159,13 +164,17 @@ function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt'
 }
 
 function nodeRecord(r: RowDataPacket): NodeRecord {
+  // A map node waits on its items once it has started making them: to the tenant it is running.
+  const mapRunning = r.lane === MAP_LANE && r.state === 'waiting' && r.map_count !== null;
   return {
     nodeId: r.node_id,
-    state: nodeStateView(r.state, r.job_state ?? null),
+    state: mapRunning ? 'running' : nodeStateView(r.state, r.job_state ?? null),
     attempt:
       r.job_attempt !== null && r.job_attempt !== undefined ? Number(r.job_attempt) : Number(r.attempt),
     jobId:
-      r.state === 'waiting' || (r.state !== 'pending' && Number(r.attempt) === 0) ? null : binToId(r.job_id),
+      !mapRunning && (r.state === 'waiting' || (r.state !== 'pending' && Number(r.attempt) === 0))
+        ? null
+        : binToId(r.job_id),
     trigger: r.trigger_rule,
     inputs: r.inputs,
     ...waitingNodeFields(r),

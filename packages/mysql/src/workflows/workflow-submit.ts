@@ -119,6 +119,8 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
       n.wake && 'delayMs' in n.wake ? n.wake.delayMs : null,
       n.wake && 'at' in n.wake ? sqlTime(n.wake.at) : null,
       n.signalHash ?? null,
+      n.map?.over ?? null,
+      n.map?.maxItems ?? null,
     ]);
     if (bytes + row.length > MAX_BATCH_BYTES) await flush();
     batch.push(row);

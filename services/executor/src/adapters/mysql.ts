@@ -15,7 +15,12 @@ import {
 import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-share';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcome';
 import type { Pool } from '@dsched/mysql/pool';
-import { attachNodeInputs, type NodeInputsOptions, wakeDueNodes } from '@dsched/mysql/workflows';
+import {
+  attachNodeInputs,
+  type MapOptions,
+  type NodeInputsOptions,
+  wakeDueNodes,
+} from '@dsched/mysql/workflows';
 import type { CancelWatcher, JobClaimer, LeaseRenewer, NodeWaker, OutcomeWriter } from '../ports.ts';
 
 /** The lanes shared by weight between tenants; the critical lane stays in due order (critical before fairness). */
@@ -193,6 +198,7 @@ export function mysqlCancelWatcher(pool: Pool, options: { owner: string }): Canc
   return (held) => cancelRequestedClaims(pool, { owner: options.owner, held });
 }
 
-export function mysqlNodeWaker(pool: Pool): NodeWaker {
-  return (limit) => wakeDueNodes(pool, limit);
+/** Sleep and wait nodes' ends, and map nodes' steps (their output cap and items' URL in `map`). */
+export function mysqlNodeWaker(pool: Pool, map: MapOptions): NodeWaker {
+  return (limit) => wakeDueNodes(pool, limit, map);
 }

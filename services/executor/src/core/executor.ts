@@ -106,6 +106,7 @@ export function buildExecutor(deps: ExecutorDeps, settings: ExecutorSettings): E
         const pass = await deps.wakeNodes(settings.wake.batch);
         deps.metrics.nodesWoken.inc({ kind: 'sleep' }, pass.woken.sleep);
         deps.metrics.nodesWoken.inc({ kind: 'wait' }, pass.woken.wait);
+        deps.metrics.nodesWoken.inc({ kind: 'map' }, pass.woken.map);
         return pass.full;
       },
       intervalMs: settings.wake.pollMs,

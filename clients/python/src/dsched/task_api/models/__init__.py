@@ -72,6 +72,14 @@ from .patch_v1_tasks_id_body_workflow_nodes_item import PatchV1TasksIdBodyWorkfl
 from .patch_v1_tasks_id_body_workflow_nodes_item_flow_control import PatchV1TasksIdBodyWorkflowNodesItemFlowControl
 from .patch_v1_tasks_id_body_workflow_nodes_item_inputs import PatchV1TasksIdBodyWorkflowNodesItemInputs
 from .patch_v1_tasks_id_body_workflow_nodes_item_kind import PatchV1TasksIdBodyWorkflowNodesItemKind
+from .patch_v1_tasks_id_body_workflow_nodes_item_map import PatchV1TasksIdBodyWorkflowNodesItemMap
+from .patch_v1_tasks_id_body_workflow_nodes_item_map_target import PatchV1TasksIdBodyWorkflowNodesItemMapTarget
+from .patch_v1_tasks_id_body_workflow_nodes_item_map_target_headers import (
+    PatchV1TasksIdBodyWorkflowNodesItemMapTargetHeaders,
+)
+from .patch_v1_tasks_id_body_workflow_nodes_item_map_target_method import (
+    PatchV1TasksIdBodyWorkflowNodesItemMapTargetMethod,
+)
 from .patch_v1_tasks_id_body_workflow_nodes_item_priority import PatchV1TasksIdBodyWorkflowNodesItemPriority
 from .patch_v1_tasks_id_body_workflow_nodes_item_retry import PatchV1TasksIdBodyWorkflowNodesItemRetry
 from .patch_v1_tasks_id_body_workflow_nodes_item_retry_rules_item import (
@@ -155,6 +163,18 @@ from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_inputs import (
 from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_kind import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind,
 )
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_map import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemMap,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_map_target import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemMapTarget,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_map_target_headers import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemMapTargetHeaders,
+)
+from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_map_target_method import (
+    PostV1TasksApplyBodyTasksItemWorkflowNodesItemMapTargetMethod,
+)
 from .post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_priority import (
     PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority,
 )
@@ -220,6 +240,10 @@ from .post_v1_tasks_body_workflow_nodes_item import PostV1TasksBodyWorkflowNodes
 from .post_v1_tasks_body_workflow_nodes_item_flow_control import PostV1TasksBodyWorkflowNodesItemFlowControl
 from .post_v1_tasks_body_workflow_nodes_item_inputs import PostV1TasksBodyWorkflowNodesItemInputs
 from .post_v1_tasks_body_workflow_nodes_item_kind import PostV1TasksBodyWorkflowNodesItemKind
+from .post_v1_tasks_body_workflow_nodes_item_map import PostV1TasksBodyWorkflowNodesItemMap
+from .post_v1_tasks_body_workflow_nodes_item_map_target import PostV1TasksBodyWorkflowNodesItemMapTarget
+from .post_v1_tasks_body_workflow_nodes_item_map_target_headers import PostV1TasksBodyWorkflowNodesItemMapTargetHeaders
+from .post_v1_tasks_body_workflow_nodes_item_map_target_method import PostV1TasksBodyWorkflowNodesItemMapTargetMethod
 from .post_v1_tasks_body_workflow_nodes_item_priority import PostV1TasksBodyWorkflowNodesItemPriority
 from .post_v1_tasks_body_workflow_nodes_item_retry import PostV1TasksBodyWorkflowNodesItemRetry
 from .post_v1_tasks_body_workflow_nodes_item_retry_rules_item import PostV1TasksBodyWorkflowNodesItemRetryRulesItem
@@ -248,6 +272,10 @@ from .post_v1_workflows_body_nodes_item import PostV1WorkflowsBodyNodesItem
 from .post_v1_workflows_body_nodes_item_flow_control import PostV1WorkflowsBodyNodesItemFlowControl
 from .post_v1_workflows_body_nodes_item_inputs import PostV1WorkflowsBodyNodesItemInputs
 from .post_v1_workflows_body_nodes_item_kind import PostV1WorkflowsBodyNodesItemKind
+from .post_v1_workflows_body_nodes_item_map import PostV1WorkflowsBodyNodesItemMap
+from .post_v1_workflows_body_nodes_item_map_target import PostV1WorkflowsBodyNodesItemMapTarget
+from .post_v1_workflows_body_nodes_item_map_target_headers import PostV1WorkflowsBodyNodesItemMapTargetHeaders
+from .post_v1_workflows_body_nodes_item_map_target_method import PostV1WorkflowsBodyNodesItemMapTargetMethod
 from .post_v1_workflows_body_nodes_item_priority import PostV1WorkflowsBodyNodesItemPriority
 from .post_v1_workflows_body_nodes_item_retry import PostV1WorkflowsBodyNodesItemRetry
 from .post_v1_workflows_body_nodes_item_retry_rules_item import PostV1WorkflowsBodyNodesItemRetryRulesItem
@@ -288,6 +316,10 @@ from .task_workflow_nodes_item import TaskWorkflowNodesItem
 from .task_workflow_nodes_item_flow_control import TaskWorkflowNodesItemFlowControl
 from .task_workflow_nodes_item_inputs import TaskWorkflowNodesItemInputs
 from .task_workflow_nodes_item_kind import TaskWorkflowNodesItemKind
+from .task_workflow_nodes_item_map import TaskWorkflowNodesItemMap
+from .task_workflow_nodes_item_map_target import TaskWorkflowNodesItemMapTarget
+from .task_workflow_nodes_item_map_target_headers import TaskWorkflowNodesItemMapTargetHeaders
+from .task_workflow_nodes_item_map_target_method import TaskWorkflowNodesItemMapTargetMethod
 from .task_workflow_nodes_item_priority import TaskWorkflowNodesItemPriority
 from .task_workflow_nodes_item_retry import TaskWorkflowNodesItemRetry
 from .task_workflow_nodes_item_retry_rules_item import TaskWorkflowNodesItemRetryRulesItem
@@ -307,6 +339,7 @@ from .workflow_metadata import WorkflowMetadata
 from .workflow_node import WorkflowNode
 from .workflow_node_inputs import WorkflowNodeInputs
 from .workflow_node_kind import WorkflowNodeKind
+from .workflow_node_map import WorkflowNodeMap
 from .workflow_node_state import WorkflowNodeState
 from .workflow_nodes import WorkflowNodes
 from .workflow_state import WorkflowState
@@ -386,6 +419,10 @@ __all__ = (
     "PatchV1TasksIdBodyWorkflowNodesItemFlowControl",
     "PatchV1TasksIdBodyWorkflowNodesItemInputs",
     "PatchV1TasksIdBodyWorkflowNodesItemKind",
+    "PatchV1TasksIdBodyWorkflowNodesItemMap",
+    "PatchV1TasksIdBodyWorkflowNodesItemMapTarget",
+    "PatchV1TasksIdBodyWorkflowNodesItemMapTargetHeaders",
+    "PatchV1TasksIdBodyWorkflowNodesItemMapTargetMethod",
     "PatchV1TasksIdBodyWorkflowNodesItemPriority",
     "PatchV1TasksIdBodyWorkflowNodesItemRetry",
     "PatchV1TasksIdBodyWorkflowNodesItemRetryRulesItem",
@@ -443,6 +480,10 @@ __all__ = (
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemFlowControl",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemInputs",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemMap",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemMapTarget",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemMapTargetHeaders",
+    "PostV1TasksApplyBodyTasksItemWorkflowNodesItemMapTargetMethod",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry",
     "PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetryRulesItem",
@@ -484,6 +525,10 @@ __all__ = (
     "PostV1TasksBodyWorkflowNodesItemFlowControl",
     "PostV1TasksBodyWorkflowNodesItemInputs",
     "PostV1TasksBodyWorkflowNodesItemKind",
+    "PostV1TasksBodyWorkflowNodesItemMap",
+    "PostV1TasksBodyWorkflowNodesItemMapTarget",
+    "PostV1TasksBodyWorkflowNodesItemMapTargetHeaders",
+    "PostV1TasksBodyWorkflowNodesItemMapTargetMethod",
     "PostV1TasksBodyWorkflowNodesItemPriority",
     "PostV1TasksBodyWorkflowNodesItemRetry",
     "PostV1TasksBodyWorkflowNodesItemRetryRulesItem",
@@ -508,6 +553,10 @@ __all__ = (
     "PostV1WorkflowsBodyNodesItemFlowControl",
     "PostV1WorkflowsBodyNodesItemInputs",
     "PostV1WorkflowsBodyNodesItemKind",
+    "PostV1WorkflowsBodyNodesItemMap",
+    "PostV1WorkflowsBodyNodesItemMapTarget",
+    "PostV1WorkflowsBodyNodesItemMapTargetHeaders",
+    "PostV1WorkflowsBodyNodesItemMapTargetMethod",
     "PostV1WorkflowsBodyNodesItemPriority",
     "PostV1WorkflowsBodyNodesItemRetry",
     "PostV1WorkflowsBodyNodesItemRetryRulesItem",
@@ -546,6 +595,10 @@ __all__ = (
     "TaskWorkflowNodesItemFlowControl",
     "TaskWorkflowNodesItemInputs",
     "TaskWorkflowNodesItemKind",
+    "TaskWorkflowNodesItemMap",
+    "TaskWorkflowNodesItemMapTarget",
+    "TaskWorkflowNodesItemMapTargetHeaders",
+    "TaskWorkflowNodesItemMapTargetMethod",
     "TaskWorkflowNodesItemPriority",
     "TaskWorkflowNodesItemRetry",
     "TaskWorkflowNodesItemRetryRulesItem",
@@ -565,6 +618,7 @@ __all__ = (
     "WorkflowNode",
     "WorkflowNodeInputs",
     "WorkflowNodeKind",
+    "WorkflowNodeMap",
     "WorkflowNodes",
     "WorkflowNodeState",
     "WorkflowState",

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..models.patch_v1_tasks_id_body_workflow_nodes_item_flow_control import (
         PatchV1TasksIdBodyWorkflowNodesItemFlowControl,
     )
+    from ..models.patch_v1_tasks_id_body_workflow_nodes_item_map import PatchV1TasksIdBodyWorkflowNodesItemMap
     from ..models.patch_v1_tasks_id_body_workflow_nodes_item_retry import PatchV1TasksIdBodyWorkflowNodesItemRetry
     from ..models.patch_v1_tasks_id_body_workflow_nodes_item_sleep import PatchV1TasksIdBodyWorkflowNodesItemSleep
     from ..models.patch_v1_tasks_id_body_workflow_nodes_item_target import PatchV1TasksIdBodyWorkflowNodesItemTarget
@@ -30,10 +31,12 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
     Attributes:
         id (str):
         kind (PatchV1TasksIdBodyWorkflowNodesItemKind | Unset): `call` its target; `sleep` (no call) until its time;
-            `wait` for a signal, up to `wait.timeoutS` Default: PatchV1TasksIdBodyWorkflowNodesItemKind.CALL.
+            `wait` for a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items
+            `<id>~<index>`) Default: PatchV1TasksIdBodyWorkflowNodesItemKind.CALL.
         target (PatchV1TasksIdBodyWorkflowNodesItemTarget | Unset): required for a `call` node
         sleep (PatchV1TasksIdBodyWorkflowNodesItemSleep | Unset): required for a `sleep` node
         wait (PatchV1TasksIdBodyWorkflowNodesItemWait | Unset): required for a `wait` node
+        map_ (PatchV1TasksIdBodyWorkflowNodesItemMap | Unset): required for a `map` node
         depends_on (list[str] | Unset):
         retry (PatchV1TasksIdBodyWorkflowNodesItemRetry | Unset):
         priority (PatchV1TasksIdBodyWorkflowNodesItemPriority | Unset):  Default:
@@ -52,6 +55,7 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
     target: PatchV1TasksIdBodyWorkflowNodesItemTarget | Unset = UNSET
     sleep: PatchV1TasksIdBodyWorkflowNodesItemSleep | Unset = UNSET
     wait: PatchV1TasksIdBodyWorkflowNodesItemWait | Unset = UNSET
+    map_: PatchV1TasksIdBodyWorkflowNodesItemMap | Unset = UNSET
     depends_on: list[str] | Unset = UNSET
     retry: PatchV1TasksIdBodyWorkflowNodesItemRetry | Unset = UNSET
     priority: PatchV1TasksIdBodyWorkflowNodesItemPriority | Unset = PatchV1TasksIdBodyWorkflowNodesItemPriority.NORMAL
@@ -77,6 +81,10 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
         wait: dict[str, Any] | Unset = UNSET
         if not isinstance(self.wait, Unset):
             wait = self.wait.to_dict()
+
+        map_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.map_, Unset):
+            map_ = self.map_.to_dict()
 
         depends_on: list[str] | Unset = UNSET
         if not isinstance(self.depends_on, Unset):
@@ -117,6 +125,8 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
             field_dict["sleep"] = sleep
         if wait is not UNSET:
             field_dict["wait"] = wait
+        if map_ is not UNSET:
+            field_dict["map"] = map_
         if depends_on is not UNSET:
             field_dict["dependsOn"] = depends_on
         if retry is not UNSET:
@@ -137,6 +147,7 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
         from ..models.patch_v1_tasks_id_body_workflow_nodes_item_flow_control import (
             PatchV1TasksIdBodyWorkflowNodesItemFlowControl,  # noqa: PLC0415
         )
+        from ..models.patch_v1_tasks_id_body_workflow_nodes_item_map import PatchV1TasksIdBodyWorkflowNodesItemMap  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_workflow_nodes_item_retry import PatchV1TasksIdBodyWorkflowNodesItemRetry  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_workflow_nodes_item_sleep import PatchV1TasksIdBodyWorkflowNodesItemSleep  # noqa: PLC0415
         from ..models.patch_v1_tasks_id_body_workflow_nodes_item_target import PatchV1TasksIdBodyWorkflowNodesItemTarget  # noqa: PLC0415
@@ -172,6 +183,13 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
             wait = UNSET
         else:
             wait = PatchV1TasksIdBodyWorkflowNodesItemWait.from_dict(_wait)
+
+        _map_ = d.pop("map", UNSET)
+        map_: PatchV1TasksIdBodyWorkflowNodesItemMap | Unset
+        if isinstance(_map_, Unset):
+            map_ = UNSET
+        else:
+            map_ = PatchV1TasksIdBodyWorkflowNodesItemMap.from_dict(_map_)
 
         depends_on = cast(list[str], d.pop("dependsOn", UNSET))
 
@@ -216,6 +234,7 @@ class PatchV1TasksIdBodyWorkflowNodesItem:
             target=target,
             sleep=sleep,
             wait=wait,
+            map_=map_,
             depends_on=depends_on,
             retry=retry,
             priority=priority,

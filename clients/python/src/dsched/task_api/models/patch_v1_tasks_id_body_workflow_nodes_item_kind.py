@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class PatchV1TasksIdBodyWorkflowNodesItemKind(StrEnum):
     CALL = "call"
+    MAP = "map"
     SLEEP = "sleep"
     WAIT = "wait"
 

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_flow_control import (
         PostV1TasksApplyBodyTasksItemWorkflowNodesItemFlowControl,
     )
+    from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_map import (
+        PostV1TasksApplyBodyTasksItemWorkflowNodesItemMap,
+    )
     from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry import (
         PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry,
     )
@@ -46,11 +49,12 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
     Attributes:
         id (str):
         kind (PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind | Unset): `call` its target; `sleep` (no call) until
-            its time; `wait` for a signal, up to `wait.timeoutS` Default:
-            PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind.CALL.
+            its time; `wait` for a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's
+            output (items `<id>~<index>`) Default: PostV1TasksApplyBodyTasksItemWorkflowNodesItemKind.CALL.
         target (PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget | Unset): required for a `call` node
         sleep (PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep | Unset): required for a `sleep` node
         wait (PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait | Unset): required for a `wait` node
+        map_ (PostV1TasksApplyBodyTasksItemWorkflowNodesItemMap | Unset): required for a `map` node
         depends_on (list[str] | Unset):
         retry (PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry | Unset):
         priority (PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority | Unset):  Default:
@@ -72,6 +76,7 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
     target: PostV1TasksApplyBodyTasksItemWorkflowNodesItemTarget | Unset = UNSET
     sleep: PostV1TasksApplyBodyTasksItemWorkflowNodesItemSleep | Unset = UNSET
     wait: PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait | Unset = UNSET
+    map_: PostV1TasksApplyBodyTasksItemWorkflowNodesItemMap | Unset = UNSET
     depends_on: list[str] | Unset = UNSET
     retry: PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry | Unset = UNSET
     priority: PostV1TasksApplyBodyTasksItemWorkflowNodesItemPriority | Unset = (
@@ -103,6 +108,10 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
         wait: dict[str, Any] | Unset = UNSET
         if not isinstance(self.wait, Unset):
             wait = self.wait.to_dict()
+
+        map_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.map_, Unset):
+            map_ = self.map_.to_dict()
 
         depends_on: list[str] | Unset = UNSET
         if not isinstance(self.depends_on, Unset):
@@ -143,6 +152,8 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
             field_dict["sleep"] = sleep
         if wait is not UNSET:
             field_dict["wait"] = wait
+        if map_ is not UNSET:
+            field_dict["map"] = map_
         if depends_on is not UNSET:
             field_dict["dependsOn"] = depends_on
         if retry is not UNSET:
@@ -162,6 +173,9 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_flow_control import (
             PostV1TasksApplyBodyTasksItemWorkflowNodesItemFlowControl,  # noqa: PLC0415
+        )
+        from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_map import (
+            PostV1TasksApplyBodyTasksItemWorkflowNodesItemMap,  # noqa: PLC0415
         )
         from ..models.post_v1_tasks_apply_body_tasks_item_workflow_nodes_item_retry import (
             PostV1TasksApplyBodyTasksItemWorkflowNodesItemRetry,  # noqa: PLC0415
@@ -207,6 +221,13 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
         else:
             wait = PostV1TasksApplyBodyTasksItemWorkflowNodesItemWait.from_dict(_wait)
 
+        _map_ = d.pop("map", UNSET)
+        map_: PostV1TasksApplyBodyTasksItemWorkflowNodesItemMap | Unset
+        if isinstance(_map_, Unset):
+            map_ = UNSET
+        else:
+            map_ = PostV1TasksApplyBodyTasksItemWorkflowNodesItemMap.from_dict(_map_)
+
         depends_on = cast(list[str], d.pop("dependsOn", UNSET))
 
         _retry = d.pop("retry", UNSET)
@@ -250,6 +271,7 @@ class PostV1TasksApplyBodyTasksItemWorkflowNodesItem:
             target=target,
             sleep=sleep,
             wait=wait,
+            map_=map_,
             depends_on=depends_on,
             retry=retry,
             priority=priority,

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.post_v1_tasks_body_workflow_nodes_item_flow_control import PostV1TasksBodyWorkflowNodesItemFlowControl
+    from ..models.post_v1_tasks_body_workflow_nodes_item_map import PostV1TasksBodyWorkflowNodesItemMap
     from ..models.post_v1_tasks_body_workflow_nodes_item_retry import PostV1TasksBodyWorkflowNodesItemRetry
     from ..models.post_v1_tasks_body_workflow_nodes_item_sleep import PostV1TasksBodyWorkflowNodesItemSleep
     from ..models.post_v1_tasks_body_workflow_nodes_item_target import PostV1TasksBodyWorkflowNodesItemTarget
@@ -28,10 +29,12 @@ class PostV1TasksBodyWorkflowNodesItem:
     Attributes:
         id (str):
         kind (PostV1TasksBodyWorkflowNodesItemKind | Unset): `call` its target; `sleep` (no call) until its time; `wait`
-            for a signal, up to `wait.timeoutS` Default: PostV1TasksBodyWorkflowNodesItemKind.CALL.
+            for a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items
+            `<id>~<index>`) Default: PostV1TasksBodyWorkflowNodesItemKind.CALL.
         target (PostV1TasksBodyWorkflowNodesItemTarget | Unset): required for a `call` node
         sleep (PostV1TasksBodyWorkflowNodesItemSleep | Unset): required for a `sleep` node
         wait (PostV1TasksBodyWorkflowNodesItemWait | Unset): required for a `wait` node
+        map_ (PostV1TasksBodyWorkflowNodesItemMap | Unset): required for a `map` node
         depends_on (list[str] | Unset):
         retry (PostV1TasksBodyWorkflowNodesItemRetry | Unset):
         priority (PostV1TasksBodyWorkflowNodesItemPriority | Unset):  Default:
@@ -50,6 +53,7 @@ class PostV1TasksBodyWorkflowNodesItem:
     target: PostV1TasksBodyWorkflowNodesItemTarget | Unset = UNSET
     sleep: PostV1TasksBodyWorkflowNodesItemSleep | Unset = UNSET
     wait: PostV1TasksBodyWorkflowNodesItemWait | Unset = UNSET
+    map_: PostV1TasksBodyWorkflowNodesItemMap | Unset = UNSET
     depends_on: list[str] | Unset = UNSET
     retry: PostV1TasksBodyWorkflowNodesItemRetry | Unset = UNSET
     priority: PostV1TasksBodyWorkflowNodesItemPriority | Unset = PostV1TasksBodyWorkflowNodesItemPriority.NORMAL
@@ -75,6 +79,10 @@ class PostV1TasksBodyWorkflowNodesItem:
         wait: dict[str, Any] | Unset = UNSET
         if not isinstance(self.wait, Unset):
             wait = self.wait.to_dict()
+
+        map_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.map_, Unset):
+            map_ = self.map_.to_dict()
 
         depends_on: list[str] | Unset = UNSET
         if not isinstance(self.depends_on, Unset):
@@ -115,6 +123,8 @@ class PostV1TasksBodyWorkflowNodesItem:
             field_dict["sleep"] = sleep
         if wait is not UNSET:
             field_dict["wait"] = wait
+        if map_ is not UNSET:
+            field_dict["map"] = map_
         if depends_on is not UNSET:
             field_dict["dependsOn"] = depends_on
         if retry is not UNSET:
@@ -135,6 +145,7 @@ class PostV1TasksBodyWorkflowNodesItem:
         from ..models.post_v1_tasks_body_workflow_nodes_item_flow_control import (
             PostV1TasksBodyWorkflowNodesItemFlowControl,  # noqa: PLC0415
         )
+        from ..models.post_v1_tasks_body_workflow_nodes_item_map import PostV1TasksBodyWorkflowNodesItemMap  # noqa: PLC0415
         from ..models.post_v1_tasks_body_workflow_nodes_item_retry import PostV1TasksBodyWorkflowNodesItemRetry  # noqa: PLC0415
         from ..models.post_v1_tasks_body_workflow_nodes_item_sleep import PostV1TasksBodyWorkflowNodesItemSleep  # noqa: PLC0415
         from ..models.post_v1_tasks_body_workflow_nodes_item_target import PostV1TasksBodyWorkflowNodesItemTarget  # noqa: PLC0415
@@ -170,6 +181,13 @@ class PostV1TasksBodyWorkflowNodesItem:
             wait = UNSET
         else:
             wait = PostV1TasksBodyWorkflowNodesItemWait.from_dict(_wait)
+
+        _map_ = d.pop("map", UNSET)
+        map_: PostV1TasksBodyWorkflowNodesItemMap | Unset
+        if isinstance(_map_, Unset):
+            map_ = UNSET
+        else:
+            map_ = PostV1TasksBodyWorkflowNodesItemMap.from_dict(_map_)
 
         depends_on = cast(list[str], d.pop("dependsOn", UNSET))
 
@@ -214,6 +232,7 @@ class PostV1TasksBodyWorkflowNodesItem:
             target=target,
             sleep=sleep,
             wait=wait,
+            map_=map_,
             depends_on=depends_on,
             retry=retry,
             priority=priority,

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.post_v1_workflows_body_nodes_item_flow_control import PostV1WorkflowsBodyNodesItemFlowControl
+    from ..models.post_v1_workflows_body_nodes_item_map import PostV1WorkflowsBodyNodesItemMap
     from ..models.post_v1_workflows_body_nodes_item_retry import PostV1WorkflowsBodyNodesItemRetry
     from ..models.post_v1_workflows_body_nodes_item_sleep import PostV1WorkflowsBodyNodesItemSleep
     from ..models.post_v1_workflows_body_nodes_item_target import PostV1WorkflowsBodyNodesItemTarget
@@ -28,10 +29,12 @@ class PostV1WorkflowsBodyNodesItem:
     Attributes:
         id (str):
         kind (PostV1WorkflowsBodyNodesItemKind | Unset): `call` its target; `sleep` (no call) until its time; `wait` for
-            a signal, up to `wait.timeoutS` Default: PostV1WorkflowsBodyNodesItemKind.CALL.
+            a signal, up to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items
+            `<id>~<index>`) Default: PostV1WorkflowsBodyNodesItemKind.CALL.
         target (PostV1WorkflowsBodyNodesItemTarget | Unset): required for a `call` node
         sleep (PostV1WorkflowsBodyNodesItemSleep | Unset): required for a `sleep` node
         wait (PostV1WorkflowsBodyNodesItemWait | Unset): required for a `wait` node
+        map_ (PostV1WorkflowsBodyNodesItemMap | Unset): required for a `map` node
         depends_on (list[str] | Unset):
         retry (PostV1WorkflowsBodyNodesItemRetry | Unset):
         priority (PostV1WorkflowsBodyNodesItemPriority | Unset):  Default: PostV1WorkflowsBodyNodesItemPriority.NORMAL.
@@ -49,6 +52,7 @@ class PostV1WorkflowsBodyNodesItem:
     target: PostV1WorkflowsBodyNodesItemTarget | Unset = UNSET
     sleep: PostV1WorkflowsBodyNodesItemSleep | Unset = UNSET
     wait: PostV1WorkflowsBodyNodesItemWait | Unset = UNSET
+    map_: PostV1WorkflowsBodyNodesItemMap | Unset = UNSET
     depends_on: list[str] | Unset = UNSET
     retry: PostV1WorkflowsBodyNodesItemRetry | Unset = UNSET
     priority: PostV1WorkflowsBodyNodesItemPriority | Unset = PostV1WorkflowsBodyNodesItemPriority.NORMAL
@@ -74,6 +78,10 @@ class PostV1WorkflowsBodyNodesItem:
         wait: dict[str, Any] | Unset = UNSET
         if not isinstance(self.wait, Unset):
             wait = self.wait.to_dict()
+
+        map_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.map_, Unset):
+            map_ = self.map_.to_dict()
 
         depends_on: list[str] | Unset = UNSET
         if not isinstance(self.depends_on, Unset):
@@ -114,6 +122,8 @@ class PostV1WorkflowsBodyNodesItem:
             field_dict["sleep"] = sleep
         if wait is not UNSET:
             field_dict["wait"] = wait
+        if map_ is not UNSET:
+            field_dict["map"] = map_
         if depends_on is not UNSET:
             field_dict["dependsOn"] = depends_on
         if retry is not UNSET:
@@ -132,6 +142,7 @@ class PostV1WorkflowsBodyNodesItem:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.post_v1_workflows_body_nodes_item_flow_control import PostV1WorkflowsBodyNodesItemFlowControl  # noqa: PLC0415
+        from ..models.post_v1_workflows_body_nodes_item_map import PostV1WorkflowsBodyNodesItemMap  # noqa: PLC0415
         from ..models.post_v1_workflows_body_nodes_item_retry import PostV1WorkflowsBodyNodesItemRetry  # noqa: PLC0415
         from ..models.post_v1_workflows_body_nodes_item_sleep import PostV1WorkflowsBodyNodesItemSleep  # noqa: PLC0415
         from ..models.post_v1_workflows_body_nodes_item_target import PostV1WorkflowsBodyNodesItemTarget  # noqa: PLC0415
@@ -167,6 +178,13 @@ class PostV1WorkflowsBodyNodesItem:
             wait = UNSET
         else:
             wait = PostV1WorkflowsBodyNodesItemWait.from_dict(_wait)
+
+        _map_ = d.pop("map", UNSET)
+        map_: PostV1WorkflowsBodyNodesItemMap | Unset
+        if isinstance(_map_, Unset):
+            map_ = UNSET
+        else:
+            map_ = PostV1WorkflowsBodyNodesItemMap.from_dict(_map_)
 
         depends_on = cast(list[str], d.pop("dependsOn", UNSET))
 
@@ -211,6 +229,7 @@ class PostV1WorkflowsBodyNodesItem:
             target=target,
             sleep=sleep,
             wait=wait,
+            map_=map_,
             depends_on=depends_on,
             retry=retry,
             priority=priority,

@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class PostV1WorkflowsBodyNodesItemKind(StrEnum):
     CALL = "call"
+    MAP = "map"
     SLEEP = "sleep"
     WAIT = "wait"
 

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.task_workflow_nodes_item_flow_control import TaskWorkflowNodesItemFlowControl
+    from ..models.task_workflow_nodes_item_map import TaskWorkflowNodesItemMap
     from ..models.task_workflow_nodes_item_retry import TaskWorkflowNodesItemRetry
     from ..models.task_workflow_nodes_item_sleep import TaskWorkflowNodesItemSleep
     from ..models.task_workflow_nodes_item_target import TaskWorkflowNodesItemTarget
@@ -28,7 +29,8 @@ class TaskWorkflowNodesItem:
     Attributes:
         id (str):
         kind (TaskWorkflowNodesItemKind): `call` its target; `sleep` (no call) until its time; `wait` for a signal, up
-            to `wait.timeoutS` Default: TaskWorkflowNodesItemKind.CALL.
+            to `wait.timeoutS`; `map`: one call of `map.target` per item of a parent's output (items `<id>~<index>`)
+            Default: TaskWorkflowNodesItemKind.CALL.
         depends_on (list[str]):
         retry (TaskWorkflowNodesItemRetry):
         priority (TaskWorkflowNodesItemPriority):  Default: TaskWorkflowNodesItemPriority.NORMAL.
@@ -39,6 +41,7 @@ class TaskWorkflowNodesItem:
         target (TaskWorkflowNodesItemTarget | Unset): required for a `call` node
         sleep (TaskWorkflowNodesItemSleep | Unset): required for a `sleep` node
         wait (TaskWorkflowNodesItemWait | Unset): required for a `wait` node
+        map_ (TaskWorkflowNodesItemMap | Unset): required for a `map` node
         flow_control (TaskWorkflowNodesItemFlowControl | Unset): flow control per key (docs/flow-control.md): over-limit
             calls wait, they do not fail
     """
@@ -53,6 +56,7 @@ class TaskWorkflowNodesItem:
     target: TaskWorkflowNodesItemTarget | Unset = UNSET
     sleep: TaskWorkflowNodesItemSleep | Unset = UNSET
     wait: TaskWorkflowNodesItemWait | Unset = UNSET
+    map_: TaskWorkflowNodesItemMap | Unset = UNSET
     flow_control: TaskWorkflowNodesItemFlowControl | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,6 +86,10 @@ class TaskWorkflowNodesItem:
         if not isinstance(self.wait, Unset):
             wait = self.wait.to_dict()
 
+        map_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.map_, Unset):
+            map_ = self.map_.to_dict()
+
         flow_control: dict[str, Any] | Unset = UNSET
         if not isinstance(self.flow_control, Unset):
             flow_control = self.flow_control.to_dict()
@@ -105,6 +113,8 @@ class TaskWorkflowNodesItem:
             field_dict["sleep"] = sleep
         if wait is not UNSET:
             field_dict["wait"] = wait
+        if map_ is not UNSET:
+            field_dict["map"] = map_
         if flow_control is not UNSET:
             field_dict["flowControl"] = flow_control
 
@@ -113,6 +123,7 @@ class TaskWorkflowNodesItem:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.task_workflow_nodes_item_flow_control import TaskWorkflowNodesItemFlowControl  # noqa: PLC0415
+        from ..models.task_workflow_nodes_item_map import TaskWorkflowNodesItemMap  # noqa: PLC0415
         from ..models.task_workflow_nodes_item_retry import TaskWorkflowNodesItemRetry  # noqa: PLC0415
         from ..models.task_workflow_nodes_item_sleep import TaskWorkflowNodesItemSleep  # noqa: PLC0415
         from ..models.task_workflow_nodes_item_target import TaskWorkflowNodesItemTarget  # noqa: PLC0415
@@ -154,6 +165,13 @@ class TaskWorkflowNodesItem:
         else:
             wait = TaskWorkflowNodesItemWait.from_dict(_wait)
 
+        _map_ = d.pop("map", UNSET)
+        map_: TaskWorkflowNodesItemMap | Unset
+        if isinstance(_map_, Unset):
+            map_ = UNSET
+        else:
+            map_ = TaskWorkflowNodesItemMap.from_dict(_map_)
+
         _flow_control = d.pop("flowControl", UNSET)
         flow_control: TaskWorkflowNodesItemFlowControl | Unset
         if isinstance(_flow_control, Unset):
@@ -172,6 +190,7 @@ class TaskWorkflowNodesItem:
             target=target,
             sleep=sleep,
             wait=wait,
+            map_=map_,
             flow_control=flow_control,
         )
 

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
 
@@ -9,6 +9,10 @@ from ..models.workflow_node_inputs import WorkflowNodeInputs
 from ..models.workflow_node_kind import WorkflowNodeKind
 from ..models.workflow_node_state import WorkflowNodeState
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.workflow_node_map import WorkflowNodeMap
+
 
 T = TypeVar("T", bound="WorkflowNode")
 
@@ -22,11 +26,12 @@ class WorkflowNode:
         attempt (int): attempts made so far
         trigger (str):
         inputs (WorkflowNodeInputs): `parents`: called with its parents’ outputs beside its body
-        kind (WorkflowNodeKind | Unset): `sleep` or `wait`; absent for a `call` node (and on a run read from history,
-            which keeps no kind)
+        kind (WorkflowNodeKind | Unset): `sleep`, `wait` or `map`; absent for a `call` node, a map's item (and on a run
+            read from history, which keeps no kind)
         job_id (str | Unset): the node’s job in job-api, once it was made
         wake_at (str | Unset): a pending sleep node: when it wakes; a pending wait node: its timeout
         signal_url (str | Unset): a wait node that waits: POST here (no API key: the token is in it) to signal it, once
+        map_ (WorkflowNodeMap | Unset): a map node
         finished_at (str | Unset):
         output (Any | Unset): the response body of its last finished attempt (succeeded or dead), its first
             EXECUTOR_MAX_OUTPUT_BYTES: the JSON it was, or a string
@@ -41,6 +46,7 @@ class WorkflowNode:
     job_id: str | Unset = UNSET
     wake_at: str | Unset = UNSET
     signal_url: str | Unset = UNSET
+    map_: WorkflowNodeMap | Unset = UNSET
     finished_at: str | Unset = UNSET
     output: Any | Unset = UNSET
 
@@ -65,6 +71,10 @@ class WorkflowNode:
 
         signal_url = self.signal_url
 
+        map_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.map_, Unset):
+            map_ = self.map_.to_dict()
+
         finished_at = self.finished_at
 
         output = self.output
@@ -88,6 +98,8 @@ class WorkflowNode:
             field_dict["wakeAt"] = wake_at
         if signal_url is not UNSET:
             field_dict["signalUrl"] = signal_url
+        if map_ is not UNSET:
+            field_dict["map"] = map_
         if finished_at is not UNSET:
             field_dict["finishedAt"] = finished_at
         if output is not UNSET:
@@ -97,6 +109,8 @@ class WorkflowNode:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.workflow_node_map import WorkflowNodeMap  # noqa: PLC0415
+
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -121,6 +135,13 @@ class WorkflowNode:
 
         signal_url = d.pop("signalUrl", UNSET)
 
+        _map_ = d.pop("map", UNSET)
+        map_: WorkflowNodeMap | Unset
+        if isinstance(_map_, Unset):
+            map_ = UNSET
+        else:
+            map_ = WorkflowNodeMap.from_dict(_map_)
+
         finished_at = d.pop("finishedAt", UNSET)
 
         output = d.pop("output", UNSET)
@@ -135,6 +156,7 @@ class WorkflowNode:
             job_id=job_id,
             wake_at=wake_at,
             signal_url=signal_url,
+            map_=map_,
             finished_at=finished_at,
             output=output,
         )
