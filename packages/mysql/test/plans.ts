@@ -1,17 +1,21 @@
 import { readdirSync } from 'node:fs';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
-import { loadSql } from '../src/sql.ts';
+import { clockedSql, loadSql } from '../src/sql.ts';
 
 const JOBS_DIR = new URL('../src/jobs/', import.meta.url);
 
-/** A statement of src/jobs by its file name (names are unique across its subsystem folders). */
+/**
+ * A statement of src/jobs by its file name (names are unique across its subsystem folders), as
+ * production sends it: a `:now` marker read as NOW(3) (clockedSql).
+ */
 export function jobsSql(file: string): string {
   const name = file.replace(/^\.\//, '');
   const path = readdirSync(JOBS_DIR, { recursive: true, encoding: 'utf8' }).find(
     (p) => p === name || p.endsWith(`/${name}`),
   );
   if (!path) throw new Error(`no statement ${name} under src/jobs`);
-  return loadSql(JOBS_DIR.href, path);
+  const sql = loadSql(JOBS_DIR.href, path);
+  return sql.includes(':now') ? clockedSql(sql)() : sql;
 }
 
 /**

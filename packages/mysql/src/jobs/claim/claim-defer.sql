@@ -2,7 +2,8 @@
 -- order, so the jobs of other tenants behind them are claimed next (docs/tenant-concurrency.md).
 -- Untagged too: in a fair lane the job is tagged again when it is due (docs/fair-share.md).
 -- Parameters: delay_ms, ids (list)
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: affected rows
 UPDATE jobs
-   SET run_at = NOW(3) + INTERVAL ? * 1000 MICROSECOND, fair_tag = NULL, updated_at = NOW(3)
+   SET run_at = :now + INTERVAL ? * 1000 MICROSECOND, fair_tag = NULL, updated_at = :now
  WHERE id IN (?) AND state = 'pending'

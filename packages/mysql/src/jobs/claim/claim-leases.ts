@@ -1,11 +1,11 @@
 import type { ClaimRef, LeaseReport } from '@dsched/domain';
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../../ids.ts';
-import { loadSql } from '../../sql.ts';
+import { clockedSql, loadSql } from '../../sql.ts';
 
-const CLAIM_LEASE_RENEW = loadSql(import.meta.url, './claim-lease-renew.sql');
+const CLAIM_LEASE_RENEW = clockedSql(loadSql(import.meta.url, './claim-lease-renew.sql'));
 const CLAIM_LEASE_CHECK = loadSql(import.meta.url, './claim-lease-check.sql');
-const SLOTS_RENEW = loadSql(import.meta.url, './slots-renew.sql');
+const SLOTS_RENEW = clockedSql(loadSql(import.meta.url, './slots-renew.sql'));
 const CLAIM_CANCEL_REQUESTED = loadSql(import.meta.url, './claim-cancel-requested.sql');
 
 /** claim-lease-check.sql. */
@@ -18,19 +18,24 @@ interface HeldClaimRow extends RowDataPacket {
 /**
  * Renews the leases of all `held` claims of `owner` in one statement (and their tenant slots in
  * one more). Only when fewer rows matched than were named does it read which claims were lost
- * and which are being cancelled.
+ * and which are being cancelled. `at`: the instant the leases run from, instead of the database
+ * clock (tests).
  */
 export async function renewClaimLeases(
   pool: Pool,
-  args: { owner: string; leaseSeconds: number; held: ClaimRef[] },
+  args: { owner: string; leaseSeconds: number; held: ClaimRef[]; at?: Date | null },
 ): Promise<LeaseReport> {
   const { held } = args;
   if (held.length === 0) return { lost: [], cancelRequested: [] };
   const pairs = held.map((c) => [idToBin(c.id), c.attempt]);
-  const [res] = await pool.query<ResultSetHeader>(CLAIM_LEASE_RENEW, [args.leaseSeconds, pairs, args.owner]);
+  const [res] = await pool.query<ResultSetHeader>(CLAIM_LEASE_RENEW(args.at), [
+    args.leaseSeconds,
+    pairs,
+    args.owner,
+  ]);
   const slots = held.filter((c) => c.tenantSlot != null && c.tenantId);
   if (slots.length > 0) {
-    await pool.query(SLOTS_RENEW, [
+    await pool.query(SLOTS_RENEW(args.at), [
       args.leaseSeconds,
       slots.map((c) => [idToBin(c.tenantId!), c.tenantSlot, idToBin(c.id), c.attempt]),
     ]);

@@ -4,8 +4,9 @@
 -- transaction (and, for a fair lane, a tagging pass's too). Untagged jobs are pending too: when
 -- this finds nothing, there is nothing to tag either.
 -- Parameters: lane, lead_us
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: one row (due = 1), or none
 SELECT 1 AS due
   FROM jobs
- WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+ WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND run_at <= :now + INTERVAL ? MICROSECOND
  LIMIT 1

@@ -9,10 +9,11 @@
 -- head: the claimer goes back to the head after a claim that was not full, and at least every
 -- second (docs/executor.md). The ranges are read in index order: no filesort.
 -- Parameters: lane, lead_us, priority, run_at, priority, run_at, id, priority, limit
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: rows of (id, priority, run_at)
 SELECT id, priority, run_at
   FROM jobs
- WHERE claim_lane = ? AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+ WHERE claim_lane = ? AND run_at <= :now + INTERVAL ? MICROSECOND
    AND ((priority = ? AND run_at > ?) OR (priority = ? AND run_at = ? AND id > ?) OR priority IN (?))
  ORDER BY priority, run_at, id
  LIMIT ?

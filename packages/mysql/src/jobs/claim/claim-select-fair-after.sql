@@ -2,10 +2,11 @@
 -- tag, run_at, id), for the reason claim-select-after.sql gives: the rest of the cursor's
 -- priority, then the lower priorities, in index order, no filesort.
 -- Parameters: lane, lead_us, priority, tag, priority, tag, run_at, priority, tag, run_at, id, priority, limit
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: rows of (id, priority, claim_tag, run_at)
 SELECT id, priority, claim_tag, run_at
   FROM jobs
- WHERE claim_lane = ? AND claim_tag >= 0 AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+ WHERE claim_lane = ? AND claim_tag >= 0 AND run_at <= :now + INTERVAL ? MICROSECOND
    AND ((priority = ? AND claim_tag > ?)
      OR (priority = ? AND claim_tag = ? AND run_at > ?)
      OR (priority = ? AND claim_tag = ? AND run_at = ? AND id > ?)

@@ -5,11 +5,12 @@
 -- walked), read in index order, no filesort. Only due jobs are ever tagged; the run_at test is a
 -- guard on the index entry, not the range.
 -- Parameters: lane, lead_us, limit
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: rows of (id, priority, claim_tag, run_at)
 SELECT id, priority, claim_tag, run_at
   FROM jobs
  WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND claim_tag >= 0
-   AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+   AND run_at <= :now + INTERVAL ? MICROSECOND
  ORDER BY priority, claim_tag, run_at, id
  LIMIT ?
    FOR UPDATE SKIP LOCKED

@@ -7,10 +7,11 @@
 -- lead_us: how far ahead of run_at a job may be claimed (0 but for a lane with a lead, whose
 -- executor holds the job until run_at; docs/executor.md).
 -- Parameters: lane, lead_us, limit
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: rows of (id, priority, run_at)
 SELECT id, priority, run_at
   FROM jobs
- WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+ WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND run_at <= :now + INTERVAL ? MICROSECOND
  ORDER BY priority, run_at, id
  LIMIT ?
    FOR UPDATE SKIP LOCKED

@@ -3,9 +3,10 @@
 -- (expires_at NULL, or a lease that ran out) without reading busy ones; slots other claimers are
 -- taking right now are skipped, so claimers never wait on each other.
 -- Parameters: tenant_id, max_concurrency, wanted
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: rows of (tenant_id, slot)
 (SELECT tenant_id, slot
    FROM tenant_slots
-  WHERE tenant_id = ? AND (expires_at IS NULL OR expires_at < NOW(3)) AND slot < ?
+  WHERE tenant_id = ? AND (expires_at IS NULL OR expires_at < :now) AND slot < ?
   LIMIT ?
     FOR UPDATE SKIP LOCKED)

@@ -10,30 +10,34 @@ import {
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, maybeBinToId, uuidFromHex } from '../../ids.ts';
 import { readJson } from '../../json.ts';
-import { loadSql, withRows } from '../../sql.ts';
+import { clockedSql, loadSql, withRows } from '../../sql.ts';
 import { binToTrace } from '../../trace-context.ts';
 import { withTransaction } from '../../transaction.ts';
 import { finishJobs } from '../finish/index.ts';
 import { applyFlowControl, createFlowKeys, type FlowRow } from '../flow-control/index.ts';
 import { followUpsOfRow } from '../follow-ups/index.ts';
 
-const CLAIM_SELECT = loadSql(import.meta.url, './claim-select.sql');
-const CLAIM_SELECT_AFTER = loadSql(import.meta.url, './claim-select-after.sql');
-const CLAIM_SELECT_FAIR = loadSql(import.meta.url, './claim-select-fair.sql');
-const CLAIM_SELECT_FAIR_AFTER = loadSql(import.meta.url, './claim-select-fair-after.sql');
-const CLAIM_READ = loadSql(import.meta.url, './claim-read.sql');
-const CLAIM_SLOTS_PART = loadSql(import.meta.url, './claim-slots-part.sql')
-  .split('\n')
-  .filter((line) => !line.startsWith('--'))
-  .join('\n');
-const CLAIM_SLOTS_HOLD = loadSql(import.meta.url, './claim-slots-hold.sql');
-const CLAIM_UPDATE = loadSql(import.meta.url, './claim-update.sql');
-const CLAIM_DEFER = loadSql(import.meta.url, './claim-defer.sql');
-const CLAIM_CANCEL = loadSql(import.meta.url, './claim-cancel.sql');
-const CLAIM_PROBE = loadSql(import.meta.url, './claim-probe.sql');
+// Every statement of the claim reads the clock as `:now` (clockedSql): NOW(3), or ClaimArgs.at.
+const clocked = (file: string) => clockedSql(loadSql(import.meta.url, file));
+const CLAIM_SELECT = clocked('./claim-select.sql');
+const CLAIM_SELECT_AFTER = clocked('./claim-select-after.sql');
+const CLAIM_SELECT_FAIR = clocked('./claim-select-fair.sql');
+const CLAIM_SELECT_FAIR_AFTER = clocked('./claim-select-fair-after.sql');
+const CLAIM_READ = clocked('./claim-read.sql');
+const CLAIM_SLOTS_PART = clockedSql(
+  loadSql(import.meta.url, './claim-slots-part.sql')
+    .split('\n')
+    .filter((line) => !line.startsWith('--'))
+    .join('\n'),
+);
+const CLAIM_SLOTS_HOLD = clocked('./claim-slots-hold.sql');
+const CLAIM_UPDATE = clocked('./claim-update.sql');
+const CLAIM_DEFER = clocked('./claim-defer.sql');
+const CLAIM_CANCEL = clocked('./claim-cancel.sql');
+const CLAIM_PROBE = clocked('./claim-probe.sql');
 
 /** The claim's locking reads as sent, for the benches and loadtests that EXPLAIN or time them alone. */
-export const CLAIM_STATEMENTS = { select: CLAIM_SELECT, selectFair: CLAIM_SELECT_FAIR } as const;
+export const CLAIM_STATEMENTS = { select: CLAIM_SELECT(), selectFair: CLAIM_SELECT_FAIR() } as const;
 
 export interface ClaimArgs {
   lane: Lane;
@@ -57,6 +61,11 @@ export interface ClaimArgs {
   order?: 'fair' | 'due';
   /** How far a job over its flow control key's parallelism moves back (default 100 ms). */
   flowDeferMs?: number;
+  /**
+   * The instant the claim takes for the database clock: what is due, the lease's end, the times
+   * it writes. Tests step time with it instead of sleeping; production leaves it out (NOW(3)).
+   */
+  at?: Date | null;
 }
 
 /** claim-select.sql, claim-select-after.sql: the locked ids in claim order. */
@@ -117,9 +126,9 @@ function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], un
   if (args.order === 'fair') return lockFair(conn, args);
   const a = args.after;
   const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
-  if (!a) return conn.query<DueIdRow[]>(CLAIM_SELECT, [args.lane, leadUs, args.limit]);
+  if (!a) return conn.query<DueIdRow[]>(CLAIM_SELECT(args.at), [args.lane, leadUs, args.limit]);
   const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
-  return conn.query<DueIdRow[]>(CLAIM_SELECT_AFTER, [
+  return conn.query<DueIdRow[]>(CLAIM_SELECT_AFTER(args.at), [
     args.lane,
     leadUs,
     a.priority,
@@ -137,9 +146,9 @@ function lockFair(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], u
   const a = args.after;
   const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
   if (!a || a.tag === undefined)
-    return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR, [args.lane, leadUs, args.limit]);
+    return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR(args.at), [args.lane, leadUs, args.limit]);
   const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
-  return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR_AFTER, [
+  return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR_AFTER(args.at), [
     args.lane,
     leadUs,
     a.priority,
@@ -189,7 +198,7 @@ async function lockAndClaim(
         ...(last.claim_tag === undefined ? {} : { tag: Number(last.claim_tag) }),
       },
     };
-    const [rows] = await conn.query<ClaimRow[]>(CLAIM_READ, [locked.map((r) => r.id)]);
+    const [rows] = await conn.query<ClaimRow[]>(CLAIM_READ(args.at), [locked.map((r) => r.id)]);
     // db_now was read before this moment: run_at - db_now counted from here is never early.
     const readAt = performance.now();
     // Back into claim order (priority, then run_at): slots go, and calls start, in this order.
@@ -200,7 +209,7 @@ async function lockAndClaim(
 
     const toCancel = candidates.filter((r) => Number(r.cancel_requested) === 1);
     const live = candidates.filter((r) => Number(r.cancel_requested) !== 1);
-    const slots = await takeSlots(conn, live);
+    const slots = await takeSlots(conn, live, args.at);
 
     const limited = (r: ClaimRow) => r.max_concurrency !== null;
     const withSlot = live.filter((r) => !limited(r) || slots.has(r.hexId));
@@ -211,6 +220,7 @@ async function lockAndClaim(
       withSlot,
       live[0]?.db_now ?? new Date(),
       args.flowDeferMs ?? 100,
+      args.at,
     );
     const claimed = withSlot.filter((r) => r.flow_key === null || flow.admitted.has(r.hexId));
     const counts: Pick<ClaimResult, 'deferred' | 'cancelled' | 'flowDeferred' | 'ended'> = {
@@ -221,7 +231,7 @@ async function lockAndClaim(
     const done = (result: ClaimResult) => ({ result, missingFlowKeys: flow.missing });
 
     if (toCancel.length > 0) {
-      await conn.query(CLAIM_CANCEL, [toCancel.map((r) => r.id)]);
+      await conn.query(CLAIM_CANCEL(args.at), [toCancel.map((r) => r.id)]);
       // Found cancelled at claim: its attempt ended before it started (a node's run moves on).
       const { traced } = await finishJobs(
         conn,
@@ -239,13 +249,13 @@ async function lockAndClaim(
       if (traced.length > 0) counts.ended = traced;
     }
     if (deferred.length > 0) {
-      await conn.query(CLAIM_DEFER, [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
+      await conn.query(CLAIM_DEFER(args.at), [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
     }
     if (claimed.length === 0) return done({ jobs: [], ...position, ...counts });
 
     const ids = claimed.map((r) => r.id);
     const dbNow = claimed[0]!.db_now;
-    const [res] = await conn.query<ResultSetHeader>(CLAIM_UPDATE, [
+    const [res] = await conn.query<ResultSetHeader>(CLAIM_UPDATE(args.at), [
       args.owner,
       dbNow,
       args.leaseSeconds,
@@ -256,7 +266,7 @@ async function lockAndClaim(
       const held = claimed
         .filter((r) => slots.has(r.hexId))
         .map((r) => [r.tenant_id, slots.get(r.hexId), r.id, Number(r.attempt) + 1]);
-      const hold = withRows(CLAIM_SLOTS_HOLD, ['tenant_id', 'slot', 'job_id', 'attempt'], held);
+      const hold = withRows(CLAIM_SLOTS_HOLD(args.at), ['tenant_id', 'slot', 'job_id', 'attempt'], held);
       await conn.query(hold.sql, [...hold.params, args.leaseSeconds]);
     }
 
@@ -306,9 +316,14 @@ async function lockAndClaim(
  * Whether the lane has a job a claim could take now (or within `leadMs`): one plain indexed read,
  * no transaction, for an idle lane to ask before it claims (claim-probe.sql).
  */
-export async function claimableJobsWaiting(pool: Pool, lane: Lane, leadMs = 0): Promise<boolean> {
+export async function claimableJobsWaiting(
+  pool: Pool,
+  lane: Lane,
+  leadMs = 0,
+  at: Date | null = null,
+): Promise<boolean> {
   const leadUs = Math.max(0, Math.round(leadMs * 1000));
-  const [rows] = await pool.query<RowDataPacket[]>(CLAIM_PROBE, [lane, leadUs]);
+  const [rows] = await pool.query<RowDataPacket[]>(CLAIM_PROBE(at), [lane, leadUs]);
   return rows.length > 0;
 }
 
@@ -326,7 +341,11 @@ function hex(b: Buffer): string {
  * order (each row's hexId set by claimJobs); returns job id (hex) → slot. One statement whatever
  * the number of tenants.
  */
-async function takeSlots(conn: PoolConnection, rows: ClaimRow[]): Promise<Map<string, number>> {
+async function takeSlots(
+  conn: PoolConnection,
+  rows: ClaimRow[],
+  at: Date | null | undefined,
+): Promise<Map<string, number>> {
   const wanted = new Map<string, ClaimRow[]>();
   for (const r of rows) {
     if (r.max_concurrency === null) continue;
@@ -339,7 +358,7 @@ async function takeSlots(conn: PoolConnection, rows: ClaimRow[]): Promise<Map<st
   const parts: string[] = [];
   const params: unknown[] = [];
   for (const jobs of wanted.values()) {
-    parts.push(CLAIM_SLOTS_PART);
+    parts.push(CLAIM_SLOTS_PART(at));
     params.push(jobs[0]!.tenant_id, Number(jobs[0]!.max_concurrency), jobs.length);
   }
   const [free] = await conn.query<FreeSlotRow[]>(parts.join('\nUNION ALL\n'), params);

@@ -10,6 +10,7 @@
 -- reads for 500 tenants of 114 untagged rows each against 2,001).
 -- A plain read, like fair-untagged-select.sql: the tag update is conditional.
 -- Parameters: lane, after (tenant id, or '' for the first), limit, lead_us
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: rows of (tenant_id, id): one per tenant walked; id NULL when the
 -- tenant has no untagged job due
 SELECT h.tenant_id, j.id
@@ -23,4 +24,4 @@ SELECT h.tenant_id, j.id
          WHERE t.id > ?
          ORDER BY t.id
          LIMIT ?) h
-  LEFT JOIN jobs j ON j.id = h.head AND j.run_at <= NOW(3) + INTERVAL ? MICROSECOND
+  LEFT JOIN jobs j ON j.id = h.head AND j.run_at <= :now + INTERVAL ? MICROSECOND

@@ -1,11 +1,11 @@
 import { type FairTenant, type Lane, tagRunnableJobs } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
-import { loadSql, withRows } from '../../sql.ts';
+import { clockedSql, loadSql, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
 
 const CLOCK_LOCK = loadSql(import.meta.url, './fair-clock-lock.sql');
-const UNTAGGED_SELECT = loadSql(import.meta.url, './fair-untagged-select.sql');
-const HEADS_SELECT = loadSql(import.meta.url, './fair-heads-select.sql');
+const UNTAGGED_SELECT = clockedSql(loadSql(import.meta.url, './fair-untagged-select.sql'));
+const HEADS_SELECT = clockedSql(loadSql(import.meta.url, './fair-heads-select.sql'));
 const HEAD = loadSql(import.meta.url, './fair-head.sql');
 const TENANTS_READ = loadSql(import.meta.url, './fair-tenants-read.sql');
 const TAGS_UPDATE = loadSql(import.meta.url, './fair-tags-update.sql');
@@ -23,6 +23,8 @@ export interface TagArgs {
    * the walk going round the tenants pass after pass; `limit` by default.
    */
   tenantsPerPass?: number;
+  /** As ClaimArgs.at: the instant that decides what is due, instead of the database clock (tests). */
+  at?: Date | null;
 }
 
 export interface TagResult {
@@ -66,14 +68,18 @@ export async function tagDueJobs(pool: Pool, args: TagArgs): Promise<TagResult> 
     const [clocks] = await conn.query<ClockRow[]>(CLOCK_LOCK, [args.lane]);
     const clock = clocks[0];
     if (!clock) return { tagged: 0, busy: true };
-    const [inDueOrder] = await conn.query<UntaggedRow[]>(UNTAGGED_SELECT, [args.lane, leadUs, args.limit]);
+    const [inDueOrder] = await conn.query<UntaggedRow[]>(UNTAGGED_SELECT(args.at), [
+      args.lane,
+      leadUs,
+      args.limit,
+    ]);
     if (inDueOrder.length === 0) return { tagged: 0, busy: false };
     // Fewer than the limit: that read has every untagged due job, there is no one left behind.
     let headsAfter: Buffer | null = null;
     let due: { id: Buffer; tenant_id: Buffer }[] = inDueOrder;
     if (inDueOrder.length === args.limit) {
       const perPass = args.tenantsPerPass ?? args.limit;
-      const [heads] = await conn.query<HeadRow[]>(HEADS_SELECT, [
+      const [heads] = await conn.query<HeadRow[]>(HEADS_SELECT(args.at), [
         args.lane,
         clock.heads_after ?? Buffer.alloc(0),
         perPass,

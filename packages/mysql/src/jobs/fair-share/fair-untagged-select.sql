@@ -6,10 +6,11 @@
 -- walks every tagged pending job too, then sorts (both servers take the hint). ORDER BY leaves out
 -- claim_tag (NULL throughout): with it in, MariaDB sorts what the index already gives in order.
 -- Parameters: lane, lead_us, limit
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: rows of (id, tenant_id)
 SELECT id, tenant_id
   FROM jobs FORCE INDEX (jobs_fair)
  WHERE claim_lane = ? AND priority IN (0, 1, 2, 3) AND claim_tag IS NULL
-   AND run_at <= NOW(3) + INTERVAL ? MICROSECOND
+   AND run_at <= :now + INTERVAL ? MICROSECOND
  ORDER BY priority, run_at, id
  LIMIT ?

@@ -1,13 +1,13 @@
 import { admitFlowControlled, type FlowCandidate, type FlowKeyState } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
-import { loadSql, withRows } from '../../sql.ts';
+import { clockedSql, loadSql, withRows } from '../../sql.ts';
 
 const KEYS_EXISTING = loadSql(import.meta.url, './flow-keys-existing.sql');
 const KEYS_LOCK = loadSql(import.meta.url, './flow-keys-lock.sql');
 const RUNNING = loadSql(import.meta.url, './flow-running.sql');
 const KEYS_TAT = loadSql(import.meta.url, './flow-keys-tat.sql');
 const KEYS_CREATE = loadSql(import.meta.url, './flow-keys-create.sql');
-const DEFER_UNTIL = loadSql(import.meta.url, './claim-defer-until.sql');
+const DEFER_UNTIL = clockedSql(loadSql(import.meta.url, './claim-defer-until.sql'));
 
 /** What the flow control step needs of a claim candidate (claim-read.sql's columns). */
 export interface FlowRow {
@@ -47,6 +47,8 @@ export async function applyFlowControl(
   rows: readonly FlowRow[],
   dbNow: Date,
   retryMs: number,
+  /** The claim's stand-in for the database clock (ClaimArgs.at), when a test passes one. */
+  at?: Date | null,
 ): Promise<FlowOutcome> {
   const limited = rows.filter((r) => r.flow_key !== null);
   if (limited.length === 0) return { admitted: new Set(), deferred: 0, missing: [] };
@@ -77,7 +79,7 @@ export async function applyFlowControl(
   if (decision.deferredUntil.size > 0) {
     const byId = new Map(limited.map((r) => [r.hexId, r.id]));
     const defer = withRows(
-      DEFER_UNTIL,
+      DEFER_UNTIL(at),
       ['id', 'run_at'],
       [...decision.deferredUntil].map(([id, at]) => [byId.get(id)!, new Date(at)]),
     );

@@ -2,11 +2,12 @@
 -- finished_at) when its job is now parked (running, no executor), until job-api's complete or the
 -- reconciler's deadline closes it; when a cancel turned the park into 'cancelled', it is closed.
 -- Parameters: rows (derived: job_id, attempt, executor, started_at, status, error_class, error, duration_ms, parked)
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: affected rows
 INSERT INTO job_attempts (job_id, attempt, executor, started_at, status, error_class, error, duration_ms,
                           finished_at)
 SELECT v.job_id, v.attempt, v.executor, v.started_at, v.status, v.error_class, v.error, v.duration_ms,
-       IF(v.parked = 1 AND j.id IS NOT NULL, NULL, NOW(3))
+       IF(v.parked = 1 AND j.id IS NOT NULL, NULL, :now)
   FROM (:rows) v
   LEFT JOIN jobs j ON j.id = v.job_id AND j.attempt = v.attempt AND j.state = 'running' AND j.claimed_by IS NULL
 ON DUPLICATE KEY UPDATE

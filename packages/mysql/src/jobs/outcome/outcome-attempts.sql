@@ -5,6 +5,8 @@
 -- opened at the claim before migration 0040) is closed. finished_at is assigned last: the
 -- assignments of ON DUPLICATE KEY UPDATE read the values the earlier ones wrote.
 -- Parameters: rows (job_id, attempt, executor, started_at, status, error_class, error, duration_ms)
+-- finished_at, the last value of each row, is the database clock NOW(3), or the instant a test
+-- passes instead (outcomes.ts writes it into the rows).
 -- Returns: affected rows
 INSERT INTO job_attempts (job_id, attempt, executor, started_at, status, error_class, error, duration_ms,
                           finished_at)

@@ -3,8 +3,9 @@
 -- A plain update by primary key: no derived table to build and join, which is most of the cost
 -- of outcome-apply.sql for a large batch. Same assignments as outcome-apply.sql for these states.
 -- Parameters: state, last_status, last_error, ids (list), (id, attempt) pairs (list)
+-- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: affected rows
 UPDATE jobs
-   SET state = ?, last_status = ?, last_error = ?, finished_at = NOW(3), claimed_by = NULL,
-       lease_expires_at = NULL, deadline_at = NULL, updated_at = NOW(3)
+   SET state = ?, last_status = ?, last_error = ?, finished_at = :now, claimed_by = NULL,
+       lease_expires_at = NULL, deadline_at = NULL, updated_at = :now
  WHERE id IN (?) AND (id, attempt) IN (?) AND state = 'running'

@@ -8,16 +8,17 @@ import {
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../../ids.ts';
-import { loadSql, withRows } from '../../sql.ts';
+import { clockedSql, instantLiteral, loadSql, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
 import { finishJobs, type JobEnd } from '../finish/index.ts';
 import { releaseTenantSlots } from '../follow-ups/index.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
-const OUTCOME_FINISH = loadSql(import.meta.url, './outcome-finish.sql');
-const OUTCOME_APPLY = loadSql(import.meta.url, './outcome-apply.sql');
+// The statements that write times read the clock as `:now` (clockedSql): NOW(3), or the batch's `at`.
+const OUTCOME_FINISH = clockedSql(loadSql(import.meta.url, './outcome-finish.sql'));
+const OUTCOME_APPLY = clockedSql(loadSql(import.meta.url, './outcome-apply.sql'));
 const OUTCOME_ATTEMPTS = loadSql(import.meta.url, './outcome-attempts.sql');
-const OUTCOME_ATTEMPTS_PARKED = loadSql(import.meta.url, './outcome-attempts-parked.sql');
+const OUTCOME_ATTEMPTS_PARKED = clockedSql(loadSql(import.meta.url, './outcome-attempts-parked.sql'));
 
 /** outcome-lock.sql: the claims of a batch that are still current. */
 interface FencedClaimRow extends RowDataPacket {
@@ -52,11 +53,17 @@ export async function recordOutcomes(
   writes: OutcomeWrite[],
   /** Told, once committed, what the batch's final outcomes set off (callback jobs, paused tasks). */
   onFollowUps?: (report: FollowUpReport) => void,
+  /**
+   * The instant the batch's times are written from (a retry's run_at, a park's heartbeat timeout
+   * and deadline, finished_at, the attempt rows' end) instead of the database clock: tests step
+   * time with it; production leaves it out.
+   */
+  at: Date | null = null,
 ): Promise<OutcomeWrite[]> {
   if (writes.length === 0) return [];
   let applied: { lost: OutcomeWrite[]; followUps: FollowUpReport | null } | undefined;
   try {
-    applied = await withTransaction(pool, (conn) => applyOutcomes(conn, writes, null));
+    applied = await withTransaction(pool, (conn) => applyOutcomes(conn, writes, null, at));
   } catch (err) {
     if (!(err instanceof FenceMismatch)) throw err;
   }
@@ -64,7 +71,7 @@ export async function recordOutcomes(
     const [current] = await conn.query<FencedClaimRow[]>(OUTCOME_LOCK, [
       writes.map((w) => [idToBin(w.job.id), w.job.attempt]),
     ]);
-    return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))));
+    return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))), at);
   });
   if (applied.followUps && onFollowUps) onFollowUps(applied.followUps);
   return applied.lost;
@@ -76,12 +83,13 @@ async function applyOutcomes(
   conn: PoolConnection,
   writes: OutcomeWrite[],
   live: Set<string> | null,
+  at: Date | null,
 ): Promise<{ lost: OutcomeWrite[]; followUps: FollowUpReport | null }> {
   const current = live ? writes.filter((w) => live.has(key(w.job.id, w.job.attempt))) : writes;
-  if (current.length > 0 && (await updateJobs(conn, current)) !== current.length) {
+  if (current.length > 0 && (await updateJobs(conn, current, at)) !== current.length) {
     throw new FenceMismatch();
   }
-  await writeAttempts(conn, writes);
+  await writeAttempts(conn, writes, at);
   const finished = await finishJobs(conn, current.map(endOf));
   const lost = live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [];
   // A slot is freed by its holder whatever became of the job: the call it guarded has ended. The
@@ -124,7 +132,7 @@ function endOf(w: OutcomeWrite): JobEnd {
  * depends on the row (a retry, a park or a give-back meet a requested cancel), go through one
  * update joined to a derived table of per-row values.
  */
-async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[]): Promise<number> {
+async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[], at: Date | null): Promise<number> {
   type Finish = Extract<JobTransition, { lastStatus: number | null; lastError: string | null }>;
   const groups = new Map<string, { t: Finish; writes: OutcomeWrite[] }>();
   const rest: OutcomeWrite[] = [];
@@ -143,7 +151,7 @@ async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[]): Promise
   let matched = 0;
   for (const { t, writes: group } of groups.values()) {
     const ids = group.map((w) => idToBin(w.job.id));
-    const [res] = await conn.query<ResultSetHeader>(OUTCOME_FINISH, [
+    const [res] = await conn.query<ResultSetHeader>(OUTCOME_FINISH(at), [
       t.to,
       t.lastStatus,
       t.lastError?.slice(0, MAX_ERROR) ?? null,
@@ -154,7 +162,7 @@ async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[]): Promise
   }
   if (rest.length > 0) {
     const apply = withRows(
-      OUTCOME_APPLY,
+      OUTCOME_APPLY(at),
       [
         'id',
         'attempt',
@@ -185,7 +193,7 @@ async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[]): Promise
 }
 
 /** One attempt row per write (see outcome-attempts.sql); a parked attempt may stay open. */
-async function writeAttempts(conn: PoolConnection, writes: OutcomeWrite[]): Promise<void> {
+async function writeAttempts(conn: PoolConnection, writes: OutcomeWrite[], at: Date | null): Promise<void> {
   const rows = writes.map(({ job, attempt }) => [
     idToBin(job.id),
     job.attempt,
@@ -198,7 +206,7 @@ async function writeAttempts(conn: PoolConnection, writes: OutcomeWrite[]): Prom
   ]);
   if (writes.some((w) => w.transition.to === 'parked')) {
     const parked = withRows(
-      OUTCOME_ATTEMPTS_PARKED,
+      OUTCOME_ATTEMPTS_PARKED(at),
       [
         'job_id',
         'attempt',
@@ -215,7 +223,9 @@ async function writeAttempts(conn: PoolConnection, writes: OutcomeWrite[]): Prom
     await conn.query(parked.sql, parked.params);
     return;
   }
-  const values = new Array(rows.length).fill('(?, ?, ?, ?, ?, ?, ?, ?, NOW(3))').join(', ');
+  // finished_at: the clock (or `at`) written into each row, as clockedSql does for a whole statement.
+  const row = `(?, ?, ?, ?, ?, ?, ?, ?, ${at ? instantLiteral(at) : 'NOW(3)'})`;
+  const values = new Array(rows.length).fill(row).join(', ');
   await conn.query(OUTCOME_ATTEMPTS.replace(':rows', values), rows.flat());
 }
 
