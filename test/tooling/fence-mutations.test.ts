@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { describe, expect, it } from 'vitest';
-import { loadMutations } from '../../scripts/fence-mutations.ts';
+import { loadMutations, parseArgs, testFilesExcluding } from '../../scripts/fence-mutations.ts';
 
 // The fence mutations' list (scripts/fence-mutations.yaml) stays runnable as the code moves: every
 // test it names exists, every file it edits exists and holds each text it edits exactly once. The
@@ -77,5 +77,37 @@ mutations:
     expect(() => loadMutations(list('[loop]', '  loop: [loop]'), exists)).toThrow(
       /group loop includes itself/,
     );
+  });
+});
+
+describe('the fence mutations command line', () => {
+  it('takes id filters, --check and repeated --exclude paths in any order', () => {
+    expect(parseArgs(['outcome', '--exclude', 'a.test.ts', 'claim', '--check', '--exclude', 'b/**'])).toEqual(
+      { check: true, excluded: ['a.test.ts', 'b/**'], filters: ['outcome', 'claim'] },
+    );
+    expect(parseArgs([])).toEqual({ check: false, excluded: [], filters: [] });
+  });
+
+  it('refuses an --exclude with nothing after it', () => {
+    expect(() => parseArgs(['outcome', '--exclude'])).toThrow(/--exclude: a test file or folder must follow/);
+  });
+
+  it('leaves the excluded files and folders out of the folders it runs, and runs the rest', () => {
+    const under = (folder: string) => [
+      `${folder}/a.test.ts`,
+      `${folder}/big.test.ts`,
+      `${folder}/sub/c.test.ts`,
+    ];
+    const tests = ['pkg/test', 'test/e2e/x.test.ts'];
+    expect(testFilesExcluding(tests, [], under)).toEqual(tests);
+    expect(testFilesExcluding(tests, ['pkg/test/big.test.ts', 'pkg/test/sub/'], under)).toEqual([
+      'pkg/test/a.test.ts',
+      'test/e2e/x.test.ts',
+    ]);
+    expect(testFilesExcluding(tests, ['test/e2e/x.test.ts'], under)).toEqual([
+      'pkg/test/a.test.ts',
+      'pkg/test/big.test.ts',
+      'pkg/test/sub/c.test.ts',
+    ]);
   });
 });
