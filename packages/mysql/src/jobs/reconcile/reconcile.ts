@@ -56,45 +56,55 @@ interface CountRow extends RowDataPacket {
 
 const NONE: ReleaseResult = { released: 0, dead: 0 };
 
-/** A pass's result and the traced ends, told once its transaction committed. */
-interface Released {
-  result: ReleaseResult;
-  traced: Parameters<JobsEnded>[0];
+/**
+ * What sets one pass apart from the others: its locking select, its fenced update (each with its
+ * parameters at the pass's instant) and what the attempt rows it ends say.
+ */
+interface Pass {
+  select: string;
+  selectParams: (now: Date) => unknown[];
+  update: string;
+  /** The batch's ids and (id, attempt) pairs, in primary-key order. */
+  updateParams: (now: Date, ids: Buffer[], pairs: unknown[][]) => unknown[];
+  attemptEnd: { errorClass: string; error: string };
 }
 
-async function release(
+/**
+ * One pass, in one transaction: the database clock read once (or `at`, in tests), one locking
+ * select of a batch, its fenced update, the batch's attempt rows and the finish path. Tells
+ * `onEnded` (the reconciler's spans, tracing on) of its ends in sampled traces once it committed.
+ */
+async function runPass(
   pool: Pool,
+  pass: Pass,
   onEnded: JobsEnded | undefined,
-  pass: (conn: PoolConnection) => Promise<Released>,
+  at: Date | null,
 ): Promise<ReleaseResult> {
-  const { result, traced } = await withTransaction(pool, pass);
+  const { result, traced } = await withTransaction(pool, async (conn) => {
+    const now = await databaseNow(conn, at);
+    const [rows] = await conn.query<ReleasableRow[]>(pass.select, pass.selectParams(now));
+    return releaseBatch(conn, now, rows, pass);
+  });
   if (onEnded && traced.length > 0) onEnded(traced);
   return result;
-}
-
-/** A pass's fenced update: its statement and its parameters for the batch's rows. */
-interface BatchUpdate {
-  sql: string;
-  params: (ids: Buffer[], pairs: unknown[][]) => unknown[];
 }
 
 async function releaseBatch(
   conn: PoolConnection,
   now: Date,
   rows: ReleasableRow[],
-  update: BatchUpdate,
-  attemptEnd: { errorClass: string; error: string },
-): Promise<Released> {
+  pass: Pass,
+): Promise<{ result: ReleaseResult; traced: Parameters<JobsEnded>[0] }> {
   if (rows.length === 0) return { result: NONE, traced: [] };
   // Primary-key order: the same lock order as every other multi-row write.
   rows.sort((a, b) => Buffer.compare(a.id, b.id));
   const ids = rows.map((r) => r.id);
   const pairs = rows.map((r) => [r.id, r.attempt]);
-  const { errorClass, error } = attemptEnd;
+  const { errorClass, error } = pass.attemptEnd;
   // A claimed job's attempt row is written here from the job row, before the update forgets the
   // executor; a parked job's attempt row exists (open) and is closed after it.
   await conn.query(INSERT_ATTEMPTS, [now, now, errorClass, error, now, now, ids, pairs]);
-  const [res] = await conn.query<ResultSetHeader>(update.sql, update.params(ids, pairs));
+  const [res] = await conn.query<ResultSetHeader>(pass.update, pass.updateParams(now, ids, pairs));
   if (res.affectedRows === 0) return { result: NONE, traced: [] };
   await conn.query(CLOSE_ATTEMPTS, [now, errorClass, error, now, ids, pairs]);
   // The rows stay locked from the select to here, so the update changed exactly those rows and
@@ -120,50 +130,41 @@ async function releaseBatch(
   };
 }
 
-// Each pass tells `onEnded` (the reconciler's spans, tracing on) of its ends in sampled traces once
-// it committed. `at`: the instant of the pass instead of the database clock (tests; production
+// The three passes. `at`: the instant of the pass instead of the database clock (tests; production
 // passes nothing).
 
 /** Gives back one batch of expired claims (to pending, or to the DLQ when attempts are spent). */
-export async function releaseExpiredClaims(
+export function releaseExpiredClaims(
   pool: Pool,
   limit: number,
   onEnded?: JobsEnded,
   at: Date | null = null,
 ): Promise<ReleaseResult> {
-  return release(pool, onEnded, async (conn) => {
-    const now = await databaseNow(conn, at);
-    const [rows] = await conn.query<ReleasableRow[]>(SELECT_EXPIRED, [now, limit]);
-    const update = {
-      sql: RELEASE_EXPIRED,
-      params: (ids: Buffer[], pairs: unknown[][]) => [now, now, now, ids, pairs, now],
-    };
-    return releaseBatch(conn, now, rows, update, {
-      errorClass: 'lease_expired',
-      error: 'claim lease expired before the outcome was recorded',
-    });
-  });
+  const pass: Pass = {
+    select: SELECT_EXPIRED,
+    selectParams: (now) => [now, limit],
+    update: RELEASE_EXPIRED,
+    updateParams: (now, ids, pairs) => [now, now, now, ids, pairs, now],
+    attemptEnd: { errorClass: 'lease_expired', error: 'claim lease expired before the outcome was recorded' },
+  };
+  return runPass(pool, pass, onEnded, at);
 }
 
 /** Fails one batch of asynchronous jobs past their deadline (retry after backoff, or the DLQ). */
-export async function failPastDeadline(
+export function failPastDeadline(
   pool: Pool,
   limit: number,
   onEnded?: JobsEnded,
   at: Date | null = null,
 ): Promise<ReleaseResult> {
-  return release(pool, onEnded, async (conn) => {
-    const now = await databaseNow(conn, at);
-    const [rows] = await conn.query<ReleasableRow[]>(SELECT_PAST_DEADLINE, [now, limit]);
-    const update = {
-      sql: FAIL_PAST_DEADLINE,
-      params: (ids: Buffer[], pairs: unknown[][]) => [now, now, now, ids, pairs, now],
-    };
-    return releaseBatch(conn, now, rows, update, {
-      errorClass: 'deadline',
-      error: 'no completion before the deadline',
-    });
-  });
+  const pass: Pass = {
+    select: SELECT_PAST_DEADLINE,
+    selectParams: (now) => [now, limit],
+    update: FAIL_PAST_DEADLINE,
+    updateParams: (now, ids, pairs) => [now, now, now, ids, pairs, now],
+    attemptEnd: { errorClass: 'deadline', error: 'no completion before the deadline' },
+  };
+  return runPass(pool, pass, onEnded, at);
 }
 
 /** Gives back one batch of the claims held by executors that are known to be gone. */
@@ -175,18 +176,14 @@ export async function releaseClaimsOf(
   at: Date | null = null,
 ): Promise<ReleaseResult> {
   if (owners.length === 0) return NONE;
-  return release(pool, onEnded, async (conn) => {
-    const now = await databaseNow(conn, at);
-    const [rows] = await conn.query<ReleasableRow[]>(SELECT_OF_OWNERS, [owners, limit]);
-    const update = {
-      sql: RELEASE_OF_OWNERS,
-      params: (ids: Buffer[], pairs: unknown[][]) => [now, now, now, ids, pairs, owners],
-    };
-    return releaseBatch(conn, now, rows, update, {
-      errorClass: 'executor_gone',
-      error: 'the executor holding the claim is gone',
-    });
-  });
+  const pass: Pass = {
+    select: SELECT_OF_OWNERS,
+    selectParams: () => [owners, limit],
+    update: RELEASE_OF_OWNERS,
+    updateParams: (now, ids, pairs) => [now, now, now, ids, pairs, owners],
+    attemptEnd: { errorClass: 'executor_gone', error: 'the executor holding the claim is gone' },
+  };
+  return runPass(pool, pass, onEnded, at);
 }
 
 /** The executors holding synchronous claims now. */
