@@ -1,9 +1,9 @@
 import { idToBin } from '@dsched/mysql/ids';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
-import { eventually, type RunningService, startService } from '@dsched/testkit/services';
-import { useTestStores } from '@dsched/testkit/test-stores';
+import { eventually } from '@dsched/testkit/services';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { useWorkflowFleet } from './workflow-kit.ts';
 
 // A finished workflow moves to Cassandra history (decision D29) and reads back through task-api
 // exactly as it read from MySQL: its summary, every page of its nodes (by state too) with their
@@ -12,63 +12,30 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 // nothing is lost, and after a restart every node is in history once and the run is gone from
 // MySQL. Services as processes, a loopback target, real MariaDB and Cassandra.
 
-const ADMIN_TOKEN = 'workflow-archive-admin-token-0123';
-const { db, ks } = useTestStores(import.meta.url);
-let target: ScriptedTarget;
-let taskApi: RunningService;
-let apiKey: string;
-const started: RunningService[] = [];
-
-const env = () => ({
-  DATABASE_URL: db.url,
-  CASSANDRA_KEYSPACE: ks.keyspace,
-  DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
-  EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
-  EXECUTOR_POLL_MS: '50',
-  RECONCILER_INTERVAL_MS: '300',
-  RECONCILER_WORKFLOW_INTERVAL_MS: '300',
-  ARCHIVER_INTERVAL_MS: '100',
-  // Failed runs (and dead jobs) move at once here; by default they wait DLQ_RETENTION_S.
-  DLQ_RETENTION_S: '0',
+const fleet = useWorkflowFleet(import.meta.url, {
+  adminToken: 'workflow-archive-admin-token-0123',
+  settings: {
+    ARCHIVER_INTERVAL_MS: '100',
+    // Failed runs (and dead jobs) move at once here; by default they wait DLQ_RETENTION_S.
+    DLQ_RETENTION_S: '0',
+  },
 });
-
-async function start(
-  name: Parameters<typeof startService>[0],
-  extra: Record<string, string> = {},
-  wait = true,
-) {
-  const service = await startService(name, { ...env(), ...extra }, { waitReady: wait });
-  started.push(service);
-  return service;
-}
+const { db, ks, api, start } = fleet;
+let target: ScriptedTarget;
 
 beforeAll(async () => {
-  target = await // Each node answers a JSON output naming itself; `zbad` dead-letters at once (a 400).
-  startScriptedTarget((call) =>
+  // Each node answers a JSON output naming itself; `zbad` dead-letters at once (a 400).
+  target = await startScriptedTarget((call) =>
     call.path.endsWith('/zbad')
       ? { status: 400, body: '{"why":"refused"}' }
       : { status: 200, body: JSON.stringify({ node: call.path.split('/').at(-1), attempt: call.attempt }) },
   );
-  [taskApi] = await Promise.all([start('task-api'), start('reconciler'), start('executor')]);
-  const res = await fetch(`${taskApi.url}/v1/admin/tenants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'archive' }),
-  });
-  apiKey = ((await res.json()) as { apiKey: string }).apiKey;
+  await Promise.all([start('task-api'), start('reconciler'), start('executor')]);
+  await fleet.createTenant('archive');
 }, 180_000);
 afterAll(async () => {
-  await Promise.all(started.map((s) => s.stop('SIGKILL')));
   await target?.close();
 });
-
-async function api(method: string, path: string): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${taskApi.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}` },
-  });
-  return { status: res.status, json: await res.json() };
-}
 
 /** Every page of a list, concatenated (pages of `limit`), and how many pages it took. */
 async function allPages(path: string, key: 'nodes' | 'parents', limit: number) {
@@ -134,21 +101,17 @@ it('moves a finished run to history, survives a kill between copy and delete, an
     { id: 'zbad', dependsOn: ['root'] },
     { id: 'zbad-after', dependsOn: ['zbad'] },
   ];
-  const submit = await fetch(`${taskApi.url}/v1/workflows`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'archived',
-      metadata: { team: 'etl' },
-      nodes: nodes.map((n) => ({
-        ...n,
-        target: { url: `${target.url}/a/${n.id}` },
-        retry: { maxAttempts: 2, initialBackoffMs: 50, maxBackoffMs: 100 },
-      })),
-    }),
+  const submit = await api('POST', '/v1/workflows', {
+    name: 'archived',
+    metadata: { team: 'etl' },
+    nodes: nodes.map((n) => ({
+      ...n,
+      target: { url: `${target.url}/a/${n.id}` },
+      retry: { maxAttempts: 2, initialBackoffMs: 50, maxBackoffMs: 100 },
+    })),
   });
   expect(submit.status).toBe(201);
-  const { id } = (await submit.json()) as { id: string };
+  const { id } = submit.json as { id: string };
   await eventually(
     async () => ((await api('GET', `/v1/workflows/${id}`)).json.state === 'failed' ? true : undefined),
     90_000,

@@ -1,10 +1,10 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
-import { eventually, type RunningService, startService } from '@dsched/testkit/services';
-import { useTestStores } from '@dsched/testkit/test-stores';
+import { eventually, type RunningService } from '@dsched/testkit/services';
 import { type NodeReq, workflowRequest } from '@dsched/testkit/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metric } from './executor-kit.ts';
+import { useWorkflowFleet } from './workflow-kit.ts';
 
 // Nodes that wait, end to end: task-api, an executor and a reconciler as processes, a loopback
 // target, real MariaDB. A sleeper's child is called after its wake time and within a tick of it;
@@ -12,38 +12,28 @@ import { metric } from './executor-kit.ts';
 // A wait node signalled through its URL with no key succeeds and its child gets the payload; a
 // second signal and an early one are 409; a timeout fails the run or lets the children run.
 
-const ADMIN_TOKEN = 'workflow-waits-admin-token-0123456789';
 const POLL_MS = 50;
-const { db, ks } = useTestStores(import.meta.url);
+const fleet = useWorkflowFleet(import.meta.url, {
+  adminToken: 'workflow-waits-admin-token-0123456789',
+  settings: {
+    EXECUTOR_POLL_MS: String(POLL_MS),
+    // Two call slots: sleepers that held one would leave a call no room.
+    EXECUTOR_DEFAULT_CONCURRENCY: '2',
+    EXECUTOR_LEASE_S: '3',
+  },
+});
+const { db, api } = fleet;
 let target: ScriptedTarget;
-let apiKey: string;
-const fleet = new Map<string, RunningService>();
+/** The services running now, by name (a test kills them all and starts them again). */
+const running = new Map<string, RunningService>();
 /** Paths the target answers only after this many ms. */
 const slow = new Map<string, number>();
-const started: RunningService[] = [];
-
-const env = () => ({
-  DATABASE_URL: db.url,
-  CASSANDRA_KEYSPACE: ks.keyspace,
-  DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
-  EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
-  EXECUTOR_POLL_MS: String(POLL_MS),
-  // Two call slots: sleepers that held one would leave a call no room.
-  EXECUTOR_DEFAULT_CONCURRENCY: '2',
-  EXECUTOR_LEASE_S: '3',
-  RECONCILER_INTERVAL_MS: '300',
-  RECONCILER_WORKFLOW_INTERVAL_MS: '300',
-});
 
 async function startFleet(): Promise<void> {
   const names = ['task-api', 'executor', 'reconciler'] as const;
-  const services = await Promise.all(names.map((n) => startService(n, env())));
-  for (const s of services) {
-    started.push(s);
-    fleet.set(s.name, s);
-  }
+  for (const s of await Promise.all(names.map((n) => fleet.start(n)))) running.set(s.name, s);
 }
-const service = (name: string): RunningService => fleet.get(name)!;
+const service = (name: string): RunningService => running.get(name)!;
 
 beforeAll(async () => {
   target = await startScriptedTarget(async (call) => {
@@ -52,27 +42,11 @@ beforeAll(async () => {
     return { status: 200, body: '{"ok":true}' };
   });
   await startFleet();
-  const res = await fetch(`${service('task-api').url}/v1/admin/tenants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'waits' }),
-  });
-  apiKey = ((await res.json()) as { apiKey: string }).apiKey;
+  await fleet.createTenant('waits');
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(started.map((s) => s.stop('SIGKILL')));
   await target?.close();
 });
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies as the tests read them
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${service('task-api').url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, json: await res.json() };
-}
 
 async function submit(prefix: string, nodes: NodeReq[]): Promise<string> {
   const res = await api('POST', '/v1/workflows', workflowRequest(prefix, `${target.url}/${prefix}`, nodes));
@@ -155,8 +129,8 @@ describe('sleep nodes, end to end', () => {
       { id: 's', kind: 'sleep', sleep: { for: '3s' } },
       { id: 'c', dependsOn: ['s'] },
     ]);
-    await Promise.all([...fleet.values()].map((s) => s.stop('SIGKILL')));
-    fleet.clear();
+    await Promise.all([...running.values()].map((s) => s.stop('SIGKILL')));
+    running.clear();
     await startFleet();
     const wf = await finished(id);
     expect(wf.state).toBe('succeeded');
