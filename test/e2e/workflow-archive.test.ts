@@ -165,6 +165,13 @@ it('moves a finished run to history, survives a kill between copy and delete, an
   const retry = await api('POST', `/v1/workflows/${id}/nodes/zbad/retry`);
   expect(retry.status).toBe(409);
   expect(retry.json.error).toMatchObject({ code: 'conflict', details: [{ field: 'id', issue: 'archived' }] });
+  // A signal to a run in history is 409 like one to any ended run (not 404: the run exists).
+  const signal = await api('POST', `/v1/workflows/${id}/nodes/zbad/signal`);
+  expect(signal.status).toBe(409);
+  expect(signal.json.error).toMatchObject({
+    code: 'conflict',
+    details: [{ field: 'id', issue: 'archived' }],
+  });
   expect((await api('POST', `/v1/workflows/${id}/cancel`)).json).toEqual(live.summary);
   expect((await api('POST', `/v1/workflows/${id}/pause`)).status).toBe(409);
   expect((await api('GET', `/v1/workflows/${id}/nodes/nope/parents`)).status).toBe(404);

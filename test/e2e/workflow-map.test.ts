@@ -165,25 +165,31 @@ describe('map nodes, end to end', () => {
     120_000 + ITEMS * 30,
   );
 
-  it('the executor killed -9 in the middle of a map: no item lost, none called under two keys', async () => {
-    const n = Math.max(3_000, ITEMS);
-    itemDelayMs.set('kill', 5);
-    const id = await submitMap('kill', JSON.stringify(Array.from({ length: n }, (_, i) => i)));
-    await target.until(() => itemCalls('kill').length >= 500, 60_000, '500 item calls');
-    await service('executor').stop('SIGKILL');
-    await start('executor');
-    const wf = await finished(id, 120_000 + n * 20);
-    expect(wf.state).toBe('succeeded');
-    const byIndex = keysByIndex('kill');
-    expect(byIndex.size).toBe(n);
-    const twoKeys = [...byIndex].filter(([, seen]) => seen.keys.size !== 1).map(([i]) => i);
-    expect(twoKeys).toEqual([]);
-    // The kill cut calls short: those items were called again, under the same key.
-    const again = [...byIndex].filter(([, seen]) => seen.calls > 1).length;
-    expect(again).toBeGreaterThan(0);
-    process.stdout.write(`map kill: ${n} items, ${again} called again after the kill, each under its one key\n`);
-    expect(target.calls.filter((c) => c.path === '/kill/c')).toHaveLength(1);
-  }, 180_000 + ITEMS * 30);
+  it(
+    'the executor killed -9 in the middle of a map: no item lost, none called under two keys',
+    async () => {
+      const n = Math.max(3_000, ITEMS);
+      itemDelayMs.set('kill', 5);
+      const id = await submitMap('kill', JSON.stringify(Array.from({ length: n }, (_, i) => i)));
+      await target.until(() => itemCalls('kill').length >= 500, 60_000, '500 item calls');
+      await service('executor').stop('SIGKILL');
+      await start('executor');
+      const wf = await finished(id, 120_000 + n * 20);
+      expect(wf.state).toBe('succeeded');
+      const byIndex = keysByIndex('kill');
+      expect(byIndex.size).toBe(n);
+      const twoKeys = [...byIndex].filter(([, seen]) => seen.keys.size !== 1).map(([i]) => i);
+      expect(twoKeys).toEqual([]);
+      // The kill cut calls short: those items were called again, under the same key.
+      const again = [...byIndex].filter(([, seen]) => seen.calls > 1).length;
+      expect(again).toBeGreaterThan(0);
+      process.stdout.write(
+        `map kill: ${n} items, ${again} called again after the kill, each under its one key\n`,
+      );
+      expect(target.calls.filter((c) => c.path === '/kill/c')).toHaveLength(1);
+    },
+    180_000 + ITEMS * 30,
+  );
 
   it('a parent that answers something else than an array fails the map node, saying so', async () => {
     const id = await submitMap('object', '{"rows": 3}');

@@ -8,7 +8,7 @@ import {
   signalTokenMatches,
   storedSignalToken,
 } from '@dsched/domain';
-import type { SignalRequest, WorkflowStore } from '../ports.ts';
+import type { SignalRequest, WorkflowHistory, WorkflowStore } from '../ports.ts';
 
 // Signals to wait nodes (docs/workflows.md "Signals", D45): through the key's route or the node's
 // signal URL, whose token task-api derives from the secrets keyring (crypto/signal-token.ts) and
@@ -17,13 +17,29 @@ import type { SignalRequest, WorkflowStore } from '../ports.ts';
 /** The largest signal body: its payload becomes the node's output (413 past it). */
 export const MAX_SIGNAL_BYTES = 64 * 1024;
 
-/** Signals a wait node and answers the node as it now is: 404 unknown, 409 not waiting. */
+/**
+ * Signals a wait node and answers the node as it now is: 404 unknown, 409 not waiting (a run moved
+ * to history included, when the caller's key says whose it is: it has ended, like any finished run).
+ */
 export async function signalNode(
-  deps: { workflows: WorkflowStore },
+  deps: { workflows: WorkflowStore; history?: WorkflowHistory },
   req: SignalRequest,
 ): Promise<NodeRecord> {
   const signalled = await deps.workflows.signal(req);
-  if (signalled.result === 'not_found') throw notFound('node');
+  if (signalled.result === 'not_found') {
+    const archived =
+      req.tenantId !== undefined && deps.history
+        ? await deps.history.get(req.tenantId, req.workflowId)
+        : null;
+    if (archived) {
+      throw new DschedError(
+        'conflict',
+        `the node takes no signal: the run is ${archived.record.state} and has moved to history`,
+        { details: [{ field: 'id', issue: 'archived' }] },
+      );
+    }
+    throw notFound('node');
+  }
   if (signalled.result === 'conflict') {
     throw new DschedError('conflict', `the node takes no signal: ${signalled.issue}`, {
       details: [{ field: 'nodeId', issue: signalled.issue }],

@@ -13,7 +13,7 @@ import { defineRoute, parseWith, STANDARD_ERRORS } from '@dsched/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MAX_SIGNAL_BYTES, signalNode, tokenChecker, withSignalUrl } from '../core/workflow-signals.ts';
-import type { RateLimiter, TenantDirectory, WorkflowStore } from '../ports.ts';
+import type { RateLimiter, TenantDirectory, WorkflowHistory, WorkflowStore } from '../ports.ts';
 import { tenantGuard } from './tenant-guard.ts';
 
 // Signals to wait nodes (docs/workflows.md "Signals"): with the tenant's key, or through the
@@ -102,6 +102,7 @@ export function registerWorkflowSignalRoutes(
   app: FastifyInstance,
   deps: {
     workflows: WorkflowStore;
+    history: WorkflowHistory;
     tenants: TenantDirectory;
     rateLimit: RateLimiter;
     signalKeys: SecretsKeyring;
