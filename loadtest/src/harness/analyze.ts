@@ -45,6 +45,12 @@ export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /**
+   * Set when failing this check is the known price of the configuration the run was asked for
+   * (asynchronous replication losing what the replica had not received): the verdict is then
+   * EXPECTED-LOSS, naming it, not FAIL, and never PASS.
+   */
+  expectedCost?: string;
 }
 
 export interface Analysis {

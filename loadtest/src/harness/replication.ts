@@ -1,39 +1,37 @@
-import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import { type Child, spawnChild } from './processes.ts';
-import { OwnMariadb } from './stack.ts';
+import {
+  type Member,
+  mariadbReplication,
+  mysqlReplication,
+  type ReplicationEngine,
+  type ReplicationState,
+} from './replication-engines.ts';
 import { waitFor } from './wait.ts';
 
-// A primary and one replica of the harness's own (two mariadbd, own ports and data dirs, never
-// the shared server), GTID replication, semi-synchronous AFTER_SYNC or asynchronous, and the
-// services' front door: a TCP relay standing in for the DNS name or proxy an operator points at
-// the primary. The replica reads the primary's binary log through a second relay, the link, which
-// can hold each chunk a while (a replica in another zone). Both relays are processes of their own
-// (relay-main.ts): a whole fleet's traffic goes through the front door. `failover()` is what an operator or an
+// A primary and one replica of the harness's own (two servers, own ports and data dirs, never
+// the shared server: MariaDB's mariadbd, or with `engine: 'mysql'` the MySQL leg's mysqld), GTID
+// replication, semi-synchronous AFTER_SYNC or asynchronous, and the services' front door: a TCP
+// relay standing in for the DNS name or proxy an operator points at the primary. The replica reads
+// the primary's binary log through a second relay, the link, which can hold each chunk a while (a
+// replica in another zone) and be cut. Both relays are processes of their own (relay-main.ts): a
+// whole fleet's traffic goes through the front door. `failover()` is what an operator or an
 // orchestrator does when the primary dies: wait for the replica to apply what it received, stop
 // replicating, open it for writes, point the front door at it (docs/operations.md, the runbook).
+// What differs between the engines is in replication-engines.ts.
+
+export type { ReplicationState } from './replication-engines.ts';
 
 export interface ReplicaSetOptions {
   semiSync: boolean;
   /** One-way delay of the replication link, ms. */
   linkDelayMs: number;
-}
-
-export interface ReplicationState {
-  /** The primary's last binary-logged GTID sequence number (domain 0). */
-  primarySeq: number;
-  /** The last the replica received (IO thread) and applied (SQL threads). */
-  receivedSeq: number;
-  appliedSeq: number;
-  /** Semi-sync: the primary's status (1 on), commits acknowledged by the replica, and not. */
-  semiSyncOn: number;
-  semiSyncYesTx: number;
-  semiSyncNoTx: number;
+  /** The servers: MariaDB (default) or MySQL 9.7 with its own replication. */
+  engine?: 'mariadb' | 'mysql';
 }
 
 export interface Takeover {
-  /** What the replica had applied when it took over (compare with `deadPrimarySeq()`). */
+  /** What the replica had applied when it took over (compare with `deadPrimaryLog()`). */
   appliedSeq: number;
   /** Time to apply the relay log the replica had received when the primary died. */
   catchUpMs: number;
@@ -41,23 +39,18 @@ export interface Takeover {
   switchedAt: number;
 }
 
-const seqOf = (gtids: string): number => {
-  // "0-1-1234" or "0-1-1234,1-2-5": domain 0's sequence number.
-  const m = gtids.match(/(?:^|,)\s*0-\d+-(\d+)/);
-  return m ? Number(m[1]) : 0;
-};
+export interface DeadPrimaryLog {
+  lastSeq: number;
+  /** Lost transactions (after the replica's last applied) that wrote each table, by table. */
+  lostByTable: Record<string, number>;
+}
 
-const slaveStatus = (db: OwnMariadb): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const line of db.rootSql('SHOW SLAVE STATUS\\G', true).split('\n')) {
-    const m = line.match(/^\s*(\w+): ?(.*)$/);
-    if (m) out[m[1]!] = m[2]!;
-  }
-  return out;
-};
-
-const globalStatus = (db: OwnMariadb, name: string): number =>
-  Number(db.rootSql(`SHOW GLOBAL STATUS LIKE '${name}'`).split('\t')[1] ?? Number.NaN);
+/** How many of the transactions (each the set of tables it wrote) wrote each table. */
+export function tallyTables(transactions: Iterable<Set<string>>): Record<string, number> {
+  const byTable: Record<string, number> = {};
+  for (const tables of transactions) for (const t of tables) byTable[t] = (byTable[t] ?? 0) + 1;
+  return byTable;
+}
 
 /** A relay process (relay-main.ts) and its commands. */
 export class Relay {
@@ -116,20 +109,23 @@ export class Relay {
 }
 
 export class OwnReplicaSet {
-  readonly primary: OwnMariadb;
-  readonly replica: OwnMariadb;
+  readonly primary: Member;
+  readonly replica: Member;
   readonly front: Relay;
   readonly link: Relay;
   readonly options: ReplicaSetOptions;
+  readonly #engine: ReplicationEngine;
   #primaryUp = true;
 
   private constructor(
-    primary: OwnMariadb,
-    replica: OwnMariadb,
+    engine: ReplicationEngine,
+    primary: Member,
+    replica: Member,
     front: Relay,
     link: Relay,
     options: ReplicaSetOptions,
   ) {
+    this.#engine = engine;
     this.primary = primary;
     this.replica = replica;
     this.front = front;
@@ -138,55 +134,37 @@ export class OwnReplicaSet {
   }
 
   static async start(dir: string, logDir: string, options: ReplicaSetOptions): Promise<OwnReplicaSet> {
-    const semi = options.semiSync ? 'ON' : 'OFF';
-    // Both can be primary: a binary log with their own applied transactions in it, GTIDs checked
-    // strictly; semi-sync acknowledged after the binary log is synced and before the commit is
-    // visible (AFTER_SYNC), so a commit a client saw is on the replica. A replica that does not
-    // acknowledge within 30 s turns the primary asynchronous (counted: Rpl_semi_sync_master_no_tx).
-    const member = (id: number) => [
-      `--server-id=${id}`,
-      '--log-bin=binlog',
-      '--binlog-format=ROW',
-      '--log-slave-updates=ON',
-      '--sync-binlog=1',
-      '--gtid-strict-mode=ON',
-      `--rpl-semi-sync-master-enabled=${id === 1 ? semi : 'OFF'}`,
-      '--rpl-semi-sync-master-wait-point=AFTER_SYNC',
-      '--rpl-semi-sync-master-timeout=30000',
-      `--rpl-semi-sync-slave-enabled=${semi}`,
-      '--slave-parallel-threads=4',
-      '--skip-slave-start',
-    ];
-    const primary = await OwnMariadb.start(`${dir}primary`, `${logDir}mariadbd-primary.log`, member(1));
-    const replica = await OwnMariadb.start(`${dir}replica`, `${logDir}mariadbd-replica.log`, [
-      ...member(2),
-      '--read-only=ON',
-    ]);
-    primary.rootSql(`CREATE USER IF NOT EXISTS 'repl'@'127.0.0.1' IDENTIFIED BY 'repl';
-GRANT REPLICATION SLAVE, REPLICATION SLAVE ADMIN ON *.* TO 'repl'@'127.0.0.1';`);
+    const engine = options.engine === 'mysql' ? mysqlReplication() : mariadbReplication;
+    const server = engine.name === 'mysql' ? 'mysqld' : 'mariadbd';
+    const primary = await engine.startMember(
+      `${dir}primary`,
+      `${logDir}${server}-primary.log`,
+      1,
+      options.semiSync,
+    );
+    const replica = await engine.startMember(
+      `${dir}replica`,
+      `${logDir}${server}-replica.log`,
+      2,
+      options.semiSync,
+    );
     const link = await Relay.start(
       'relay-link',
       primary.port,
       options.linkDelayMs,
       `${logDir}relay-link.log`,
     );
-    replica.rootSql(`SET GLOBAL gtid_slave_pos = '';
-CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = ${link.port}, MASTER_USER = 'repl',
-  MASTER_PASSWORD = 'repl', MASTER_USE_GTID = slave_pos, MASTER_CONNECT_RETRY = 1;
-START SLAVE;`);
+    engine.attach(primary, replica, link.port);
     await waitFor(
       'the replica replicating',
       () => {
-        const s = slaveStatus(replica);
-        if (s.Slave_IO_Running !== 'Yes' || s.Slave_SQL_Running !== 'Yes') throw new Error(JSON.stringify(s));
-        if (options.semiSync && globalStatus(primary, 'Rpl_semi_sync_master_clients') !== 1)
-          throw new Error('semi-sync: no client yet');
+        engine.checkReplicating(primary, replica, options.semiSync);
         return true;
       },
       { timeoutMs: 60_000, intervalMs: 250 },
     );
     const front = await Relay.start('relay-front', primary.port, 0, `${logDir}relay-front.log`);
-    return new OwnReplicaSet(primary, replica, front, link, options);
+    return new OwnReplicaSet(engine, primary, replica, front, link, options);
   }
 
   /** The services' URL of the server: the front door. */
@@ -196,17 +174,16 @@ START SLAVE;`);
 
   /** Where replication stands (the primary must be up). */
   state(): ReplicationState {
-    const s = slaveStatus(this.replica);
-    return {
-      primarySeq: seqOf(this.primary.rootSql('SELECT @@gtid_binlog_pos')),
-      receivedSeq: seqOf(s.Gtid_IO_Pos ?? ''),
-      appliedSeq: seqOf(this.replica.rootSql('SELECT @@gtid_slave_pos')),
-      semiSyncOn: this.primary.rootSql("SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_master_status'").includes('ON')
-        ? 1
-        : 0,
-      semiSyncYesTx: globalStatus(this.primary, 'Rpl_semi_sync_master_yes_tx'),
-      semiSyncNoTx: globalStatus(this.primary, 'Rpl_semi_sync_master_no_tx'),
-    };
+    return this.#engine.state(this.primary, this.replica);
+  }
+
+  /**
+   * The replication link is cut (the replica's connection reset, what the relay held dropped,
+   * reconnections refused): what the replica had not received by now, it never will. Called just
+   * before killPrimary() it makes the in-flight transactions of an asynchronous primary a loss.
+   */
+  cutLink(): Promise<void> {
+    return this.link.cut();
   }
 
   /** The primary dies (kill -9); the front door refuses connections until failover(). */
@@ -222,40 +199,31 @@ START SLAVE;`);
    * door points at it.
    */
   async failover(): Promise<Takeover> {
-    const t0 = Date.now();
-    const received = slaveStatus(this.replica).Gtid_IO_Pos ?? '';
-    const waited = this.replica.rootSql(`SELECT MASTER_GTID_WAIT('${received}', 120)`).trim();
-    if (waited !== '0') throw new Error(`the replica did not apply ${received} within 120 s (${waited})`);
-    const catchUpMs = Date.now() - t0;
-    this.replica.rootSql(`STOP SLAVE;
-RESET SLAVE ALL;
-SET GLOBAL rpl_semi_sync_master_enabled = OFF;
-SET GLOBAL read_only = OFF;`);
-    const appliedSeq = seqOf(this.replica.rootSql('SELECT @@gtid_slave_pos'));
+    const { appliedSeq, catchUpMs } = this.#engine.promote(this.replica);
     await this.front.retarget(this.replica.port);
     await this.front.restore();
     const switchedAt = Date.now();
-    // Reading the dead primary's binary log (deadPrimarySeq) is the harness's accounting, not part
+    // Reading the dead primary's binary log (deadPrimaryLog) is the harness's accounting, not part
     // of the takeover: the caller does it after timing the first effect, since it blocks for seconds.
     return { appliedSeq, catchUpMs, switchedAt };
   }
 
-  /** The last GTID the dead primary wrote to its binary log (synced at each commit), from its files. */
-  deadPrimarySeq(): number {
-    const data = `${this.primary.dir}/data`;
-    const files = readdirSync(data)
-      .filter((f) => /^binlog\.\d+$/.test(f))
-      .sort();
+  /**
+   * What the dead primary wrote to its binary log (synced at each commit), from its files: its last
+   * GTID, and of the transactions after `appliedSeq` (those the replica never applied: lost with
+   * the primary) how many touched each table.
+   */
+  deadPrimaryLog(appliedSeq: number): DeadPrimaryLog {
     let last = 0;
-    for (const f of files.slice(-2)) {
-      const text = execFileSync('mariadb-binlog', ['--no-defaults', `${data}/${f}`], {
-        encoding: 'utf8',
-        maxBuffer: 1024 * 1024 * 1024,
-        env: { ...process.env, PATH: `${process.env.PATH}:/usr/bin` },
-      });
-      for (const m of text.matchAll(/\bGTID 0-\d+-(\d+)/g)) last = Math.max(last, Number(m[1]));
+    const lost = new Map<number, Set<string>>();
+    for (const { seq, table } of this.#engine.binlogTransactions(this.primary)) {
+      last = Math.max(last, seq);
+      if (table === undefined || seq <= appliedSeq) continue;
+      const tables = lost.get(seq) ?? new Set<string>();
+      tables.add(table);
+      lost.set(seq, tables);
     }
-    return last;
+    return { lastSeq: last, lostByTable: tallyTables(lost.values()) };
   }
 
   async stop(): Promise<void> {

@@ -83,6 +83,21 @@ export interface StartSpec {
   ownCassandra?: ClusterOptions;
 }
 
+/**
+ * FAIL when a check failed that is not an expected cost; EXPECTED-LOSS when every failed check is
+ * one (with the costs, once each); INCOMPLETE when all passed but a check could not be made; PASS.
+ */
+export function verdictOf(
+  checks: Check[],
+  incomplete: boolean,
+): { verdict: RunResult['verdict']; costs: string[] } {
+  const failed = checks.filter((c) => !c.ok);
+  const costs = [...new Set(failed.flatMap((c) => (c.expectedCost ? [c.expectedCost] : [])))];
+  if (failed.some((c) => !c.expectedCost)) return { verdict: 'FAIL', costs };
+  if (costs.length > 0) return { verdict: 'EXPECTED-LOSS', costs };
+  return { verdict: incomplete ? 'INCOMPLETE' : 'PASS', costs };
+}
+
 export interface Sample {
   t: number;
   calls: number;
@@ -95,7 +110,8 @@ export interface Sample {
 
 export interface RunResult {
   scenario: string;
-  verdict: 'PASS' | 'FAIL' | 'INCOMPLETE';
+  /** EXPECTED-LOSS: every failed check is an `expectedCost` of the configuration (analyze.ts). */
+  verdict: 'PASS' | 'FAIL' | 'INCOMPLETE' | 'EXPECTED-LOSS';
   headline: string;
   metrics: Record<string, number>;
   checks: Check[];
@@ -195,7 +211,7 @@ export class Run {
       this.replicaSet = set;
       server = set.url;
       this.log(
-        `own primary 127.0.0.1:${set.primary.port} and replica 127.0.0.1:${set.replica.port} (${spec.ownReplicaSet.semiSync ? 'semi-sync AFTER_SYNC' : 'asynchronous'}, link +${spec.ownReplicaSet.linkDelayMs} ms each way); services and harness through the front door 127.0.0.1:${set.front.port}`,
+        `own ${spec.ownReplicaSet.engine === 'mysql' ? 'MySQL 9.7' : 'MariaDB'} primary 127.0.0.1:${set.primary.port} and replica 127.0.0.1:${set.replica.port} (${spec.ownReplicaSet.semiSync ? 'semi-sync AFTER_SYNC' : 'asynchronous'}, link +${spec.ownReplicaSet.linkDelayMs} ms each way); services and harness through the front door 127.0.0.1:${set.front.port}`,
       );
     }
     let history: HistoryCluster = SHARED_CASSANDRA;
@@ -425,13 +441,16 @@ export class Run {
   }
 
   /**
-   * The verdict, once the scenario added its own checks: FAIL when any check failed, INCOMPLETE
-   * when everything checked passed but a feature a check needs is not on this branch yet.
+   * The verdict, once the scenario added its own checks: FAIL when any check failed that is not
+   * an expected cost, EXPECTED-LOSS when every failed check is one (the run shows what its
+   * configuration is known to lose), INCOMPLETE when everything checked passed but a feature a
+   * check needs is not on this branch yet.
    */
   judge(result: RunResult): RunResult {
     for (const m of this.missing) result.notes.push(`not checked (not on this branch yet): ${m}`);
-    const failed = result.checks.some((c) => !c.ok);
-    result.verdict = failed ? 'FAIL' : this.missing.length > 0 ? 'INCOMPLETE' : 'PASS';
+    const { verdict, costs } = verdictOf(result.checks, this.missing.length > 0);
+    for (const cost of costs) result.notes.push(`expected loss: ${cost}`);
+    result.verdict = verdict;
     return result;
   }
 
