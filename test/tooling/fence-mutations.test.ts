@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dsched/testkit/names';
 import { describe, expect, it } from 'vitest';
-import { loadMutations, parseArgs, testFilesExcluding } from '../../scripts/fence-mutations.ts';
+import {
+  killersFromTable,
+  loadMutations,
+  parseArgs,
+  rowKey,
+  selects,
+  testFilesExcluding,
+} from '../../scripts/fence-mutations.ts';
 
 // The fence mutations' list (scripts/fence-mutations.yaml) stays runnable as the code moves: every
 // test it names exists, every file it edits exists and holds each text it edits exactly once. The
@@ -33,6 +40,11 @@ describe('the committed list', () => {
         .map((e) => `${m.id}: ${JSON.stringify(e.find)} is not once in ${e.file}`),
     );
     expect(misses).toEqual([]);
+  });
+
+  it('has its row in docs/fences.md, each one (a run with --killers reads it)', () => {
+    const table = killersFromTable(readFileSync(join(REPO_ROOT, 'docs/fences.md'), 'utf8'));
+    expect(mutations.filter((m) => !table.has(rowKey(m))).map((m) => m.id)).toEqual([]);
   });
 });
 
@@ -80,16 +92,80 @@ mutations:
   });
 });
 
+describe('an earlier run’s table', () => {
+  const table = `
+| statement | condition removed | tests that fail without it |
+| --- | --- | --- |
+| \`jobs/a.sql\` | \`state = 'x'\` | packages/mysql/test/a.test.ts › one<br>test/e2e/b.test.ts › two<br>packages/mysql/test/a.test.ts › three |
+| \`jobs/c.sql\` | \`id = ?\` | none — by design: a lock before it |
+| \`jobs/a.sql\` | \`state = 'x'\` | services/x/test/y.test.ts › again, in a later run |
+`;
+
+  it('gives, per statement and condition, the files whose tests failed, once each, over every run', () => {
+    const killers = killersFromTable(table);
+    expect(killers.get("jobs/a.sql | `state = 'x'`")).toEqual([
+      'packages/mysql/test/a.test.ts',
+      'test/e2e/b.test.ts',
+      'services/x/test/y.test.ts',
+    ]);
+    expect(killers.get('jobs/c.sql | `id = ?`')).toEqual([]);
+    expect(killers.size).toBe(2);
+  });
+
+  it('shares its key with the mutation the row came from', () => {
+    const key = rowKey({
+      condition: "`state = 'x'`",
+      edits: [{ file: 'packages/mysql/src/jobs/a.sql', find: 'x', replace: '' }],
+    });
+    expect(killersFromTable(table).has(key)).toBe(true);
+  });
+});
+
+describe('a filter', () => {
+  const all = [
+    { id: 'renew-leases.token' },
+    { id: 'renew-leases.token-holder-both' },
+    { id: 'lease-renew.attempt' },
+  ];
+  it('names one mutation exactly, or every one whose id contains it', () => {
+    expect(all.filter((m) => selects('renew-leases.token', m.id, all)).map((m) => m.id)).toEqual([
+      'renew-leases.token',
+    ]);
+    expect(all.filter((m) => selects('renew', m.id, all)).map((m) => m.id)).toEqual([
+      'renew-leases.token',
+      'renew-leases.token-holder-both',
+      'lease-renew.attempt',
+    ]);
+  });
+});
+
 describe('the fence mutations command line', () => {
   it('takes id filters, --check and repeated --exclude paths in any order', () => {
     expect(parseArgs(['outcome', '--exclude', 'a.test.ts', 'claim', '--check', '--exclude', 'b/**'])).toEqual(
-      { check: true, excluded: ['a.test.ts', 'b/**'], filters: ['outcome', 'claim'] },
+      {
+        check: true,
+        excluded: ['a.test.ts', 'b/**'],
+        filters: ['outcome', 'claim'],
+        mysql: false,
+        together: false,
+      },
     );
-    expect(parseArgs([])).toEqual({ check: false, excluded: [], filters: [] });
+    expect(parseArgs([])).toEqual({ check: false, excluded: [], filters: [], mysql: false, together: false });
+    expect(parseArgs(['--mysql', '--killers', 'docs/fences.md', '--together', 'lease'])).toEqual({
+      check: false,
+      excluded: [],
+      filters: ['lease'],
+      mysql: true,
+      killers: 'docs/fences.md',
+      together: true,
+    });
   });
 
-  it('refuses an --exclude with nothing after it', () => {
+  it('refuses an --exclude or --killers with nothing after it, and an unknown option', () => {
     expect(() => parseArgs(['outcome', '--exclude'])).toThrow(/--exclude: a test file or folder must follow/);
+    expect(() => parseArgs(['--exclude', '--mysql'])).toThrow(/--exclude: a test file or folder must follow/);
+    expect(() => parseArgs(['--killers'])).toThrow(/--killers: a table/);
+    expect(() => parseArgs(['--mariadb'])).toThrow(/unknown option --mariadb/);
   });
 
   it('leaves the excluded files and folders out of the folders it runs, and runs the rest', () => {
