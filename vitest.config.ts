@@ -12,6 +12,7 @@ const UNIT = [
   'services/executor/test/transitions.test.ts',
   'packages/client/test/webhook.test.ts',
   'packages/client/test/generated.test.ts',
+  'apps/console/test/*.test.ts',
   'test/docs/*.test.ts',
   'test/tooling/*.test.ts',
   'test/shape/**/*.test.ts',

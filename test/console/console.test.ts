@@ -1,120 +1,27 @@
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { insertJobs } from '@dsched/testkit/fixtures';
-import { FAST_LOOPS, type Fleet, startFleet } from '@dsched/testkit/fleet';
-import { REPO_ROOT } from '@dsched/testkit/names';
-import { freePort } from '@dsched/testkit/ports';
-import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
-import { useTestStores } from '@dsched/testkit/test-stores';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildConsole } from '../../apps/console/scripts/build.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { ADMIN_TOKEN, useConsole } from './harness.ts';
 
-// The console in a real Chromium (Debian's, driven by playwright-core, kept off the network)
-// against the six services as processes, real MariaDB and Cassandra and a real loopback target.
-// The page is job-api's /ui; task-api allows that origin by CORS. Each screen is checked with
-// axe-core (no serious or critical violation) and photographed at 1280×800: into docs/console/
-// with UPDATE_SCREENSHOTS=1, into a temporary folder otherwise (so CI leaves the tree clean).
+// The console's screens in a real Chromium against the six services (harness.ts): each screen
+// checked with axe-core and photographed. A run's DAG, timeline and live updates: workflow-run.test.ts.
 
-const ADMIN_TOKEN = 'console-admin-token-0123456789';
-const CHROMIUM = process.env.DSCHED_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? join(REPO_ROOT, 'docs/console')
-    : join(tmpdir(), 'dsched-console-shots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-const { db, ks } = useTestStores(import.meta.url);
-let target: ScriptedTarget;
-let fleet: Fleet | undefined;
-let browser: Browser | undefined;
-let page: Page;
+const c = useConsole(import.meta.url, (call) => ({
+  status: call.path.startsWith('/fail') ? 500 : 200,
+  body: 'ok',
+}));
+const db = c.db;
+// Read when a test runs (the harness fills them in beforeAll).
+const api: typeof c.api = (...args) => c.api(...args);
+const checkScreen: typeof c.checkScreen = (...args) => c.checkScreen(...args);
+const nav: typeof c.nav = (name) => c.nav(name);
+let page: typeof c.page;
+let target: typeof c.target;
 let taskApi: string;
 let jobApi: string;
-let tenant: { id: string; apiKey: string };
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  [target] = await Promise.all([
-    startScriptedTarget((call) => ({ status: call.path.startsWith('/fail') ? 500 : 200, body: 'ok' })),
-    buildConsole(),
-  ]);
-  const [taskPort, jobPort] = [await freePort(), await freePort()];
-  taskApi = `http://127.0.0.1:${taskPort}`;
-  jobApi = `http://127.0.0.1:${jobPort}`;
-  fleet = await startFleet(
-    {
-      DATABASE_URL: db.url,
-      CASSANDRA_KEYSPACE: ks.keyspace,
-      DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
-      TASK_API_CORS_ORIGINS: jobApi,
-      CONSOLE_TASK_API_URL: taskApi,
-      ...FAST_LOOPS,
-    },
-    undefined,
-    { ports: { 'task-api': taskPort, 'job-api': jobPort } },
-  );
-  const res = await fetch(`${taskApi}/v1/admin/tenants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'console' }),
-  });
-  tenant = (await res.json()) as { id: string; apiKey: string };
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  // Nothing but the two APIs: a request elsewhere (a CDN) fails the test.
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(jobApi) || url.startsWith(taskApi)) return route.continue();
-    throw new Error(`the console asked for ${url}`);
-  });
+let tenant: typeof c.tenant;
+beforeAll(() => {
+  ({ page, target, taskApi, jobApi, tenant } = c);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await fleet?.stop();
-  await target?.close();
-});
-
-async function api(
-  base: string,
-  path: string,
-  init: { method?: string; body?: unknown; token?: string } = {},
-) {
-  const res = await fetch(`${base}${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      authorization: `Bearer ${init.token ?? tenant.apiKey}`,
-      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-const nav = (name: string) =>
-  page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name, exact: true });
-
-/** axe-core on the screen as it is: no serious or critical violation; then its screenshot. */
-async function checkScreen(name: string, options: { screenshot?: boolean } = {}): Promise<void> {
-  await page.addScriptTag({ path: AXE });
-  // A string, run in the page (where `axe` and `document` are).
-  const violations = await page.evaluate<{ id: string; impact: string; nodes: string[] }[]>(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
-      id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
-  );
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious, `${name}: ${JSON.stringify(serious)}`).toEqual([]);
-  if (options.screenshot !== false) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
 
 it('signs in, refuses a bad zone beside its field, creates the task, shows fires, runs and attempts live', async () => {
   await page.goto(`${jobApi}/ui/`);
@@ -328,8 +235,9 @@ it('shows a workflow and the operator screens, accessible too', async () => {
   await page.locator('h2 .s-succeeded').waitFor({ timeout: 30_000 });
   await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
   // Drawn: two nodes and the dependency between them, both succeeded.
-  await expect.poll(() => page.locator('svg.dag .dag-node.s-succeeded').count()).toBe(2);
-  expect(await page.locator('svg.dag .edges line').count()).toBe(1);
+  await expect
+    .poll(() => page.locator('canvas.dag').getAttribute('aria-label'))
+    .toMatch(/: 2 nodes \(2 succeeded\), 1 dependencies/);
   await checkScreen('workflow');
 
   await nav('Overview').click();

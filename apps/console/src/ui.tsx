@@ -69,33 +69,87 @@ export function Badge(props: { state: string }) {
   return <span class={`badge s-${props.state}`}>{props.state.replace('_', ' ')}</span>;
 }
 
-/** Runs `load` now and every `everyMs` while the tab is visible (live screens). */
-export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 0) {
+export interface PollOptions<T> {
+  /** The interval after a load that brought something new; 0: load once (and on `reload`). */
+  everyMs: number;
+  /** Each unchanged answer stretches the interval by half, up to this (default: no stretching). */
+  maxMs?: number;
+  /** Stop once this holds of the data (a run that ended); a `reload` that finds it false resumes. */
+  until?: (data: T) => boolean;
+  /** Keep showing the last data while a change of `deps` loads (no flicker of a live table). */
+  keep?: boolean;
+}
+
+/**
+ * Loads now and again after each answer while the tab is visible: at `everyMs` after a change,
+ * backing off to `maxMs` while nothing changes, not at all once `until` holds. A hidden tab stops
+ * the timer; showing it again loads at once. (Polling rather than server-sent events: the APIs
+ * hold no connection and coordinate only through MySQL, so a push would poll the database all the
+ * same, per open tab, inside the API; docs/console.md "Live updates".)
+ */
+export function usePoll<T>(load: () => Promise<T>, deps: unknown[], every: number | PollOptions<T> = 0) {
+  const options = typeof every === 'number' ? { everyMs: every } : every;
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [loading, setLoading] = useState(true);
   const latest = useRef(load);
   latest.current = load;
+  const opts = useRef(options);
+  opts.current = options;
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const delay = useRef(options.everyMs);
+  const previous = useRef<string | undefined>(undefined);
+  const done = useRef(false);
+  const generation = useRef(0);
+  const stop = () => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+  };
   const reload = useCallback(async () => {
+    const asked = generation.current;
+    stop();
+    let value: T | undefined;
+    let failed = false;
     try {
-      const value = await latest.current();
+      value = await latest.current();
+    } catch (e) {
+      failed = true;
+      if (asked === generation.current) setError(e);
+    }
+    if (asked !== generation.current) return;
+    setLoading(false);
+    const o = opts.current;
+    const stretched = Math.min(o.maxMs ?? o.everyMs, Math.round(delay.current * 1.5));
+    if (!failed) {
+      const text = JSON.stringify(value);
+      delay.current = text === previous.current ? stretched : o.everyMs;
+      previous.current = text;
       setData(value);
       setError(undefined);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setLoading(false);
-    }
+      done.current = o.until?.(value as T) ?? false;
+    } else delay.current = stretched;
+    if (!o.everyMs || done.current || document.visibilityState !== 'visible') return;
+    stop();
+    timer.current = setTimeout(() => void reload(), delay.current);
   }, []);
   useEffect(() => {
+    generation.current += 1;
     setLoading(true);
-    setData(undefined);
+    if (!opts.current.keep) setData(undefined);
+    delay.current = opts.current.everyMs;
+    previous.current = undefined;
+    done.current = false;
     void reload();
-    if (!everyMs) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void reload();
-    }, everyMs);
-    return () => clearInterval(timer);
+    const onVisibility = () => {
+      if (document.visibilityState !== 'visible') stop();
+      else if (opts.current.everyMs && !done.current && !timer.current) void reload();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      generation.current += 1;
+      stop();
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
   }, deps);
   return { data, error, loading, reload };
 }
@@ -173,4 +227,24 @@ export async function forEachId(ids: string[], fn: (id: string) => Promise<unkno
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
   return { ok, failed };
+}
+
+/** Previous and Next over a keyset list: the tokens of the pages walked so far, the last one shown. */
+export function Pager(props: {
+  label: string;
+  tokens: string[];
+  setTokens: (tokens: string[]) => void;
+  next: string | undefined;
+}) {
+  const { tokens, setTokens, next } = props;
+  return (
+    <nav class="pager" aria-label={props.label}>
+      <button type="button" disabled={tokens.length === 0} onClick={() => setTokens(tokens.slice(0, -1))}>
+        Previous
+      </button>
+      <button type="button" disabled={!next} onClick={() => next && setTokens([...tokens, next])}>
+        Next
+      </button>
+    </nav>
+  );
 }

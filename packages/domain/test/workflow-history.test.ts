@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   ARCHIVE_NODE_BUCKET_SIZE,
+  ARCHIVED_GRAPH_MAX_EDGES,
+  ARCHIVED_GRAPH_MAX_NODES,
+  archivedGraphFits,
+  GRAPH_MAX_EDGES,
+  GRAPH_MAX_NODES,
+  graphFits,
   NodePlacement,
   nodeBucketCount,
   nodeRecordFromJson,
@@ -9,6 +15,22 @@ import {
 import type { NodeState } from '../src/decisions/workflow-nodes.ts';
 
 // Where history keeps a finished run's nodes: consecutive buckets in node id order, and per state.
+
+describe('graphFits and archivedGraphFits', () => {
+  it('answers a live run whole up to its limits, and keeps an archived one’s edges up to smaller ones', () => {
+    expect(graphFits({ nodeCount: GRAPH_MAX_NODES, edgeCount: GRAPH_MAX_EDGES })).toBe(true);
+    expect(graphFits({ nodeCount: GRAPH_MAX_NODES + 1, edgeCount: 0 })).toBe(false);
+    expect(graphFits({ nodeCount: 2, edgeCount: GRAPH_MAX_EDGES + 1 })).toBe(false);
+    expect(
+      archivedGraphFits({ nodeCount: ARCHIVED_GRAPH_MAX_NODES, edgeCount: ARCHIVED_GRAPH_MAX_EDGES }),
+    ).toBe(true);
+    expect(archivedGraphFits({ nodeCount: ARCHIVED_GRAPH_MAX_NODES + 1, edgeCount: 0 })).toBe(false);
+    expect(archivedGraphFits({ nodeCount: 2, edgeCount: ARCHIVED_GRAPH_MAX_EDGES + 1 })).toBe(false);
+    // The console draws 5,000 nodes (issue 31); history keeps the small runs' edges only.
+    expect(GRAPH_MAX_NODES).toBe(5000);
+    expect(ARCHIVED_GRAPH_MAX_NODES).toBeLessThan(GRAPH_MAX_NODES);
+  });
+});
 
 describe('NodePlacement', () => {
   it('fills buckets of consecutive nodes, and buckets of each state by rank within it', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { GRAPH_MAX_NODES } from '../src/core/workflows.ts';
+import { ARCHIVED_GRAPH_MAX_NODES, GRAPH_MAX_NODES } from '../src/core/workflows.ts';
 import { tenantClient } from './helpers.ts';
 import { buildTestApp } from './test-app.ts';
 
@@ -51,6 +51,18 @@ it('answers every node and dependency of a small workflow, and only to its tenan
     ['c', 'd'],
   ]);
   expect((await other.call('GET', `/v1/workflows/${id}/graph`)).statusCode).toBe(404);
+});
+
+it(`answers a live run larger than history keeps whole (${ARCHIVED_GRAPH_MAX_NODES + 100} nodes)`, async () => {
+  const acme = await tenantClient(t.app);
+  const count = ARCHIVED_GRAPH_MAX_NODES + 100;
+  const nodes = Array.from({ length: count }, (_, i) => node(`n${i}`, i ? [`n${i - 1}`] : []));
+  const res = await acme.call('POST', '/v1/workflows', { name: 'long', nodes });
+  expect(res.statusCode).toBe(201);
+  const graph = await acme.call('GET', `/v1/workflows/${(res.json() as { id: string }).id}/graph`);
+  expect(graph.statusCode).toBe(200);
+  expect(graph.json().nodes).toHaveLength(count);
+  expect(graph.json().edges).toHaveLength(count - 1);
 });
 
 it(`refuses a workflow of more than ${GRAPH_MAX_NODES} nodes with 412, pointing at /nodes`, async () => {

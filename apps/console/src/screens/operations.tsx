@@ -124,7 +124,11 @@ function OperationList({ client }: { client: DschedClient }) {
 }
 
 function OperationDetail({ client, id }: { client: DschedClient; id: string }) {
-  const op = usePoll(() => client.getOperation(id), [id], 1000);
+  // Every second until it ends (a finished operation does not change again).
+  const op = usePoll(() => client.getOperation(id), [id], {
+    everyMs: 1000,
+    until: (o) => o.state !== 'running',
+  });
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<unknown>();
   const o = op.data;

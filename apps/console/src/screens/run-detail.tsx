@@ -7,12 +7,15 @@ import { Badge, ErrorBanner, Notice, usePoll } from '../ui.tsx';
 
 // One run: the latest attempt's error first, every attempt newest first, a 202 job's heartbeat and
 // progress, and the request as dsched sends it (the task's target plus the headers every call
-// carries). Polled every 2 s until the run has ended.
+// carries). Polled every 2 s until the run has ended (a cancel or a redrive from here resumes it).
 
 const FINAL = new Set(['succeeded', 'dead', 'cancelled']);
 
 export function RunDetailScreen({ client, jobId }: ScreenProps & { jobId: string }) {
-  const job = usePoll(() => client.getJob(jobId), [jobId], 2000);
+  const job = usePoll(() => client.getJob(jobId), [jobId], {
+    everyMs: 2000,
+    until: (j) => FINAL.has(j.state),
+  });
   const taskId = job.data?.taskId;
   const task = usePoll(async () => (taskId ? client.getTask(taskId) : undefined), [taskId]);
   const [notice, setNotice] = useState<string>();

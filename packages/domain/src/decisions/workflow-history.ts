@@ -8,13 +8,29 @@ import type { NodeState, WorkflowState } from './workflow-nodes.ts';
 /** Consecutive nodes (in node id order) per history partition; also the archiver's node page. */
 export const ARCHIVE_NODE_BUCKET_SIZE = 100;
 
-/** The largest run GET /v1/workflows/{id}/graph answers whole (the console draws it). */
-export const GRAPH_MAX_NODES = 500;
-export const GRAPH_MAX_EDGES = 5000;
+/**
+ * The largest live run GET /v1/workflows/{id}/graph answers whole (the console draws it: a layered
+ * layout on a canvas, docs/console.md). Read from MySQL in one statement each for nodes and edges.
+ */
+export const GRAPH_MAX_NODES = 5000;
+export const GRAPH_MAX_EDGES = 20_000;
 
-/** Whether a run is small enough for its graph to be answered whole (and kept in its summary). */
+/**
+ * The largest run whose dependencies the archiver keeps in its summary, so that its graph is still
+ * answered from history. Smaller than the live limit: the runs list reads up to 50 summaries a page,
+ * and 20,000 dependencies are about 600 KB of JSON each.
+ */
+export const ARCHIVED_GRAPH_MAX_NODES = 500;
+export const ARCHIVED_GRAPH_MAX_EDGES = 5000;
+
+/** Whether a live run is small enough for its graph to be answered whole. */
 export function graphFits(run: { nodeCount: number; edgeCount: number }): boolean {
   return run.nodeCount <= GRAPH_MAX_NODES && run.edgeCount <= GRAPH_MAX_EDGES;
+}
+
+/** Whether the archiver keeps a run's dependencies in its summary (its graph answered from history). */
+export function archivedGraphFits(run: { nodeCount: number; edgeCount: number }): boolean {
+  return run.nodeCount <= ARCHIVED_GRAPH_MAX_NODES && run.edgeCount <= ARCHIVED_GRAPH_MAX_EDGES;
 }
 
 /** A finished run the archiver may move; `archived`: its copy is complete, only its delete is left. */

@@ -1,4 +1,9 @@
-import { ARCHIVE_NODE_BUCKET_SIZE, type ArchivedWorkflow, graphFits, NodePlacement } from '@dsched/domain';
+import {
+  ARCHIVE_NODE_BUCKET_SIZE,
+  type ArchivedWorkflow,
+  archivedGraphFits,
+  NodePlacement,
+} from '@dsched/domain';
 import type { ArchiverMetrics } from '../metrics.ts';
 import type { ArchivableRun, Failpoint, FinishedWorkflowSource, WorkflowHistoryWriter } from '../ports.ts';
 
@@ -95,7 +100,7 @@ export class WorkflowArchiver {
       tenantId: run.tenantId,
       version: copy.version,
       record,
-      edges: graphFits(record) ? await this.#source.edges(run.id, record.edgeCount) : null,
+      edges: archivedGraphFits(record) ? await this.#source.edges(run.id, record.edgeCount) : null,
     };
     await this.#write.run(archived);
     return true;

@@ -1,4 +1,5 @@
 import {
+  ARCHIVED_GRAPH_MAX_NODES,
   type ArchivedWorkflow,
   type CreateWorkflowRequest,
   checkNodeTimes,
@@ -207,9 +208,16 @@ export async function operateOnRun(
   return wf;
 }
 
-export { GRAPH_MAX_EDGES, GRAPH_MAX_NODES };
+export { ARCHIVED_GRAPH_MAX_NODES, GRAPH_MAX_EDGES, GRAPH_MAX_NODES };
 
-/** A small run's every node and dependency, for drawing; a larger one is paged through /nodes. */
+const tooLarge = (message: string, issue: string) =>
+  new DschedError('failed_precondition', message, { details: [{ field: 'id', issue }] });
+
+/**
+ * A run's every node (without outputs: a drawing needs none, /nodes pages them) and dependency,
+ * for drawing. Live up to GRAPH_MAX_NODES; from history only while its summary keeps its edges
+ * (ARCHIVED_GRAPH_MAX_NODES); a larger one is paged through /nodes.
+ */
 export async function workflowGraph(
   stores: WorkflowStores,
   tenant: Tenant,
@@ -217,17 +225,13 @@ export async function workflowGraph(
 ): Promise<{ workflow: WorkflowRecord; nodes: NodeRecord[]; edges: [string, string][] }> {
   const workflow = await getWorkflowOrThrow(stores, tenant, id);
   if (!graphFits(workflow)) {
-    throw new DschedError(
-      'failed_precondition',
+    throw tooLarge(
       `the workflow has ${workflow.nodeCount} nodes and ${workflow.edgeCount} dependencies; its graph is ` +
         `answered up to ${GRAPH_MAX_NODES} and ${GRAPH_MAX_EDGES}: page through /nodes instead`,
-      {
-        details: [
-          { field: 'id', issue: `more than ${GRAPH_MAX_NODES} nodes or ${GRAPH_MAX_EDGES} dependencies` },
-        ],
-      },
+      `more than ${GRAPH_MAX_NODES} nodes or ${GRAPH_MAX_EDGES} dependencies`,
     );
   }
+  const withoutOutputs = (nodes: NodeRecord[]) => nodes.map((n) => ({ ...n, output: undefined }));
   return readRun(
     stores,
     tenant,
@@ -237,14 +241,22 @@ export async function workflowGraph(
         stores.workflows.listNodes(id, { limit: GRAPH_MAX_NODES }),
         stores.workflows.listEdges(id, GRAPH_MAX_EDGES),
       ]);
-      return { workflow, nodes, edges };
+      return { workflow, nodes: withoutOutputs(nodes), edges };
     },
-    // The archiver keeps a drawable run's dependencies in its summary.
-    async (run) => ({
-      workflow: run.record,
-      nodes: await stores.history.listNodes(run, { limit: GRAPH_MAX_NODES }),
-      edges: run.edges ?? [],
-    }),
+    // The archiver keeps a small run's dependencies in its summary; a larger one's are not kept.
+    async (run) => {
+      if (run.edges === null)
+        throw tooLarge(
+          `the workflow has ${run.record.nodeCount} nodes and moved to history, which keeps the ` +
+            `dependencies of runs up to ${ARCHIVED_GRAPH_MAX_NODES} nodes: page through /nodes instead`,
+          `archived with more than ${ARCHIVED_GRAPH_MAX_NODES} nodes`,
+        );
+      return {
+        workflow: run.record,
+        nodes: withoutOutputs(await stores.history.listNodes(run, { limit: GRAPH_MAX_NODES })),
+        edges: run.edges,
+      };
+    },
   );
 }
 

@@ -21,6 +21,7 @@ import { defineRoute, HISTORY_UNAVAILABLE, parseWith, pathId, STANDARD_ERRORS } 
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  ARCHIVED_GRAPH_MAX_NODES,
   GRAPH_MAX_EDGES,
   GRAPH_MAX_NODES,
   getWorkflowOrThrow,
@@ -129,11 +130,13 @@ export const workflowRouteDocs = [
   defineRoute({
     method: 'get',
     path: '/v1/workflows/{id}/graph',
-    summary: `A small workflow whole: every node and dependency, up to ${GRAPH_MAX_NODES} nodes`,
+    summary: `A workflow whole: every node and dependency, up to ${GRAPH_MAX_NODES} nodes`,
     description:
-      `For drawing the DAG (the console does): the workflow, all its nodes in id order and its ` +
-      `dependencies as [parent, child] pairs. A workflow of more than ${GRAPH_MAX_NODES} nodes or ` +
-      `${GRAPH_MAX_EDGES} dependencies answers 412; page through /nodes instead.`,
+      `For drawing the DAG (the console does): the workflow, all its nodes in id order (without ` +
+      `their outputs: /nodes has them) and its dependencies as [parent, child] pairs. A workflow of ` +
+      `more than ${GRAPH_MAX_NODES} nodes or ${GRAPH_MAX_EDGES} dependencies answers 412, and so does ` +
+      `one of more than ${ARCHIVED_GRAPH_MAX_NODES} nodes once it moved to history (which keeps the ` +
+      `dependencies of smaller runs only); page through /nodes instead.`,
     tags: ['workflows'],
     auth: 'tenant',
     params: idParamsSchema,
