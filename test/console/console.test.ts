@@ -6,7 +6,7 @@ import { ADMIN_TOKEN, useConsole } from './harness.ts';
 // checked with axe-core and photographed. A run's DAG, timeline and live updates: workflow-run.test.ts.
 
 const c = useConsole(import.meta.url, (call) => ({
-  status: call.path.startsWith('/fail') ? 500 : 200,
+  status: call.path.startsWith('/fail') ? 500 : call.path.startsWith('/gone') ? 410 : 200,
   body: 'ok',
 }));
 const db = c.db;
@@ -171,6 +171,38 @@ it('redrives a dead-lettered job from the DLQ screen, after a confirm', async ()
   );
   const runs = (await api(jobApi, `/v1/tasks/${task.id}/runs`)) as { runs: { attempts: unknown[] }[] };
   expect(runs.runs[0]!.attempts.length).toBeGreaterThanOrEqual(1);
+
+  // By the error's text: a bulk operation on the server (the text, and the range the matches span).
+  const gone = await api(taskApi, '/v1/tasks', {
+    method: 'POST',
+    body: {
+      name: 'gone',
+      schedule: { type: 'once', at: new Date(Date.now() + 200).toISOString() },
+      target: { url: `${target.url}/gone` },
+      retry: { maxAttempts: 1 },
+    },
+  });
+  await target.until(() => target.calls.some((c) => c.path === '/gone'), 30_000, 'the gone call');
+  await page.goto(`${jobApi}/ui/#/dlq?q=http%20410`);
+  await expect.poll(() => page.locator('.count').innerText(), { timeout: 30_000 }).toBe('1 dead job');
+  const failCalls = target.calls.filter((c) => c.path === '/fail').length;
+  await page.getByRole('button', { name: 'Redrive all matching' }).click();
+  const dialog = page.getByRole('dialog', { name: /Redrive all 1 matching\?/ });
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByRole('heading', { name: /^Operation / }).waitFor();
+  await page.getByText('1 of 1 done').waitFor({ timeout: 30_000 });
+  expect(await page.locator('dl.facts').innerText()).toMatch(
+    /state dead, from .*, error contains "http 410"/,
+  );
+  await target.until(
+    () => target.calls.filter((c) => c.path === '/gone').length >= 2,
+    30_000,
+    'the gone call, redriven',
+  );
+  // The dead job of another error was not redriven by it.
+  expect(target.calls.filter((c) => c.path === '/fail').length).toBe(failCalls);
+  // The screens after this one count the tenant's tasks: this one goes.
+  await api(taskApi, `/v1/tasks/${gone.id}`, { method: 'DELETE' });
 });
 
 it('cancels every run a tag filter matches as one bulk operation, and follows its progress', async () => {
@@ -304,4 +336,36 @@ it('shows a workflow and the operator screens, accessible too', async () => {
   expect(await page.locator('tbody tr td:nth-child(4)').allInnerTexts()).toEqual(['team:data', 'team:data']);
   await page.goto(`${jobApi}/ui/#/runs`);
   await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(3);
+});
+
+it('filters tasks by tag and pauses every task the tags match as one bulk operation', async () => {
+  const make = (name: string, team: string) =>
+    api(taskApi, '/v1/tasks', {
+      method: 'POST',
+      body: {
+        name,
+        schedule: { type: 'cron', expression: '0 9 * * *', timezone: 'UTC' },
+        target: { url: `${target.url}/ok` },
+        tags: { team },
+      },
+    }) as Promise<{ id: string }>;
+  const ops = await Promise.all([make('ops one', 'ops'), make('ops two', 'ops'), make('ops three', 'ops')]);
+  const other = await make('billing run', 'billing');
+  await nav('Tasks').click();
+  // No tags, no "all matching": a bulk operation needs a filter the server knows.
+  expect(await page.getByRole('button', { name: 'Pause all matching' }).isDisabled()).toBe(true);
+  await page.getByLabel('Tags').fill('team:ops');
+  await page.getByLabel('Tags').press('Tab');
+  await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/tasks?tag=team%3Aops');
+  await expect.poll(() => page.locator('tbody tr').count()).toBe(3);
+  await page.getByRole('link', { name: 'billing run' }).waitFor({ state: 'detached' });
+  await checkScreen('tasks-tagged');
+  await page.getByRole('button', { name: 'Pause all matching' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect.poll(() => dialog.innerText()).toMatch(/Pause all 3 matching\?/);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByRole('heading', { name: /^Operation / }).waitFor();
+  await page.getByText('3 of 3 done').waitFor({ timeout: 30_000 });
+  for (const t of ops) expect((await api(taskApi, `/v1/tasks/${t.id}`)).state).toBe('paused');
+  expect((await api(taskApi, `/v1/tasks/${other.id}`)).state).toBe('active');
 });

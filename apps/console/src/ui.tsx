@@ -183,6 +183,8 @@ export function SelectAll(props: { ids: string[]; sel: ReturnType<typeof useSele
 export function useConfirm() {
   const ref = useRef<HTMLDialogElement>(null);
   const [text, setText] = useState('');
+  // Its own id: a screen may hold two (its own confirm and a bulk operation's).
+  const textId = useId('confirm-text');
   const resolver = useRef<(ok: boolean) => void>(() => {});
   const ask = (message: string) =>
     new Promise<boolean>((resolve) => {
@@ -195,8 +197,8 @@ export function useConfirm() {
     resolver.current(ok);
   };
   const dialog = (
-    <dialog ref={ref} aria-labelledby="confirm-text" onCancel={() => resolver.current(false)}>
-      <p id="confirm-text">{text}</p>
+    <dialog ref={ref} aria-labelledby={textId} onCancel={() => resolver.current(false)}>
+      <p id={textId}>{text}</p>
       <div class="actions">
         <button type="button" class="primary" onClick={() => close(true)}>
           Confirm

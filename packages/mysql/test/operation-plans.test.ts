@@ -50,6 +50,7 @@ const filter = (f: Partial<OperationFilter>): OperationFilter => ({
   state: null,
   from: null,
   to: null,
+  errorContains: null,
   ...f,
 });
 
@@ -77,6 +78,13 @@ it.each(['cancel', 'redrive', 'retry'] as const)(
 it.each([
   ['a task', { taskId: '' }, 'jobs_by_task'],
   ['a time range', { from: new Date(Date.now() - 3600_000), to: new Date() }, 'jobs_by_tenant_time'],
+  // An error's text is read from the row: the walk and its index stay the same.
+  [
+    'a time range and an error text',
+    { from: new Date(Date.now() - 3600_000), to: new Date(), errorContains: 'http 503' },
+    'jobs_by_tenant_time',
+  ],
+  ['a task and an error text', { taskId: '', errorContains: 'http 503' }, 'jobs_by_task'],
 ] as const)('a cancel by %s walks %s without a sort', async (_, f, index) => {
   const rows = await explain('cancel', filter({ ...f, ...('taskId' in f ? { taskId } : {}) }));
   const plan = JSON.stringify(rows);

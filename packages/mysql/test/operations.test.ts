@@ -232,6 +232,44 @@ describe('the other actions', () => {
     for (const j of rest) expect(after.get(j)).toEqual(before.get(j));
   });
 
+  it('redrive by the text of a last error (ignoring case) within a time range, or a task: only the jobs whose error holds it', async () => {
+    const task = await createTask(db.pool, cronTask(tenantId));
+    const dead = (n: number, from: number, taskId: string | null = null) =>
+      Array.from({ length: n }, (_, i) => ({
+        tenantId,
+        taskId,
+        scheduledFor: ago(from - i),
+        state: 'dead' as const,
+      }));
+    const [unavailable, refused, ofTask] = await Promise.all([
+      insertJobs(db.pool, dead(3, 900)),
+      insertJobs(db.pool, dead(2, 800)),
+      insertJobs(db.pool, dead(2, 700, task.id)),
+    ]);
+    const setError = (ids: string[], error: string) =>
+      db.pool.query('UPDATE jobs SET last_error = ? WHERE id IN (?)', [error, ids.map(idToBin)]);
+    await setError(unavailable, 'HTTP 503: Service Unavailable');
+    await setError(refused, 'connect ECONNREFUSED 127.0.0.1:9');
+    await setError(ofTask, 'HTTP 503: Service Unavailable');
+    const before = await jobStates();
+    const range = { from: ago(1000).toISOString(), to: ago(750).toISOString() };
+    const { matched, operation } = await start('redrive', { ...range, errorContains: 'SERVICE unavail' });
+    expect(matched).toBe(3);
+    await takeOperation(db.pool, 'w:1', 30_000);
+    expect(await runBatches(operation!.id, 'w:1')).toMatchObject({
+      operation: { state: 'succeeded', done: 3 },
+    });
+    const after = await jobStates();
+    for (const j of unavailable) expect(after.get(j)).toMatchObject({ state: 'pending', group: 2 });
+    for (const j of [...refused, ...ofTask]) expect(after.get(j)).toEqual(before.get(j));
+    // By task: the same text, the task's two.
+    const byTask = await start('redrive', { taskId: task.id, errorContains: 'service unavailable' }, true);
+    expect(byTask.matched).toBe(2);
+    expect((await start('redrive', { taskId: task.id, errorContains: 'ECONNREFUSED' }, true)).matched).toBe(
+      0,
+    );
+  });
+
   it('retry by time range makes jobs waiting out a backoff due now, and only those', async () => {
     const jobs = await insertJobs(db.pool, [
       { tenantId, taskId: null, scheduledFor: ago(300), state: 'pending', attempt: 1 },

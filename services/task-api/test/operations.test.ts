@@ -68,6 +68,14 @@ describe('POST /v1/operations', () => {
         'filter.from',
       ],
       [{ action: 'delete', filter: { tag: 'team:ops' } }, 'action'],
+      // A last error's text narrows a filter; it is not one alone, nor one for tasks.
+      [{ action: 'redrive', filter: { errorContains: 'HTTP 503' } }, 'filter'],
+      [
+        { action: 'redrive', filter: { tag: 'team:ops', errorContains: 'x'.repeat(201) } },
+        'filter.errorContains',
+      ],
+      [{ action: 'redrive', filter: { tag: 'team:ops', errorContains: '' } }, 'filter.errorContains'],
+      [{ action: 'pause', filter: { tag: 'team:ops', errorContains: 'HTTP' } }, 'filter.errorContains'],
     ] as const) {
       const res = await c.call('POST', '/v1/operations', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);

@@ -7,9 +7,10 @@ import { ErrorBanner, Notice, SelectAll, useConfirm, usePoll, useSelection } fro
 import { useBulkOperation } from './operations.tsx';
 
 // The dead-letter queue: every dead job (paged from the API up to MAX), filtered by task and by
-// text in the URL, counted; redrive the selection or everything that matches, after a confirm. A
-// task's whole DLQ (no text filter) is redriven by a bulk operation on the server, followed under
-// Operations; a text filter is the page's own, so its matches are redriven by id from here.
+// the last error's text in the URL, counted; redrive the selection (by id, from here) or everything
+// that matches, after a confirm. "All matching" is a bulk operation on the server, followed under
+// Operations: the task, the error's text (`errorContains`, ignoring case, as the page matches it)
+// and the time range the matching jobs span, since the text alone is not a filter.
 
 const MAX = 10_000;
 
@@ -30,12 +31,26 @@ export function DlqScreen({ client, route }: ScreenProps) {
   const confirm = useConfirm();
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<unknown>();
+  const operation = useBulkOperation(client);
   const matching = (list.data?.jobs ?? []).filter(
     (j) =>
       (!task || j.taskId === task) &&
-      (!text ||
-        `${j.lastError ?? ''} ${j.lastStatus ?? ''} ${j.id}`.toLowerCase().includes(text.toLowerCase())),
+      (!text || (j.lastError ?? '').toLowerCase().includes(text.toLowerCase())),
   );
+  const redriveMatching = () => {
+    const times = matching.map((j) => Date.parse(j.scheduledFor));
+    return operation.start('redrive', {
+      state: 'dead',
+      ...(task ? { taskId: task } : {}),
+      ...(text ? { errorContains: text } : {}),
+      ...(task && !text
+        ? {}
+        : {
+            from: new Date(Math.min(...times)).toISOString(),
+            to: new Date(Math.max(...times) + 1).toISOString(),
+          }),
+    });
+  };
   const redrive = async (ids: string[], what: string) => {
     if (ids.length === 0) return;
     if (
@@ -58,7 +73,6 @@ export function DlqScreen({ client, route }: ScreenProps) {
       setError(e);
     }
   };
-  const operation = useBulkOperation(client);
   const set = (k: string) => (e: Event) =>
     go('/dlq', { task, q: text, [k]: (e.currentTarget as HTMLInputElement).value });
   return (
@@ -85,18 +99,7 @@ export function DlqScreen({ client, route }: ScreenProps) {
         >
           Redrive selected
         </button>
-        <button
-          type="button"
-          disabled={!matching.length}
-          onClick={() =>
-            task && !text
-              ? operation.start('redrive', { taskId: task })
-              : redrive(
-                  matching.map((j) => j.id),
-                  'every matching job',
-                )
-          }
-        >
+        <button type="button" disabled={!matching.length} onClick={redriveMatching}>
           Redrive all matching
         </button>
         <span>{sel.selected.size} selected</span>

@@ -27,6 +27,7 @@ function filterText(op: BulkOperation): string {
       ...(f.state ? [`state ${f.state}`] : []),
       ...(f.from ? [`from ${f.from}`] : []),
       ...(f.to ? [`to ${f.to}`] : []),
+      ...(f.errorContains ? [`error contains "${f.errorContains}"`] : []),
     ].join(', ') || '-'
   );
 }

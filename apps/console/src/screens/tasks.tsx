@@ -1,21 +1,28 @@
 import type { Job, OccurrencePreview, Task } from '@dsched/client/browser';
 import { useEffect, useState } from 'preact/hooks';
-import { ago, scheduleWords, when } from '../format.ts';
+import { ago, parseTagInput, scheduleWords, tagsText, when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
 import { Badge, ErrorBanner, forEachId, Notice, SelectAll, usePoll, useSelection } from '../ui.tsx';
+import { useBulkOperation } from './operations.tsx';
 
-// Every task of the tenant (paged from the API 500 at a time), filtered by state and name in the
-// URL, 25 to a page on screen; each row on screen asks for its next 3 fire times (the
-// scheduler's planner, DST policy applied) and its last run.
+// Every task of the tenant (paged from the API 500 at a time), filtered by state, tags (the API's
+// `tag`) and name in the URL, 25 to a page on screen; each row on screen asks for its next 3 fire
+// times (the scheduler's planner, DST policy applied) and its last run. Pause or resume the
+// selection from the page, or every task the tags match as a bulk operation on the server.
 
 const PAGE = 25;
 
-async function allTasks(client: ScreenProps['client'], state: string | undefined): Promise<Task[]> {
+async function allTasks(
+  client: ScreenProps['client'],
+  state: string | undefined,
+  tags: string[],
+): Promise<Task[]> {
   const out: Task[] = [];
   for await (const t of client.tasks({
     limit: 500,
     ...(state === 'active' || state === 'paused' ? { state } : {}),
+    ...(tags.length ? { tag: tags } : {}),
   }))
     out.push(t);
   return out;
@@ -68,14 +75,19 @@ export function TasksScreen({ client, route }: ScreenProps) {
   const state = route.query.get('state') ?? '';
   const q = route.query.get('q') ?? '';
   const page = Math.max(0, Number(route.query.get('page') ?? 0) || 0);
-  const { data, error, loading, reload } = usePoll(() => allTasks(client, state || undefined), [state]);
+  const tags = route.query.getAll('tag');
+  const { data, error, loading, reload } = usePoll(
+    () => allTasks(client, state || undefined, tags),
+    [state, tags.join('\n')],
+  );
+  const operation = useBulkOperation(client);
   const sel = useSelection();
   const [notice, setNotice] = useState<string>();
   const [actionError, setActionError] = useState<unknown>();
   const filtered = (data ?? []).filter((t) => !q || t.name.toLowerCase().includes(q.toLowerCase()));
   const shown = filtered.slice(page * PAGE, page * PAGE + PAGE);
-  const set = (changes: Record<string, string | undefined>) =>
-    go('/tasks', { state, q, ...changes, page: changes.page ?? undefined });
+  const set = (changes: Record<string, string | string[] | undefined>) =>
+    go('/tasks', { state, q, tag: tags, ...changes, page: changes.page ?? undefined });
 
   const bulk = async (action: 'pause' | 'resume') => {
     const ids = [...sel.selected];
@@ -107,6 +119,14 @@ export function TasksScreen({ client, route }: ScreenProps) {
           </select>
         </label>
         <label>
+          Tags{' '}
+          <input
+            placeholder="team:billing, env:prod"
+            value={tags.join(', ')}
+            onChange={(e) => set({ tag: parseTagInput(e.currentTarget.value) })}
+          />
+        </label>
+        <label>
           Name contains <input type="search" value={q} onChange={(e) => set({ q: e.currentTarget.value })} />
         </label>
         <span class="count" aria-live="polite">
@@ -121,9 +141,22 @@ export function TasksScreen({ client, route }: ScreenProps) {
           Resume selected
         </button>
         <span>{sel.selected.size} selected</span>
+        {/* A bulk operation needs a filter the server knows: the tags (the name filter is the page's). */}
+        {(['pause', 'resume'] as const).map((action) => (
+          <button
+            key={action}
+            type="button"
+            disabled={tags.length === 0}
+            title={tags.length ? undefined : 'Filter by tags first'}
+            onClick={() => operation.start(action, { tag: tags })}
+          >
+            {action === 'pause' ? 'Pause' : 'Resume'} all matching
+          </button>
+        ))}
       </div>
+      {operation.dialog}
       <Notice text={notice} />
-      <ErrorBanner error={error ?? actionError} />
+      <ErrorBanner error={error ?? actionError ?? operation.error} />
       <div class="table-wrap">
         <table>
           <caption class="sr-only">Tasks, page {page + 1}</caption>
@@ -157,6 +190,7 @@ export function TasksScreen({ client, route }: ScreenProps) {
                     {t.state === 'paused' ? <Badge state="paused" /> : null}
                     <div class="sub" title={t.createdAt}>
                       created {ago(t.createdAt)}
+                      {t.tags && Object.keys(t.tags).length ? ` · ${tagsText(t.tags)}` : ''}
                     </div>
                   </td>
                   <td>{s.words}</td>

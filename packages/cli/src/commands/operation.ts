@@ -24,6 +24,7 @@ interface StartOptions {
   state?: 'pending' | 'running' | 'dead';
   since?: string;
   until?: string;
+  errorContains?: string;
   dryRun?: boolean;
   watch?: boolean;
   interval: string;
@@ -43,6 +44,7 @@ function filterText(op: BulkOperation): string {
     ...(f.state ? [`state ${f.state}`] : []),
     ...(f.from ? [`from ${f.from}`] : []),
     ...(f.to ? [`to ${f.to}`] : []),
+    ...(f.errorContains ? [`error contains "${f.errorContains}"`] : []),
   ];
   return parts.join(', ');
 }
@@ -100,6 +102,7 @@ export function registerOperationCommands(program: Command, act: Act): void {
     )
     .option('--since <time>', 'runs scheduled at or after: RFC 3339 or a duration ago')
     .option('--until <time>', 'runs scheduled before: RFC 3339 or a duration ago')
+    .option('--error-contains <text>', 'only runs whose last error contains this text (ignoring case)')
     .option('--dry-run', 'say how many it would change, and change nothing')
     .option('--watch', 'follow its progress until it ends (exit 0 succeeded, 1 otherwise)')
     .option('--interval <duration>', 'how often --watch polls', '1s')
@@ -120,6 +123,7 @@ export function registerOperationCommands(program: Command, act: Act): void {
             ...(opts.state ? { state: opts.state } : {}),
             ...(opts.since ? { from: parseTime(opts.since, '--since', now) } : {}),
             ...(opts.until ? { to: parseTime(opts.until, '--until', now) } : {}),
+            ...(opts.errorContains ? { errorContains: opts.errorContains } : {}),
           },
           ...(opts.dryRun ? { dryRun: true } : {}),
         };

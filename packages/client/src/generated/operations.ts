@@ -190,7 +190,7 @@ export const OPERATIONS = {
     "api": "task",
     "method": "GET",
     "path": "/v1/workflows/{id}/graph",
-    "summary": "A small workflow whole: every node and dependency, up to 500 nodes",
+    "summary": "A workflow whole: every node and dependency, up to 5000 nodes",
     "pathParams": [
       "id"
     ],

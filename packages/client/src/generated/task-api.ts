@@ -329,8 +329,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A small workflow whole: every node and dependency, up to 500 nodes
-         * @description For drawing the DAG (the console does): the workflow, all its nodes in id order and its dependencies as [parent, child] pairs. A workflow of more than 500 nodes or 5000 dependencies answers 412; page through /nodes instead.
+         * A workflow whole: every node and dependency, up to 5000 nodes
+         * @description For drawing the DAG (the console does): the workflow, all its nodes in id order (without their outputs: /nodes has them) and its dependencies as [parent, child] pairs. A workflow of more than 5000 nodes or 20000 dependencies answers 412, and so does one of more than 500 nodes once it moved to history (which keeps the dependencies of smaller runs only); page through /nodes instead.
          */
         get: operations["getV1WorkflowsIdGraph"];
         put?: never;
@@ -1003,6 +1003,7 @@ export interface components {
             state?: "pending" | "running" | "dead";
             from?: string;
             to?: string;
+            errorContains?: string;
         };
         /** @description what the operation acts on; at least one of taskId, tag, from, to (never everything) */
         OperationFilter: {
@@ -1025,6 +1026,8 @@ export interface components {
              * @description jobs scheduled before this time
              */
             to?: string;
+            /** @description a job action: only jobs whose last error contains this text (ignoring case); it narrows the other fields, it is not a filter alone */
+            errorContains?: string;
         };
     };
     responses: never;

@@ -26,6 +26,9 @@ const JOB_ACTION_STATES: Record<string, readonly string[]> = {
 
 const time = z.iso.datetime({ offset: true }).describe('RFC 3339 time');
 
+/** The longest `filter.errorContains` (a job's last error is at most 1,000 characters). */
+export const ERROR_TEXT_MAX = 200;
+
 export const operationFilterSchema = z
   .strictObject({
     taskId: z.string().optional().describe('one task: its jobs, or the task itself (pause, resume)'),
@@ -39,6 +42,15 @@ export const operationFilterSchema = z
       .describe('narrows a job action: cancel pending or running, redrive dead, retry pending'),
     from: time.optional().describe('jobs scheduled at or after this time'),
     to: time.optional().describe('jobs scheduled before this time'),
+    errorContains: z
+      .string()
+      .min(1)
+      .max(ERROR_TEXT_MAX)
+      .optional()
+      .describe(
+        'a job action: only jobs whose last error contains this text (ignoring case); it narrows the ' +
+          'other fields, it is not a filter alone',
+      ),
   })
   .describe('what the operation acts on; at least one of taskId, tag, from, to (never everything)')
   .meta({ id: 'OperationFilter' });
@@ -65,6 +77,8 @@ export interface OperationFilter {
   from: Date | null;
   /** Exclusive. */
   to: Date | null;
+  /** Jobs whose last error contains it, ignoring case (a job action's narrowing, never alone). */
+  errorContains: string | null;
 }
 
 /**
@@ -84,6 +98,7 @@ export function operationFilter(
     state: raw.state ?? null,
     from: raw.from === undefined ? null : new Date(raw.from),
     to: raw.to === undefined ? null : new Date(raw.to),
+    errorContains: raw.errorContains ?? null,
   };
   if (!filter.taskId && !filter.tags && !filter.from && !filter.to) {
     throw invalidArgument(
@@ -92,7 +107,7 @@ export function operationFilter(
     );
   }
   if (TASK_ACTIONS.includes(action)) {
-    for (const field of ['state', 'from', 'to'] as const) {
+    for (const field of ['state', 'from', 'to', 'errorContains'] as const) {
       if (raw[field] !== undefined)
         throw invalidArgument(`filter.${field}`, `${action} acts on tasks: filter them by taskId and tag`);
     }
@@ -146,6 +161,7 @@ export const operationViewSchema = z
         state: z.enum(['pending', 'running', 'dead']).optional(),
         from: z.string().optional(),
         to: z.string().optional(),
+        errorContains: z.string().optional(),
       })
       .describe('the filter as stored: tags as a list, times normalised')
       .meta({ id: 'OperationFilterView' }),
@@ -176,6 +192,7 @@ export function operationView(op: Operation): OperationView {
       ...(f.state ? { state: f.state } : {}),
       ...(f.from ? { from: f.from.toISOString() } : {}),
       ...(f.to ? { to: f.to.toISOString() } : {}),
+      ...(f.errorContains ? { errorContains: f.errorContains } : {}),
     },
     state: op.state,
     matched: op.matched,

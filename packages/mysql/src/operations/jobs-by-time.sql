@@ -3,7 +3,9 @@
 -- forward strictly after the cursor (at, id) and before `to`, kept when the job is in the state
 -- asked for (if any) and the action can act on it (docs/bulk-operations.md). Plain FOR UPDATE, as in
 -- jobs-by-tag.sql.
--- Parameters: tenant_id, to, cursor_at, cursor_at, cursor_id, state (or NULL), state, action (the marker's, job-actions.sql), limit
+-- A last-error text (filter.errorContains, lower-cased) narrows the rows read; it is never a key.
+-- Parameters: tenant_id, to, cursor_at, cursor_at, cursor_id, state (or NULL), state,
+--             error_contains (or NULL), error_contains (lower case), action (the marker's, job-actions.sql), limit
 -- Returns: rows of (id, task_id, scheduled_for, state, attempt, claimed_by, workflow_id, node_id, has_callbacks, counts_failures)
 SELECT j.id, j.task_id, j.scheduled_for, j.state, j.attempt, j.claimed_by, j.workflow_id, j.node_id,
        j.callbacks IS NOT NULL AS has_callbacks, j.counts_failures
@@ -11,6 +13,7 @@ SELECT j.id, j.task_id, j.scheduled_for, j.state, j.attempt, j.claimed_by, j.wor
  WHERE j.tenant_id = ? AND j.scheduled_for < ?
    AND (j.scheduled_for > ? OR (j.scheduled_for = ? AND j.id > ?))
    AND (? IS NULL OR j.state = ?)
+   AND (? IS NULL OR LOCATE(?, LOWER(j.last_error)) > 0)
    AND %ACTION%
  ORDER BY j.scheduled_for, j.id
  LIMIT ?

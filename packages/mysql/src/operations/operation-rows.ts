@@ -31,6 +31,7 @@ interface StoredFilter {
   state?: OperationFilter['state'];
   from?: number;
   to?: number;
+  errorContains?: string;
 }
 
 export function filterToJson(f: OperationFilter): string {
@@ -40,6 +41,7 @@ export function filterToJson(f: OperationFilter): string {
     ...(f.state ? { state: f.state } : {}),
     ...(f.from ? { from: f.from.getTime() } : {}),
     ...(f.to ? { to: f.to.getTime() } : {}),
+    ...(f.errorContains ? { errorContains: f.errorContains } : {}),
   };
   return JSON.stringify(stored);
 }
@@ -52,6 +54,7 @@ function filterFromJson(raw: unknown): OperationFilter {
     state: s.state ?? null,
     from: s.from === undefined ? null : new Date(s.from),
     to: s.to === undefined ? null : new Date(s.to),
+    errorContains: s.errorContains ?? null,
   };
 }
 

@@ -74,19 +74,33 @@ export function walkStatement(
   }
   const to = f.to ?? NO_END;
   const at = [cursor.at, cursor.at, cursor.id];
+  const text = [f.errorContains, f.errorContains?.toLowerCase() ?? null];
   if (f.tags) {
     return {
       sql: JOBS_BY_TAG,
-      params: [tenant, tagStrings(f.tags)[0], to, ...at, tags, task, task, f.state, f.state, action, limit],
+      params: [
+        tenant,
+        tagStrings(f.tags)[0],
+        to,
+        ...at,
+        tags,
+        task,
+        task,
+        f.state,
+        f.state,
+        ...text,
+        action,
+        limit,
+      ],
     };
   }
   if (task) {
     return {
       sql: JOBS_BY_TASK,
-      params: [task, to, ...at, tenant, tags, tags, f.state, f.state, action, limit],
+      params: [task, to, ...at, tenant, tags, tags, f.state, f.state, ...text, action, limit],
     };
   }
-  return { sql: JOBS_BY_TIME, params: [tenant, to, ...at, f.state, f.state, action, limit] };
+  return { sql: JOBS_BY_TIME, params: [tenant, to, ...at, f.state, f.state, ...text, action, limit] };
 }
 
 /** Where a walk starts: just before `from` (the cursor is exclusive, the zero id below every id). */

@@ -23,6 +23,8 @@ class OperationFilter:
             pending
         from_ (datetime.datetime | Unset): jobs scheduled at or after this time
         to (datetime.datetime | Unset): jobs scheduled before this time
+        error_contains (str | Unset): a job action: only jobs whose last error contains this text (ignoring case); it
+            narrows the other fields, it is not a filter alone
     """
 
     task_id: str | Unset = UNSET
@@ -30,6 +32,7 @@ class OperationFilter:
     state: OperationFilterState | Unset = UNSET
     from_: datetime.datetime | Unset = UNSET
     to: datetime.datetime | Unset = UNSET
+    error_contains: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         task_id = self.task_id
@@ -55,6 +58,8 @@ class OperationFilter:
         if not isinstance(self.to, Unset):
             to = self.to.isoformat()
 
+        error_contains = self.error_contains
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -68,6 +73,8 @@ class OperationFilter:
             field_dict["from"] = from_
         if to is not UNSET:
             field_dict["to"] = to
+        if error_contains is not UNSET:
+            field_dict["errorContains"] = error_contains
 
         return field_dict
 
@@ -112,12 +119,15 @@ class OperationFilter:
         else:
             to = datetime.datetime.fromisoformat(_to)
 
+        error_contains = d.pop("errorContains", UNSET)
+
         operation_filter = cls(
             task_id=task_id,
             tag=tag,
             state=state,
             from_=from_,
             to=to,
+            error_contains=error_contains,
         )
 
         return operation_filter

@@ -21,6 +21,7 @@ class OperationFilterView:
         state (OperationFilterViewState | Unset):
         from_ (str | Unset):
         to (str | Unset):
+        error_contains (str | Unset):
     """
 
     task_id: str | Unset = UNSET
@@ -28,6 +29,7 @@ class OperationFilterView:
     state: OperationFilterViewState | Unset = UNSET
     from_: str | Unset = UNSET
     to: str | Unset = UNSET
+    error_contains: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         task_id = self.task_id
@@ -44,6 +46,8 @@ class OperationFilterView:
 
         to = self.to
 
+        error_contains = self.error_contains
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -57,6 +61,8 @@ class OperationFilterView:
             field_dict["from"] = from_
         if to is not UNSET:
             field_dict["to"] = to
+        if error_contains is not UNSET:
+            field_dict["errorContains"] = error_contains
 
         return field_dict
 
@@ -78,12 +84,15 @@ class OperationFilterView:
 
         to = d.pop("to", UNSET)
 
+        error_contains = d.pop("errorContains", UNSET)
+
         operation_filter_view = cls(
             task_id=task_id,
             tag=tag,
             state=state,
             from_=from_,
             to=to,
+            error_contains=error_contains,
         )
 
         return operation_filter_view

@@ -80,11 +80,12 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Error | GetV1WorkflowsIdGraphResponse200]:
-    """A small workflow whole: every node and dependency, up to 500 nodes
+    """A workflow whole: every node and dependency, up to 5000 nodes
 
-     For drawing the DAG (the console does): the workflow, all its nodes in id order and its dependencies
-    as [parent, child] pairs. A workflow of more than 500 nodes or 5000 dependencies answers 412; page
-    through /nodes instead.
+     For drawing the DAG (the console does): the workflow, all its nodes in id order (without their
+    outputs: /nodes has them) and its dependencies as [parent, child] pairs. A workflow of more than
+    5000 nodes or 20000 dependencies answers 412, and so does one of more than 500 nodes once it moved
+    to history (which keeps the dependencies of smaller runs only); page through /nodes instead.
 
     Args:
         id (str):
@@ -113,11 +114,12 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Error | GetV1WorkflowsIdGraphResponse200 | None:
-    """A small workflow whole: every node and dependency, up to 500 nodes
+    """A workflow whole: every node and dependency, up to 5000 nodes
 
-     For drawing the DAG (the console does): the workflow, all its nodes in id order and its dependencies
-    as [parent, child] pairs. A workflow of more than 500 nodes or 5000 dependencies answers 412; page
-    through /nodes instead.
+     For drawing the DAG (the console does): the workflow, all its nodes in id order (without their
+    outputs: /nodes has them) and its dependencies as [parent, child] pairs. A workflow of more than
+    5000 nodes or 20000 dependencies answers 412, and so does one of more than 500 nodes once it moved
+    to history (which keeps the dependencies of smaller runs only); page through /nodes instead.
 
     Args:
         id (str):
@@ -141,11 +143,12 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Error | GetV1WorkflowsIdGraphResponse200]:
-    """A small workflow whole: every node and dependency, up to 500 nodes
+    """A workflow whole: every node and dependency, up to 5000 nodes
 
-     For drawing the DAG (the console does): the workflow, all its nodes in id order and its dependencies
-    as [parent, child] pairs. A workflow of more than 500 nodes or 5000 dependencies answers 412; page
-    through /nodes instead.
+     For drawing the DAG (the console does): the workflow, all its nodes in id order (without their
+    outputs: /nodes has them) and its dependencies as [parent, child] pairs. A workflow of more than
+    5000 nodes or 20000 dependencies answers 412, and so does one of more than 500 nodes once it moved
+    to history (which keeps the dependencies of smaller runs only); page through /nodes instead.
 
     Args:
         id (str):
@@ -172,11 +175,12 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Error | GetV1WorkflowsIdGraphResponse200 | None:
-    """A small workflow whole: every node and dependency, up to 500 nodes
+    """A workflow whole: every node and dependency, up to 5000 nodes
 
-     For drawing the DAG (the console does): the workflow, all its nodes in id order and its dependencies
-    as [parent, child] pairs. A workflow of more than 500 nodes or 5000 dependencies answers 412; page
-    through /nodes instead.
+     For drawing the DAG (the console does): the workflow, all its nodes in id order (without their
+    outputs: /nodes has them) and its dependencies as [parent, child] pairs. A workflow of more than
+    5000 nodes or 20000 dependencies answers 412, and so does one of more than 500 nodes once it moved
+    to history (which keeps the dependencies of smaller runs only); page through /nodes instead.
 
     Args:
         id (str):
