@@ -848,6 +848,7 @@ describe('bulk operations', () => {
       ['operation', 'start', '--action', 'delete', '--tag', 'team:cli'],
       ['operation', 'start', '--action', 'cancel', '--since', 'yesterday'],
       ['ops', 'start', '--action', 'redrive', '--tag', 'team:cli', '--state', 'pending'],
+      ['ops', 'start', '--action', 'cancel', '--tag', 'team:cli', '--error-contains', 'x'.repeat(201)],
     ]) {
       const r = await cli(args, opsEnv);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
@@ -868,6 +869,25 @@ describe('bulk operations', () => {
       'would change 20 pending or running runs to cancel (dry run: nothing changed)',
     ]);
     expect(await pending()).toBe(30);
+    // A last error's text narrows it: none of these pending runs has failed yet.
+    const none = await cli(
+      [
+        'operation',
+        'start',
+        '--action',
+        'cancel',
+        '--tag',
+        'team:cli',
+        '--error-contains',
+        'HTTP 503',
+        '--dry-run',
+      ],
+      opsEnv,
+    );
+    expect([none.code, none.stdout.trim()]).toEqual([
+      0,
+      'would change 0 pending or running runs to cancel (dry run: nothing changed)',
+    ]);
 
     const started = await cli(
       ['ops', 'start', '--action', 'cancel', '--tag', 'team:cli', '-o', 'json'],

@@ -123,7 +123,7 @@ export function registerOperationCommands(program: Command, act: Act): void {
             ...(opts.state ? { state: opts.state } : {}),
             ...(opts.since ? { from: parseTime(opts.since, '--since', now) } : {}),
             ...(opts.until ? { to: parseTime(opts.until, '--until', now) } : {}),
-            ...(opts.errorContains ? { errorContains: opts.errorContains } : {}),
+            ...(opts.errorContains !== undefined ? { errorContains: opts.errorContains } : {}),
           },
           ...(opts.dryRun ? { dryRun: true } : {}),
         };
