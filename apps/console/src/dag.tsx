@@ -138,7 +138,10 @@ export function Dag(props: {
   edges: readonly Edge[];
   critical?: readonly string[] | undefined;
 }) {
-  const { nodes, edges } = useMemo(() => collapseMapItems(props.nodes, props.edges), [props.nodes, props.edges]);
+  const { nodes, edges } = useMemo(
+    () => collapseMapItems(props.nodes, props.edges),
+    [props.nodes, props.edges],
+  );
   // The layout changes only with the run's shape, not with every state change a poll brings.
   const shape = `${props.workflowId}:${nodes.length}:${edges.length}`;
   const layoutMs = useRef(0);
