@@ -244,11 +244,14 @@ async function emptyRun(pool: Pool): Promise<void> {
 async function submit(
   r: Runner,
   prefix: string,
-  nodes: { id: string; dependsOn?: string[] }[],
+  nodes: { id: string; dependsOn?: string[]; body?: unknown }[],
 ): Promise<{ id: string; committedAt: number }> {
   const req = createWorkflowSchema.parse({
     name: prefix,
-    nodes: nodes.map((n) => ({ ...n, target: { url: `${r.targetUrl}/${prefix}/${n.id}` } })),
+    nodes: nodes.map(({ body, ...n }) => ({
+      ...n,
+      target: { url: `${r.targetUrl}/${prefix}/${n.id}`, ...(body === undefined ? {} : { body }) },
+    })),
   });
   const plan = planWorkflow(req, r.tenantId, Date.now());
   if (!(await insertWorkflow(r.pool, plan))) throw new Error('quota');
@@ -368,10 +371,15 @@ async function hop202Part(r: Runner): Promise<void> {
 // fanout
 
 /** 1 → n → 1: drain seconds (commit → join's outcome), fan-in ms, and ms per completion by window. */
-async function fanout(r: Runner, prefix: string, n: number) {
+async function fanout(r: Runner, prefix: string, n: number, options: { bodies?: boolean } = {}) {
   const nodes = [
     { id: 'root' },
-    ...Array.from({ length: n }, (_, i) => ({ id: `m${i}`, dependsOn: ['root'] })),
+    // `bodies`: node i is called with i as its JSON body, as a map's item i is (the same calls).
+    ...Array.from({ length: n }, (_, i) => ({
+      id: `m${i}`,
+      dependsOn: ['root'],
+      ...(options.bodies ? { body: i } : {}),
+    })),
     { id: 'join', dependsOn: Array.from({ length: n }, (_, i) => `m${i}`) },
   ];
   const wf = await submit(r, prefix, nodes);
@@ -513,25 +521,33 @@ async function mapRun(r: Runner, prefix: string, n: number) {
   const committedAt = (await databaseNow(r.pool)).getTime();
   const state = await finished(r, plan.id, 120_000 + n * 50);
   const done = await nodeFinishes(r, plan.id);
-  return {
-    state,
-    drainS: (done.get('join')! - committedAt) / 1000,
-    firstItemS: (r.arrivals.get(`/${prefix}/item`)! - done.get('root')!) / 1000,
+  const items = [...done].filter(([id]) => id.startsWith('items~')).map(([, at]) => at);
+  const rootDone = done.get('root')!;
+  const firstItem = r.arrivals.get(`/${prefix}/item`)!;
+  // Where the drain goes: root's outcome → first item called → last item's outcome → the map
+  // node's end → the join's outcome.
+  const phases = {
+    rootS: (rootDone - committedAt) / 1000,
+    firstItemS: (firstItem - rootDone) / 1000,
+    itemsS: (Math.max(...items) - firstItem) / 1000,
+    mapEndS: (done.get('items')! - Math.max(...items)) / 1000,
+    joinS: (done.get('join')! - done.get('items')!) / 1000,
   };
+  return { state, drainS: (done.get('join')! - committedAt) / 1000, firstItemS: phases.firstItemS, phases };
 }
 
 async function mapPart(r: Runner): Promise<void> {
   const rounds = argv.includes('--rounds') ? ROUNDS : 1;
   // Warm-up: a small one of each.
   await emptyRun(r.pool);
-  await fanout(r, 'warm-fixed', 1000);
+  await fanout(r, 'warm-fixed', 1000, { bodies: true });
   await mapRun(r, 'warm-map', 1000);
   const fixed: number[] = [];
   const mapped: number[] = [];
   const firstItem: number[] = [];
   for (let i = 0; i < rounds; i++) {
     await emptyRun(r.pool);
-    const f = await fanout(r, `fixed${i}`, MAP_ITEMS);
+    const f = await fanout(r, `fixed${i}`, MAP_ITEMS, { bodies: true });
     await emptyRun(r.pool);
     const m = await mapRun(r, `map${i}`, MAP_ITEMS);
     if (f.state !== 'succeeded' || m.state !== 'succeeded')
@@ -540,7 +556,11 @@ async function mapPart(r: Runner): Promise<void> {
     mapped.push(m.drainS);
     firstItem.push(m.firstItemS);
     say(
-      `  round ${i + 1}: fixed 1 → ${MAP_ITEMS} → 1 ${f.drainS.toFixed(2)} s, 1 → map(${MAP_ITEMS}) → 1 ${m.drainS.toFixed(2)} s`,
+      `  round ${i + 1}: fixed 1 → ${MAP_ITEMS} → 1 ${f.drainS.toFixed(2)} s, 1 → map(${MAP_ITEMS}) → 1 ${m.drainS.toFixed(2)} s (${Object.entries(
+        m.phases,
+      )
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(', ')})`,
     );
   }
   const ratio = median(mapped) / median(fixed);

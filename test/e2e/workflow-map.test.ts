@@ -1,9 +1,9 @@
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
-import { eventually, type RunningService, startService } from '@dsched/testkit/services';
-import { useTestStores } from '@dsched/testkit/test-stores';
+import { eventually, type RunningService } from '@dsched/testkit/services';
 import { type NodeReq, workflowRequest } from '@dsched/testkit/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useWorkflowFleet } from './workflow-kit.ts';
 
 // Map nodes, end to end (docs/workflows.md "Map nodes"): task-api, an executor and a reconciler as
 // processes, a loopback target, real MariaDB. A parent answers an array; the map node calls the
@@ -16,36 +16,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // issue's 10,000 is `DSCHED_MAP_E2E_ITEMS=10000 pnpm vitest run test/e2e/workflow-map.test.ts`.
 const ITEMS = Number(process.env.DSCHED_MAP_E2E_ITEMS ?? 1_000);
 
-const ADMIN_TOKEN = 'workflow-map-admin-token-0123456789';
-const { db, ks } = useTestStores(import.meta.url);
+const fleet = useWorkflowFleet(import.meta.url, {
+  adminToken: 'workflow-map-admin-token-0123456789',
+  settings: { EXECUTOR_LEASE_S: '3' },
+});
+const { db, api } = fleet;
 let target: ScriptedTarget;
-let apiKey: string;
-const fleet = new Map<string, RunningService>();
-const started: RunningService[] = [];
+let executor: RunningService;
 /** What each run's parent `p` answers, by the run's prefix. */
 const parentBodies = new Map<string, string>();
 /** Per prefix: the item index that fails twice before it succeeds. */
 const flaky = new Map<string, number>();
 /** Per prefix: how long each item's call takes. */
 const itemDelayMs = new Map<string, number>();
-
-const env = () => ({
-  DATABASE_URL: db.url,
-  CASSANDRA_KEYSPACE: ks.keyspace,
-  DSCHED_ADMIN_TOKEN: ADMIN_TOKEN,
-  EXECUTOR_ALLOWED_TARGETS: '127.0.0.0/8',
-  EXECUTOR_POLL_MS: '50',
-  EXECUTOR_LEASE_S: '3',
-  RECONCILER_INTERVAL_MS: '300',
-  RECONCILER_WORKFLOW_INTERVAL_MS: '300',
-});
-
-async function start(name: 'task-api' | 'executor' | 'reconciler'): Promise<void> {
-  const s = await startService(name, env());
-  started.push(s);
-  fleet.set(name, s);
-}
-const service = (name: string): RunningService => fleet.get(name)!;
 
 beforeAll(async () => {
   target = await startScriptedTarget(async (call) => {
@@ -58,28 +41,16 @@ beforeAll(async () => {
     if (flaky.get(prefix) === index && call.attempt <= 2) return { status: 503, body: 'not yet' };
     return { status: 200, body: JSON.stringify({ i: index }) };
   });
-  await Promise.all([start('task-api'), start('executor'), start('reconciler')]);
-  const res = await fetch(`${service('task-api').url}/v1/admin/tenants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'maps' }),
-  });
-  apiKey = ((await res.json()) as { apiKey: string }).apiKey;
+  [, executor] = await Promise.all([
+    fleet.start('task-api'),
+    fleet.start('executor'),
+    fleet.start('reconciler'),
+  ]);
+  await fleet.createTenant('maps');
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(started.map((s) => s.stop('SIGKILL')));
   await target?.close();
 });
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies as the tests read them
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${service('task-api').url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, json: await res.json() };
-}
 
 /** p → m (a map over p's output) → c. */
 async function submitMap(prefix: string, parentBody: string): Promise<string> {
@@ -172,8 +143,8 @@ describe('map nodes, end to end', () => {
       itemDelayMs.set('kill', 5);
       const id = await submitMap('kill', JSON.stringify(Array.from({ length: n }, (_, i) => i)));
       await target.until(() => itemCalls('kill').length >= 500, 60_000, '500 item calls');
-      await service('executor').stop('SIGKILL');
-      await start('executor');
+      await executor.stop('SIGKILL');
+      executor = await fleet.start('executor');
       const wf = await finished(id, 120_000 + n * 20);
       expect(wf.state).toBe('succeeded');
       const byIndex = keysByIndex('kill');
