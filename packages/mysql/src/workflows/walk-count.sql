@@ -9,12 +9,15 @@
 -- after_id and upto_id bound the children told: ('', NULL) all of them; a wide parent's slice
 -- (workflow-walk.ts) is (walk_after, its last child], and alone in the derived table, whose one
 -- row the optimizer reads as constants: a range of the edges' primary key, the slice only.
+-- Inside the derived table the batch's rows come first too (STRAIGHT_JOIN): with the statistics
+-- of a table that just grew (a map's items arrive faster than InnoDB recalculates them), the
+-- optimizer read every edge first and looked the batch up in them, per batch (docs/performance.md).
 -- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id, failed, skipped), step_token
 -- Returns: affected rows
 UPDATE workflow_nodes c
   JOIN (SELECT e.workflow_id, e.child_id, COUNT(*) AS n, SUM(v.failed) AS failed, SUM(v.skipped) AS skipped
           FROM (:rows) v
-          JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+          STRAIGHT_JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
                 AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)
          GROUP BY e.workflow_id, e.child_id) d
     ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id

@@ -12,11 +12,14 @@
 -- scan of the run, or of every run, per batch (docs/performance.md). No assignment reads a column
 -- another assigns.
 -- after_id and upto_id bound the children as in walk-count.sql (a wide parent's slice).
+-- Inside the derived table the batch's rows come first too (STRAIGHT_JOIN): with the statistics
+-- of a table that just grew (a map's items arrive faster than InnoDB recalculates them), the
+-- optimizer read every edge first and looked the batch up in them, per batch (docs/performance.md).
 -- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
 -- Returns: affected rows
 UPDATE (SELECT DISTINCT e.workflow_id, e.child_id
           FROM (:rows) v
-          JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+          STRAIGHT_JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
                 AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)) d
        STRAIGHT_JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
        STRAIGHT_JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id

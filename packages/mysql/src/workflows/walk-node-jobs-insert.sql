@@ -15,6 +15,9 @@
 -- MariaDB 10.11 costed a scan of workflows with a join buffer cheaper than the key on a small table.
 -- A sleep or wait node's job is scheduled for (and due at) its wake time: a delay from now, or an
 -- instant no earlier than now (node-wake.ts ends it then); a call node's, now.
+-- Inside the derived table the batch's rows come first too (STRAIGHT_JOIN): with the statistics
+-- of a table that just grew (a map's items arrive faster than InnoDB recalculates them), the
+-- optimizer read every edge first and looked the batch up in them, per batch (docs/performance.md).
 -- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
@@ -28,7 +31,7 @@ SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(
        w.trace_context, w.tags
   FROM (SELECT DISTINCT e.workflow_id, e.child_id
           FROM (:rows) v
-          JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
+          STRAIGHT_JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
                 AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)) d
   JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
   JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id
