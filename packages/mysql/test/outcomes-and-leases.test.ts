@@ -297,6 +297,27 @@ describe('lease renewal', () => {
     );
     expect(Number(s[0]!.renewed)).toBe(1);
   });
+
+  it('leaves a claim whose cancel was requested unrenewed, and reports it when nothing else was lost', async () => {
+    // The renewal itself must miss it: with every other claim renewed, a renewed cancelled one
+    // would make the counts agree and no one would read which claim is being cancelled.
+    const tenant = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
+    const [kept, cancelled] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
+    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) + INTERVAL 1 SECOND');
+    await db.pool.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled.id)]);
+    const report = await renewClaimLeases(db.pool, {
+      owner: 'exec-a',
+      leaseSeconds: 120,
+      held: [kept, cancelled],
+    });
+    expect(report).toEqual({ lost: [], cancelRequested: [cancelled] });
+    const [r] = await db.pool.query<RowDataPacket[]>(
+      'SELECT lease_expires_at > NOW(3) + INTERVAL 100 SECOND AS renewed FROM jobs WHERE id = ?',
+      [idToBin(cancelled.id)],
+    );
+    expect(Number(r[0]!.renewed)).toBe(0);
+  });
 });
 
 describe('give-backs', () => {
