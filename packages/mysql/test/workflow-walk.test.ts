@@ -87,6 +87,35 @@ describe('the walk', () => {
     expect(await runState(wf)).toBe('succeeded');
   });
 
+  it('keeps a child of two parents waiting, with no job, until its second parent has finished', async () => {
+    const t = await createTenantWithKey(db.pool, 'two-parents');
+    const wf = await submit(t.id, [{ id: 'a' }, { id: 'b' }, { id: 'd', dependsOn: ['a', 'b'] }]);
+    const jobs = await claim(10);
+    const done = (nodeId: string) =>
+      recordOutcomes(db.pool, [
+        {
+          job: jobs.find((j) => j.nodeId === nodeId)!,
+          transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+          attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+        },
+      ]);
+    await done('a');
+    expect((await nodeStates(wf)).d).toBe('waiting');
+    const dJobs = async () => {
+      const [r] = await db.pool.query<RowDataPacket[]>(
+        "SELECT COUNT(*) AS n FROM jobs WHERE workflow_id = ? AND node_id = 'd'",
+        [idToBin(wf.id)],
+      );
+      return Number(r[0]!.n);
+    };
+    expect(await dJobs()).toBe(0);
+    await done('b');
+    expect((await nodeStates(wf)).d).toBe('pending');
+    expect(await dJobs()).toBe(1);
+    await drain(() => 'succeeded');
+    expect(await runState(wf)).toBe('succeeded');
+  });
+
   it('a fan-in of 2,000 parents finished in batches is counted exactly and its child runs once', async () => {
     const t = await createTenantWithKey(db.pool, 'fanin');
     const parents = Array.from({ length: 2000 }, (_, i) => ({ id: `p${i}` }));
