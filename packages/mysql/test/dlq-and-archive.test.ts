@@ -1,7 +1,7 @@
 import { firstCursor, newId } from '@dsched/domain';
 import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
-import type { RowDataPacket } from 'mysql2/promise';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import {
@@ -95,6 +95,48 @@ describe('archivable jobs', () => {
     expect(await redriveJobs(db.pool, tenantId, [id!])).toEqual([id]);
     expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }])).toBe(0);
     expect(await getLiveJob(db.pool, tenantId, id!)).toMatchObject({ state: 'pending', attempt: 3 });
+  });
+});
+
+/**
+ * The pool, except that the archiver's delete of `id` commits (on another connection) just before
+ * the first statement that reads job_attempts: the moment a lookup's two reads are apart.
+ */
+function archivedBetweenReads(pool: Pool, id: string, attempt: number): Pool {
+  let done = false;
+  const wrap = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(t, p) {
+        const value: unknown = Reflect.get(t, p, t);
+        if (p !== 'query') return typeof value === 'function' ? value.bind(t) : value;
+        return async (sql: unknown, ...rest: unknown[]) => {
+          if (!done && typeof sql === 'string' && sql.includes('FROM job_attempts')) {
+            done = true;
+            expect(await deleteArchivedJobs(pool, [{ id, attempt }])).toBe(attempt + 1);
+          }
+          return (value as (...args: unknown[]) => unknown).call(t, sql, ...rest);
+        };
+      },
+    });
+  return new Proxy(pool, {
+    get(t, p) {
+      if (p === 'getConnection') return async () => wrap(await t.getConnection());
+      if (p === 'query') return wrap(t).query;
+      const value = Reflect.get(t, p, t);
+      return typeof value === 'function' ? value.bind(t) : value;
+    },
+  });
+}
+
+describe('a live job read', () => {
+  it('sees the job and its attempts from one snapshot, even when the archiver deletes them between the two reads', async () => {
+    const [id] = await insertJobs(db.pool, [
+      { tenantId, taskId: null, scheduledFor: ago(50), state: 'succeeded', attempt: 3, finishedAt: ago(10) },
+    ]);
+    const view = await getLiveJob(archivedBetweenReads(db.pool, id!, 3), tenantId, id!);
+    // Two reads at READ COMMITTED answered the job with no attempts (its history has all three).
+    expect(view?.attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
+    expect(await getLiveJob(db.pool, tenantId, id!)).toBeNull();
   });
 });
 

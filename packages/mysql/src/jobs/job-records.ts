@@ -11,6 +11,7 @@ import { binToId, idToBin, maybeBinToId } from '../ids.ts';
 import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
 import { binToTrace } from '../trace-context.ts';
+import { withSnapshot } from '../transaction.ts';
 
 const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
 const SELECT_ATTEMPTS = loadSql(import.meta.url, './select-attempts.sql');
@@ -127,13 +128,23 @@ function withOpenAttempt(r: JobRow, attempts: AttemptView[]): AttemptView[] {
   return [...attempts, { attempt, startedAt: startedAt.toISOString(), executor: r.claimed_by }];
 }
 
-/** Loads jobs and their attempts in two statements, whatever the number of jobs, in the order given. */
+/**
+ * Loads jobs and their attempts in two statements, whatever the number of jobs, in the order given.
+ * Both read one snapshot (withSnapshot): the archiver deletes a job and its attempts in one
+ * transaction, and two reads at READ COMMITTED could fall either side of that commit and answer a
+ * finished job with no attempts.
+ */
 export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Promise<JobRecord[]> {
   if (ids.length === 0) return [];
   const bins = ids.map((id) => (typeof id === 'string' ? idToBin(id) : id));
-  const [jobs] = await pool.query<JobRow[]>(SELECT_JOBS, [bins]);
-  if (jobs.length === 0) return [];
-  const [attempts] = await pool.query<AttemptRow[]>(SELECT_ATTEMPTS, [jobs.map((j) => j.id)]);
+  const read = await withSnapshot(pool, async (conn) => {
+    const [jobs] = await conn.query<JobRow[]>(SELECT_JOBS, [bins]);
+    if (jobs.length === 0) return null;
+    const [attempts] = await conn.query<AttemptRow[]>(SELECT_ATTEMPTS, [jobs.map((j) => j.id)]);
+    return { jobs, attempts };
+  });
+  if (!read) return [];
+  const { jobs, attempts } = read;
   const byJob = new Map<string, AttemptView[]>();
   for (const a of attempts) {
     const key = a.job_id.toString('hex');
