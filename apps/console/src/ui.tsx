@@ -250,3 +250,34 @@ export function Pager(props: {
     </nav>
   );
 }
+
+/**
+ * A list's filter field: what is typed is the field's own until it is committed (on change: blur or
+ * Enter), and a new value from the URL replaces it. A field whose value came straight from the URL
+ * lost what was being typed whenever the list's poll re-rendered the screen.
+ */
+export function FilterInput(props: {
+  value: string;
+  onCommit: (value: string) => void;
+  placeholder?: string;
+  size?: number;
+  type?: string;
+}) {
+  const { value, onCommit, ...rest } = props;
+  const [draft, setDraft] = useState(value);
+  // A new value from the URL replaces the draft, in the render that brings it (an effect runs
+  // after paint, and could take back what was typed meanwhile).
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    setShown(value);
+    setDraft(value);
+  }
+  return (
+    <input
+      {...rest}
+      value={draft}
+      onInput={(e) => setDraft(e.currentTarget.value)}
+      onChange={(e) => onCommit(e.currentTarget.value)}
+    />
+  );
+}

@@ -3,7 +3,16 @@ import { useState } from 'preact/hooks';
 import { fromLocalInput, parseTagInput, tagsText, when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
-import { Badge, ErrorBanner, forEachId, Notice, SelectAll, usePoll, useSelection } from '../ui.tsx';
+import {
+  Badge,
+  ErrorBanner,
+  FilterInput,
+  forEachId,
+  Notice,
+  SelectAll,
+  usePoll,
+  useSelection,
+} from '../ui.tsx';
 import { useBulkOperation } from './operations.tsx';
 
 // Runs (jobs) filtered by task, state, tags and time, all in the URL; jump to one by id; cancel or retry
@@ -45,11 +54,11 @@ export function RunsScreen({ client, route }: ScreenProps) {
   const [jump, setJump] = useState('');
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<unknown>();
-  const set = (k: string) => (e: Event) => {
+  const commit = (k: string) => (value: string) => {
     setPageToken(undefined);
-    const value = (e.currentTarget as HTMLInputElement).value;
     go('/runs', { ...q, tag: tags, [k]: k === 'tag' ? parseTagInput(value) : value });
   };
+  const set = (k: string) => (e: Event) => commit(k)((e.currentTarget as HTMLInputElement).value);
   const bulk = async (action: 'cancel' | 'retry') => {
     const ids = [...sel.selected];
     const res = await forEachId(ids, (id) =>
@@ -88,7 +97,7 @@ export function RunsScreen({ client, route }: ScreenProps) {
       </form>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
-          Task id <input value={q.task ?? ''} onChange={set('task')} />
+          Task id <FilterInput value={q.task ?? ''} onCommit={commit('task')} />
         </label>
         <label>
           State{' '}
@@ -100,7 +109,12 @@ export function RunsScreen({ client, route }: ScreenProps) {
           </select>
         </label>
         <label>
-          Tags <input placeholder="team:billing, env:prod" value={tags.join(', ')} onChange={set('tag')} />
+          Tags{' '}
+          <FilterInput
+            placeholder="team:billing, env:prod"
+            value={tags.join(', ')}
+            onCommit={commit('tag')}
+          />
         </label>
         <label>
           From <input type="datetime-local" value={q.from ?? ''} onChange={set('from')} />

@@ -3,7 +3,16 @@ import { useEffect, useState } from 'preact/hooks';
 import { ago, parseTagInput, scheduleWords, tagsText, when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
-import { Badge, ErrorBanner, forEachId, Notice, SelectAll, usePoll, useSelection } from '../ui.tsx';
+import {
+  Badge,
+  ErrorBanner,
+  FilterInput,
+  forEachId,
+  Notice,
+  SelectAll,
+  usePoll,
+  useSelection,
+} from '../ui.tsx';
 import { useBulkOperation } from './operations.tsx';
 
 // Every task of the tenant (paged from the API 500 at a time), filtered by state, tags (the API's
@@ -120,14 +129,14 @@ export function TasksScreen({ client, route }: ScreenProps) {
         </label>
         <label>
           Tags{' '}
-          <input
+          <FilterInput
             placeholder="team:billing, env:prod"
             value={tags.join(', ')}
-            onChange={(e) => set({ tag: parseTagInput(e.currentTarget.value) })}
+            onCommit={(v) => set({ tag: parseTagInput(v) })}
           />
         </label>
         <label>
-          Name contains <input type="search" value={q} onChange={(e) => set({ q: e.currentTarget.value })} />
+          Name contains <FilterInput type="search" value={q} onCommit={(v) => set({ q: v })} />
         </label>
         <span class="count" aria-live="polite">
           {loading ? 'Loading…' : `${filtered.length} task${filtered.length === 1 ? '' : 's'}`}

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { fromLocalInput, parseTagInput, tagsText, when } from '../format.ts';
 import type { ScreenProps } from '../main.tsx';
 import { go, href } from '../router.ts';
-import { Badge, ErrorBanner, Pager, usePoll } from '../ui.tsx';
+import { Badge, ErrorBanner, FilterInput, Pager, usePoll } from '../ui.tsx';
 import { WorkflowView } from './workflow-run.tsx';
 
 // The runs list (GET /v1/workflows: live and archived runs newest first, filtered by state, name,
@@ -87,14 +87,14 @@ function WorkflowRuns({ client, route }: Pick<ScreenProps, 'client' | 'route'>) 
           </select>
         </label>
         <label>
-          Name <input value={filters.name ?? ''} onChange={(e) => set('name', e.currentTarget.value)} />
+          Name <FilterInput value={filters.name ?? ''} onCommit={(v) => set('name', v)} />
         </label>
         <label>
           Tags{' '}
-          <input
+          <FilterInput
             placeholder="team:data, env:prod"
             value={tags.join(', ')}
-            onChange={(e) => set('tag', parseTagInput(e.currentTarget.value))}
+            onCommit={(v) => set('tag', parseTagInput(v))}
           />
         </label>
         <label>
