@@ -232,10 +232,41 @@ export async function getArchivedWorkflow(
   tenantId: string,
   id: string,
 ): Promise<ArchivedWorkflow | null> {
+  const run = await archivedRunById(client, id);
+  return run && run.tenantId === tenantId ? run : null;
+}
+
+/** An archived run by id, whoever's it is: for a caller that proves its right otherwise. */
+async function archivedRunById(client: cassandra.Client, id: string): Promise<ArchivedWorkflow | null> {
   const row = (await client.execute(RUN_BY_ID, [Uuid.fromString(id)], { prepare: true })).first();
-  if (!row || row.get('tenant_id')?.toString() !== tenantId) return null;
+  if (!row) return null;
   const parsed = JSON.parse(row.get('doc')) as ArchivedWorkflow;
   return { ...parsed, record: workflowRecordFromJson(JSON.stringify(parsed.record)) };
+}
+
+/**
+ * One node of a run in history, whoever's the run is, or null: a signal URL's check, where the
+ * token (derived from the run, the node and its job) proves the caller's right, not a key. The
+ * node's own row in the parents table names its bucket.
+ */
+export async function archivedWorkflowNode(
+  client: cassandra.Client,
+  workflowId: string,
+  nodeId: string,
+): Promise<NodeRecord | null> {
+  const run = await archivedRunById(client, workflowId);
+  if (!run) return null;
+  const [id, version] = key({ workflowId, version: run.version });
+  const self = (
+    await client.execute(PARENTS_PAGE, [id, version, nodeId, SELF, 1], { prepare: true })
+  ).first();
+  if (!self || self.get('parent_id') !== SELF) return null;
+  const row = (
+    await client.execute(NODE_BY_ID, [id, version, Number(self.get('parent_bucket')), nodeId], {
+      prepare: true,
+    })
+  ).first();
+  return row ? nodeRecordFromJson(row.get('doc')) : null;
 }
 
 /**

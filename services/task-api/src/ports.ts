@@ -154,6 +154,8 @@ export interface WorkflowHistory {
     nodeId: string,
     page: { limit: number; afterNodeId?: string },
   ): Promise<NodeRecord[] | null>;
+  /** One node of a run in history, whoever's (a signal URL's token proves the right), or null. */
+  node(workflowId: string, nodeId: string): Promise<NodeRecord | null>;
 }
 
 /** Bulk operations (docs/bulk-operations.md): task-api starts, reads, lists and cancels them. */

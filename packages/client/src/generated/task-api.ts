@@ -942,7 +942,7 @@ export interface components {
         WorkflowNode: {
             id: string;
             /**
-             * @description `sleep`, `wait` or `map`; absent for a `call` node, a map's item (and on a run read from history, which keeps no kind)
+             * @description `sleep`, `wait` or `map`; absent for a `call` node and a map's item; a run read from history keeps it
              * @enum {string}
              */
             kind?: "call" | "sleep" | "wait" | "map";

@@ -42,7 +42,7 @@ export interface NodeRecord {
   trigger: string;
   /** What the node asked to be called with besides its body. */
   inputs: NodeInputs;
-  /** What a sleep or wait node does (absent: a call, or a run read from history, which keeps no kind). */
+  /** What a sleep, wait or map node does (absent: a call or a map's item; kept in history). */
   kind?: NodeKind;
   /** A pending sleep's wake time, or a pending wait's timeout. */
   wakeAt?: Date;
@@ -130,7 +130,7 @@ export const workflowNodeViewSchema = z
       .enum(NODE_KINDS)
       .optional()
       .describe(
-        "`sleep`, `wait` or `map`; absent for a `call` node, a map's item (and on a run read from history, which keeps no kind)",
+        "`sleep`, `wait` or `map`; absent for a `call` node and a map's item; a run read from history keeps it",
       ),
     state: z.enum(NODE_STATES),
     attempt: z.number().int().describe('attempts made so far'),

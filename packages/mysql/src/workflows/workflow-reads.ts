@@ -152,8 +152,8 @@ function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt'
     return { kind: 'map', map: { over: r.map_over, count, made: Number(r.map_made ?? 0) } };
   }
   const kind = r.lane === SLEEP_LANE ? 'sleep' : r.lane === WAIT_LANE ? 'wait' : 'call';
-  // A call node says no kind (the default): an archived run, which keeps no kind, then reads back
-  // as the live one did.
+  // A call node says no kind (the default). The archiver copies these fields into each node's
+  // history document, so an archived run reads back as the live one did (workflow-kinds-history e2e).
   if (kind === 'call') return {};
   const live = ['waiting', 'ready', 'pending'].includes(r.state);
   return {
@@ -161,6 +161,19 @@ function waitingNodeFields(r: RowDataPacket): Pick<NodeRecord, 'kind' | 'wakeAt'
     ...(r.state === 'pending' && r.job_scheduled_for ? { wakeAt: r.job_scheduled_for } : {}),
     ...(kind === 'wait' && live ? { signal: { jobId: binToId(r.job_id), hash: r.signal_hash ?? null } } : {}),
   };
+}
+
+/**
+ * Whether the node's job was made. A node that ended with no attempt never had one (skipped,
+ * upstream_failed, cancelled before it ran), except a sleep or wait node, which ends (succeeded or
+ * dead) only through its job, without a call: by its wake, its signal or its timeout. Its job id
+ * also proves a signal URL's token once the run is in history (task-api's workflow-signals.ts).
+ */
+function jobMade(r: RowDataPacket, mapRunning: boolean): boolean {
+  if (mapRunning || r.state === 'pending') return true;
+  if (r.state === 'waiting') return false;
+  if (Number(r.attempt) > 0) return true;
+  return (r.lane === SLEEP_LANE || r.lane === WAIT_LANE) && (r.state === 'succeeded' || r.state === 'dead');
 }
 
 function nodeRecord(r: RowDataPacket): NodeRecord {
@@ -171,10 +184,7 @@ function nodeRecord(r: RowDataPacket): NodeRecord {
     state: mapRunning ? 'running' : nodeStateView(r.state, r.job_state ?? null),
     attempt:
       r.job_attempt !== null && r.job_attempt !== undefined ? Number(r.job_attempt) : Number(r.attempt),
-    jobId:
-      !mapRunning && (r.state === 'waiting' || (r.state !== 'pending' && Number(r.attempt) === 0))
-        ? null
-        : binToId(r.job_id),
+    jobId: jobMade(r, mapRunning) ? binToId(r.job_id) : null,
     trigger: r.trigger_rule,
     inputs: r.inputs,
     ...waitingNodeFields(r),

@@ -1,6 +1,7 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
 import { readHistory } from '@dsched/cassandra/client';
 import {
+  archivedWorkflowNode,
   archivedWorkflowNodes,
   archivedWorkflowParents,
   archivedWorkflowRuns,
@@ -22,5 +23,7 @@ export function cassandraWorkflowHistory(client: CassandraClient): WorkflowHisto
     listNodes: (run, page) => readHistory(() => archivedWorkflowNodes(client, run, page), UNREACHABLE),
     listParents: (run, nodeId, page) =>
       readHistory(() => archivedWorkflowParents(client, run, nodeId, page), UNREACHABLE),
+    node: (workflowId, nodeId) =>
+      readHistory(() => archivedWorkflowNode(client, workflowId, nodeId), UNREACHABLE),
   };
 }

@@ -27,16 +27,10 @@ export async function signalNode(
 ): Promise<NodeRecord> {
   const signalled = await deps.workflows.signal(req);
   if (signalled.result === 'not_found') {
-    const archived =
-      req.tenantId !== undefined && deps.history
-        ? await deps.history.get(req.tenantId, req.workflowId)
-        : null;
-    if (archived) {
-      throw new DschedError(
-        'conflict',
-        `the node takes no signal: the run is ${archived.record.state} and has moved to history`,
-        { details: [{ field: 'id', issue: 'archived' }] },
-      );
+    if (deps.history && (await isArchived(deps.history, req))) {
+      throw new DschedError('conflict', 'the node takes no signal: its run has ended and moved to history', {
+        details: [{ field: 'id', issue: 'archived' }],
+      });
     }
     throw notFound('node');
   }
@@ -51,9 +45,21 @@ export async function signalNode(
 }
 
 /**
+ * Whether the signal's run is in history, by the caller's right to know: the key's tenant owns it,
+ * or the URL's token is the node's (its job is in the archived node; no hash is kept there). A
+ * token that is not the node's learns nothing: 404 as for a run that never was.
+ */
+async function isArchived(history: WorkflowHistory, req: SignalRequest): Promise<boolean> {
+  if (req.tenantId !== undefined) return (await history.get(req.tenantId, req.workflowId)) !== null;
+  if (!req.tokenMatches) return false;
+  const node = await history.node(req.workflowId, req.nodeId);
+  return node?.jobId != null && req.tokenMatches(null, node.jobId);
+}
+
+/**
  * Whether a URL's token is the node's: compared with the stored hash in constant time; a node
- * stored without one (a scheduled run's, started where the keyring is not held) against the token
- * of the current key.
+ * stored without one (a scheduled run's, started where the keyring is not held; a node in history)
+ * against its token under each key of the keyring (the current one, or one kept after a rotation).
  */
 export function tokenChecker(
   keyring: SecretsKeyring,
@@ -64,7 +70,9 @@ export function tokenChecker(
   return (storedHash, jobId) =>
     storedHash
       ? signalTokenMatches(token, storedHash)
-      : secretsEqual(token, signalToken(keyring.current.key, { workflowId, nodeId, jobId }));
+      : [keyring.current.key, ...keyring.byId.values()].some((key) =>
+          secretsEqual(token, signalToken(key, { workflowId, nodeId, jobId })),
+        );
 }
 
 /** The node with its signal URL, when it is a wait node that has not ended. */

@@ -26,8 +26,8 @@ class WorkflowNode:
         attempt (int): attempts made so far
         trigger (str):
         inputs (WorkflowNodeInputs): `parents`: called with its parents’ outputs beside its body
-        kind (WorkflowNodeKind | Unset): `sleep`, `wait` or `map`; absent for a `call` node, a map's item (and on a run
-            read from history, which keeps no kind)
+        kind (WorkflowNodeKind | Unset): `sleep`, `wait` or `map`; absent for a `call` node and a map's item; a run read
+            from history keeps it
         job_id (str | Unset): the node’s job in job-api, once it was made
         wake_at (str | Unset): a pending sleep node: when it wakes; a pending wait node: its timeout
         signal_url (str | Unset): a wait node that waits: POST here (no API key: the token is in it) to signal it, once
