@@ -29,6 +29,8 @@ const parentBodies = new Map<string, string>();
 const flaky = new Map<string, number>();
 /** Per prefix: how long each item's call takes. */
 const itemDelayMs = new Map<string, number>();
+/** Per prefix: item calls in flight at the target now, and the most ever at once. */
+const inFlight = new Map<string, { now: number; peak: number }>();
 
 beforeAll(async () => {
   target = await startScriptedTarget(async (call) => {
@@ -37,7 +39,12 @@ beforeAll(async () => {
     if (node !== 'm') return { status: 200, body: '{"ok":true}' };
     const index = Number(call.headers['dsched-map-index']);
     const delay = itemDelayMs.get(prefix);
+    const flight = inFlight.get(prefix) ?? { now: 0, peak: 0 };
+    inFlight.set(prefix, flight);
+    flight.now++;
+    flight.peak = Math.max(flight.peak, flight.now);
     if (delay) await new Promise((r) => setTimeout(r, delay));
+    flight.now--;
     if (flaky.get(prefix) === index && call.attempt <= 2) return { status: 503, body: 'not yet' };
     return { status: 200, body: JSON.stringify({ i: index }) };
   });
@@ -53,7 +60,11 @@ afterAll(async () => {
 });
 
 /** p → m (a map over p's output) → c. */
-async function submitMap(prefix: string, parentBody: string): Promise<string> {
+async function submitMap(
+  prefix: string,
+  parentBody: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   parentBodies.set(prefix, parentBody);
   const nodes: NodeReq[] = [
     { id: 'p' },
@@ -65,6 +76,7 @@ async function submitMap(prefix: string, parentBody: string): Promise<string> {
     '/v1/workflows',
     workflowRequest(prefix, `${target.url}/${prefix}`, nodes, {
       retry: { maxAttempts: 5, initialBackoffMs: 0, maxBackoffMs: 0 },
+      extra,
     }),
   );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
@@ -161,6 +173,20 @@ describe('map nodes, end to end', () => {
     },
     180_000 + ITEMS * 30,
   );
+
+  it('items hold to the run’s maxParallel like its other nodes: never more in flight at the target', async () => {
+    const n = 60;
+    itemDelayMs.set('capped', 100);
+    const id = await submitMap('capped', JSON.stringify(Array.from({ length: n }, (_, i) => i)), {
+      maxParallel: 3,
+    });
+    const wf = await finished(id);
+    expect(wf.state).toBe('succeeded');
+    expect(keysByIndex('capped').size).toBe(n);
+    // The executor would run them all at once (its slots are many more): the run's cap holds them
+    // to 3, and they do use all 3.
+    expect(inFlight.get('capped')!.peak).toBe(3);
+  });
 
   it('a parent that answers something else than an array fails the map node, saying so', async () => {
     const id = await submitMap('object', '{"rows": 3}');
