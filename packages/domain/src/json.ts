@@ -12,38 +12,53 @@ export function canonicalJson<T>(value: T): T {
   return canonical(value) as T;
 }
 
+// Read for every claimed job (its target and retry policy), so it allocates only what changes: a
+// document already in order is returned as it is (no copy, no sorted key list), and a copy is
+// made by plain assignment (docs/performance.md).
 function canonical(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const v = value as { toJSON?: () => unknown };
   if (typeof v.toJSON === 'function') return canonical(v.toJSON());
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((item) => {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       const c = canonical(item);
-      if (c !== item) changed = true;
-      return c;
-    });
-    return changed ? out : value;
+      if (out) out.push(c);
+      else if (c !== item) {
+        out = value.slice(0, i);
+        out.push(c);
+      }
+    }
+    return out ?? value;
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
-  const sorted = [...keys].sort();
-  let changed = false;
-  const out: Record<string, unknown> = {};
-  for (let i = 0; i < sorted.length; i++) {
-    const k = sorted[i]!;
-    const item = record[k];
-    if (k !== keys[i]) changed = true;
-    if (item === undefined || typeof item === 'function') {
-      changed = true;
-      continue;
+  // The members as canonical values, made only once one differs from the record's own (a member
+  // dropped, a value rewritten, or a key out of order).
+  let members: unknown[] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const item = record[keys[i]!];
+    const drop = item === undefined || typeof item === 'function';
+    const c = drop ? undefined : canonical(item);
+    if (!members && (drop || c !== item || (i > 0 && !(keys[i - 1]! < keys[i]!)))) {
+      members = keys.slice(0, i).map((k) => record[k]);
     }
-    const c = canonical(item);
-    if (c !== item) changed = true;
-    // A member named __proto__ (JSON.parse makes it an own member) stays a member.
-    Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    members?.push(c);
   }
-  return changed ? out : value;
+  if (!members) return value;
+  const order = keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+  const out: Record<string, unknown> = {};
+  for (const i of order) {
+    const c = members[i];
+    if (c === undefined) continue;
+    const k = keys[i]!;
+    // A member named __proto__ (JSON.parse makes it an own member) stays a member.
+    if (k === '__proto__') {
+      Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    } else out[k] = c;
+  }
+  return out;
 }
 
 /** Whether two documents mean the same: equal after canonicalJson (key order does not count). */

@@ -21,6 +21,9 @@ describe('canonicalJson', () => {
   it('drops what JSON drops and prints what toJSON gives', () => {
     const at = new Date('2026-01-02T03:04:05.678Z');
     expect(canonicalJson({ b: undefined, a: at, c: () => 1 })).toEqual({ a: '2026-01-02T03:04:05.678Z' });
+    // In order otherwise: the member is still dropped (toEqual would not see an undefined member).
+    expect(Object.keys(canonicalJson({ a: 1, b: undefined, c: [2] }))).toEqual(['a', 'c']);
+    expect(Object.keys(canonicalJson({ a: 1, b: () => 1 }))).toEqual(['a']);
   });
 
   it('keeps a member named __proto__ as a member', () => {
@@ -35,6 +38,15 @@ describe('canonicalJson', () => {
     expect(canonicalJson(doc)).toBe(doc);
     const unsorted = { a: { d: 1, c: 2 } };
     expect(canonicalJson(unsorted)).not.toBe(unsorted);
+    // A copy only where something changed: an array whose items are all in order is kept.
+    const list = [{ a: 1 }, { b: 2 }];
+    const outer = { z: list, a: 1 };
+    expect((canonicalJson(outer) as { z: unknown }).z).toBe(list);
+    const changed = [{ a: 1 }, { c: 1, b: 2 }];
+    const copy = canonicalJson(changed);
+    expect(copy).not.toBe(changed);
+    expect(copy[0]).toBe(changed[0]);
+    expect(JSON.stringify(copy)).toBe('[{"a":1},{"b":2,"c":1}]');
   });
 
   it('is what JSON.parse of its own text gives, whatever the key order', () => {
