@@ -18,7 +18,6 @@ const SHARE_WINDOW_MS = 10_000;
 export interface LaneMetrics {
   claimQuery: Histogram.Internal<'lane'>;
   claimBatch: Histogram.Internal<'lane'>;
-  inFlight: Gauge.Internal<'lane'>;
   attemptDuration: Histogram.Internal<'lane'>;
   scheduleLag: Record<Priority, Histogram.Internal<'priority'>>;
   /** The outcome counter's series by class, bound on first use. */
@@ -52,12 +51,20 @@ export class ExecutorMetrics {
   readonly nodeDispatchLatency: Histogram;
 
   readonly #outcomeSeries = new Map<string, Counter.Internal>();
+  readonly #inFlightOf = new Map<Lane, () => number>();
+
+  /**
+   * The lane's calls in flight, read when the metrics are scraped: setting the gauge as each job
+   * started and ended was two labelled writes per job on the hot path (docs/performance.md).
+   */
+  watchInFlight(lane: Lane, read: () => number): void {
+    this.#inFlightOf.set(lane, read);
+  }
 
   forLane(lane: Lane): LaneMetrics {
     return {
       claimQuery: this.claimQuery.labels(lane),
       claimBatch: this.claimBatch.labels(lane),
-      inFlight: this.inFlight.labels(lane),
       attemptDuration: this.attemptDuration.labels(lane),
       scheduleLag: Object.fromEntries(PRIORITIES.map((p) => [p, this.scheduleLag.labels(p)])) as Record<
         Priority,
@@ -121,11 +128,15 @@ export class ExecutorMetrics {
       buckets: LATENCY_BUCKETS_S,
       registers,
     });
+    const inFlightOf = this.#inFlightOf;
     this.inFlight = new Gauge({
       name: 'dsched_executor_in_flight',
       help: 'Calls in flight by lane (claimed, outcome not yet written)',
       labelNames: ['lane'],
       registers,
+      collect() {
+        for (const [lane, read] of inFlightOf) this.labels(lane).set(read());
+      },
     });
     this.claimBatch = new Histogram({
       name: 'dsched_executor_claim_batch_size',

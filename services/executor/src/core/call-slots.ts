@@ -12,12 +12,15 @@ export class CallSlots {
     this.#free = slots;
   }
 
-  /** Resolves true with a slot taken, or false (no slot) when `abort` fires first. */
-  take(abort: CallAbortHook): Promise<boolean> {
-    if (abort.reason) return Promise.resolve(false);
+  /**
+   * True with a slot taken, or false (aborted already), at once when it can say; otherwise a
+   * promise of true once a slot is granted, or false (no slot) when `abort` fires first.
+   */
+  take(abort: CallAbortHook): boolean | Promise<boolean> {
+    if (abort.reason) return false;
     if (this.#free > 0) {
       this.#free--;
-      return Promise.resolve(true);
+      return true;
     }
     return new Promise((resolve) => {
       const grant = () => {

@@ -64,6 +64,7 @@ export class LaneWorker {
     this.#deps = deps;
     this.#metrics = deps.metrics.forLane(opts.lane);
     this.#slots = new CallSlots(opts.concurrency);
+    deps.metrics.watchInFlight(opts.lane, () => this.#inFlight.size);
   }
 
   /** Called when enough slots are free that claiming now is worth it. */
@@ -139,11 +140,9 @@ export class LaneWorker {
       done: Promise.resolve(),
     };
     this.#inFlight.set(key, entry);
-    this.#metrics.inFlight.set(this.#inFlight.size);
     entry.done = this.#execute(entry).finally(() => {
       if (entry.slot) this.#slots.release();
       this.#inFlight.delete(key);
-      this.#metrics.inFlight.set(this.#inFlight.size);
       if (this.free >= this.#opts.refillAt) this.#onRefill();
     });
   }
@@ -157,7 +156,9 @@ export class LaneWorker {
     if (job.dueInMs > 0) await entry.abort.sleep(job.dueInMs);
     // A claim taken ahead waits for a slot; aborted meanwhile, it goes on without one, and its call
     // (the hook already fired) ends at once as aborted.
-    entry.slot = await this.#slots.take(entry.abort);
+    // A free slot is taken at once, without a promise to wait on (the common case).
+    const slot = this.#slots.take(entry.abort);
+    entry.slot = typeof slot === 'boolean' ? slot : await slot;
     const lateS = Math.max(0, (job.claimedAt.getTime() - job.scheduledFor.getTime()) / 1000);
     this.#metrics.scheduleLag[job.priority].observe(lateS);
     metrics.jobStarted(job.tenantId, job.tenantWeight ?? 1, lateS);
