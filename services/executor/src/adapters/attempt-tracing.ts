@@ -44,14 +44,14 @@ export function traceClaims(claim: JobClaimer, traces: JobTraces): JobClaimer {
 
 export function traceCalls(call: TargetCaller, traces: JobTraces): TargetCaller {
   if (!traces.enabled) {
-    return (job, abort) => call(job, abort, formatTraceparent(childContext(job.trace ?? fresh())));
+    return (job, abort) => call(job, abort, untraced(job));
   }
   return async (job, abort) => {
     const process = traces.step(`process ${job.lane}`, job.trace, attemptAttributes(job), {
       kind: SpanKind.CONSUMER,
       link: claimSpans.get(job),
     });
-    if (!process) return call(job, abort, formatTraceparent(childContext(job.trace ?? fresh())));
+    if (!process) return call(job, abort, untraced(job));
     attempts.set(job, process);
     const url = new URL(job.target.url);
     const client = traces.step(
@@ -147,7 +147,12 @@ function traceOf(jobs: readonly { trace?: TraceContext | null }[]): (TraceContex
   return jobs.map((j) => j.trace);
 }
 
-/** A job born before traces were stored: its attempt starts a trace of its own. */
-function fresh(): TraceContext {
-  return { traceId: randomHex(16), spanId: randomHex(8), sampled: false };
+/**
+ * The traceparent of a call no span of ours records: a child of the job's trace, or, for a job born
+ * before traces were stored, a trace of its own (its span id made once, not made and replaced).
+ */
+function untraced(job: ClaimedJob): string {
+  return formatTraceparent(
+    job.trace ? childContext(job.trace) : { traceId: randomHex(16), spanId: randomHex(8), sampled: false },
+  );
 }

@@ -103,20 +103,18 @@ export function httpTargetCaller(options: HttpCallerOptions): TargetCaller & { c
       };
     }
     const timestampS = Math.floor(now().getTime() / 1000);
-    const headers: Record<string, string> = {
-      ...job.target.headers,
-      ...(contentType && !hasHeader(job.target.headers, 'content-type')
-        ? { 'content-type': contentType }
-        : {}),
-      'idempotency-key': job.id,
-      'dsched-attempt': String(job.attempt),
-      'dsched-scheduled-for': job.scheduledFor.toISOString(),
-      ...(job.taskId ? { 'dsched-task-id': job.taskId } : {}),
-      'webhook-id': job.id,
-      'webhook-timestamp': String(timestampS),
-      'webhook-signature': signerFor(job.signingSecret)(job.id, timestampS, payload),
-      ...(traceparent ? { traceparent } : {}),
-    };
+    // Built by assignment, in this order (a task's own header of the same name keeps its place and
+    // takes the dsched value), not by spreading a small object per optional header.
+    const headers: Record<string, string> = { ...job.target.headers };
+    if (contentType && !hasHeader(job.target.headers, 'content-type')) headers['content-type'] = contentType;
+    headers['idempotency-key'] = job.id;
+    headers['dsched-attempt'] = String(job.attempt);
+    headers['dsched-scheduled-for'] = job.scheduledFor.toISOString();
+    if (job.taskId) headers['dsched-task-id'] = job.taskId;
+    headers['webhook-id'] = job.id;
+    headers['webhook-timestamp'] = String(timestampS);
+    headers['webhook-signature'] = signerFor(job.signingSecret)(job.id, timestampS, payload);
+    if (traceparent) headers.traceparent = traceparent;
     // One plain timer per call bounds the whole exchange, head and body (undici's per-phase timers
     // are off: they would only repeat it); an abort by the executor (cancel, lost claim, shutdown)
     // ends it too. AbortSignal.timeout + AbortSignal.any did this at several times the cost
