@@ -16,6 +16,7 @@ import { cassandraDown, executorPartition, mariadbRestartPeak } from './store-fa
 import { longShort, targetFlaky, tenantLimit } from './target-faults.ts';
 import type { Scenario } from './types.ts';
 import { workflow } from './workflow.ts';
+import { workflowSleepers } from './workflow-sleepers.ts';
 
 export const SCENARIOS: Scenario[] = [
   peak,
@@ -41,6 +42,7 @@ export const SCENARIOS: Scenario[] = [
   soak,
   smoke,
   workflow,
+  workflowSleepers,
   bulkCancel,
 ];
 
@@ -58,6 +60,7 @@ export const FAULT_SCENARIOS = SCENARIOS.filter(
       'smoke',
       'soak',
       'workflow',
+      'workflow-sleepers',
       'bulk-cancel',
     ].includes(s.name),
 );

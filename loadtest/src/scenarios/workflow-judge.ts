@@ -100,6 +100,7 @@ export interface ApiNode {
   state: string;
   attempt: number;
   jobId?: string;
+  finishedAt?: string;
 }
 
 export interface NodeVerdict {

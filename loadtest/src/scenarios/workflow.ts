@@ -41,7 +41,8 @@ import {
 //                   (held_children_double, held_children_early: 0; held_children_extra_calls counts
 //                   a child's own redeliveries, same key, when its lease ran out on a loaded machine)
 
-async function allNodes(run: Run, id: string): Promise<Map<string, ApiNode>> {
+/** Every node of a run, by id, through the API's node list. */
+export async function allNodes(run: Run, id: string): Promise<Map<string, ApiNode>> {
   const out = new Map<string, ApiNode>();
   let token: string | undefined;
   do {
@@ -330,9 +331,6 @@ async function workflowResult(
       { critical: [], other: [] },
     ),
   };
-  for (const e of run.fleet.events) run.timeline.push({ at: e.at, what: e.what });
-  run.timeline.sort((x, y) => x.at - y.at);
-  const stats = await run.sink.stats();
   return {
     scenario: run.opts.scenario,
     verdict: 'INCOMPLETE',
@@ -340,8 +338,25 @@ async function workflowResult(
     metrics: m,
     checks,
     analysis,
+    ...(await runRecord(run, submittedAt, submitS)),
+    charts: { rss: rssChart(run, rss, n, submittedAt) },
+  };
+}
+
+/** What a workflow run's result carries besides its judgement: the timeline with the fleet's events, the machine, the sink's cost. */
+export async function runRecord(
+  run: Run,
+  originMs: number,
+  submitS: number,
+): Promise<
+  Pick<RunResult, 'samples' | 'timeline' | 'notes' | 'machine' | 'registration' | 'sink' | 'originMs'>
+> {
+  for (const e of run.fleet.events) run.timeline.push({ at: e.at, what: e.what });
+  run.timeline.sort((x, y) => x.at - y.at);
+  const stats = await run.sink.stats();
+  return {
     samples: run.samples,
-    timeline: run.timeline.map((e) => ({ t: (e.at - submittedAt) / 1000, what: e.what })),
+    timeline: run.timeline.map((e) => ({ t: (e.at - originMs) / 1000, what: e.what })),
     notes: run.notes,
     machine: { before: run.machineBefore, after: machineState() },
     registration: { tasks: 0, seconds: submitS, perSecond: 0 },
@@ -351,8 +366,7 @@ async function workflowResult(
       elu: stats.elu,
       eluMax1s: stats.eluMax1s,
     },
-    originMs: submittedAt,
-    charts: { rss: rssChart(run, rss, n, submittedAt) },
+    originMs,
   };
 }
 
