@@ -86,12 +86,23 @@ export function compileCron(expression: string): CompiledCron {
 
 const compiled = new Map<string, CompiledCron>();
 
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const DAY_MS = 86_400_000;
+
+// Both by arithmetic, not a Date per call: the search steps day by day, and a tick of a thousand
+// weekly or monthly tasks takes tens of thousands of steps (docs/performance.md).
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month]!;
+}
+
+/** 0 = Sunday; 1970-01-01 was a Thursday. */
+function weekdayOf(year: number, month: number, day: number): number {
+  return (((Math.floor(Date.UTC(year, month - 1, day) / DAY_MS) + 4) % 7) + 7) % 7;
 }
 
 function dayMatches(c: CompiledCron, year: number, month: number, day: number, dim: number): boolean {
-  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  const weekday = weekdayOf(year, month, day);
   const byDom = c.daysOfMonth.has(day) || (c.lastDayOfMonth && day === dim);
   const byDow =
     (c.daysOfWeek.has(weekday) && (c.nthWeekday <= 0 || Math.ceil(day / 7) === c.nthWeekday)) ||
