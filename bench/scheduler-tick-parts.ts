@@ -11,7 +11,7 @@
 //   3. the floor's own parts: the insert with only the primary key on jobs (what the eight
 //      secondary indexes cost), and both writes on a narrow copy of the due columns (what the
 //      width of the tasks row costs).
-// Medians of 15 repetitions after 2 warm-ups. `--registered N` registers N tasks in all (the rest
+// The client's CPU over the batch is given beside its time. Medians of 15 repetitions after 2 warm-ups. `--registered N` registers N tasks in all (the rest
 // not due) to see which part grows with the table. Prints a table, then one JSON line.
 import { cpus, loadavg } from 'node:os';
 import { dueBatchDecision } from '@dsched/domain';
@@ -110,9 +110,13 @@ async function makeDue(): Promise<void> {
 
 // 1. The real batch.
 const batches: number[] = [];
+// The client's CPU (this process's, every thread) over each batch: its share in time, what is left
+// of the wall time after the statements, moves with the machine's load; its CPU much less.
+const clientCpu: number[] = [];
 for (let i = 0; i < REPEATS + WARMUP; i++) {
   await makeDue();
   if (i === WARMUP) timings.clear();
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const r = await materialiseDueBatch(timedPool, {
     scope: { unleased: ALL_PARTITIONS },
@@ -124,7 +128,11 @@ for (let i = 0; i < REPEATS + WARMUP; i++) {
     }),
   });
   if (r.jobsInserted !== DUE) throw new Error(`the batch made ${r.jobsInserted} jobs, expected ${DUE}`);
-  if (i >= WARMUP) batches.push(performance.now() - started);
+  if (i >= WARMUP) {
+    batches.push(performance.now() - started);
+    const cpu = process.cpuUsage(cpu0);
+    clientCpu.push((cpu.user + cpu.system) / 1000);
+  }
 }
 const part = (name: string) => median(timings.get(name) ?? [0]);
 const statements = ['clock', 'due read', 'job insert', 'advance', 'commit'].reduce((s, n) => s + part(n), 0);
@@ -189,6 +197,7 @@ const metrics: Record<string, number> = {
   commit_ms: part('commit'),
   clock_ms: part('clock'),
   client_ms: batch - statements,
+  client_cpu_ms: median(clientCpu),
   floor_job_insert_ms: floorInsert,
   floor_job_insert_pk_only_ms: floorInsertPk,
   floor_advance_ms: floorAdvance,
@@ -205,6 +214,7 @@ const rows: [string, number][] = [
   ['  commit', metrics.commit_ms!],
   ['  clock', metrics.clock_ms!],
   ['  client: planning, documents, driver, round trips', metrics.client_ms!],
+  ['  client CPU (this process, all its threads)', metrics.client_cpu_ms!],
   [`storage floor: ${DUE} job rows inserted from a table`, metrics.floor_job_insert_ms!],
   ['  the same into jobs with only its primary key', metrics.floor_job_insert_pk_only_ms!],
   [`storage floor: ${DUE} next_fire_at moved by primary-key list`, metrics.floor_advance_ms!],
