@@ -11,8 +11,9 @@
 //   3. the floor's own parts: the insert with only the primary key on jobs (what the eight
 //      secondary indexes cost), and both writes on a narrow copy of the due columns (what the
 //      width of the tasks row costs).
-// The client's CPU over the batch is given beside its time. Medians of 15 repetitions after 2 warm-ups. `--registered N` registers N tasks in all (the rest
-// not due) to see which part grows with the table. Prints a table, then one JSON line.
+// The client's CPU over the batch is given beside its time. Medians of 15 repetitions after 2
+// warm-ups. `--registered N` registers N tasks in all (the rest not due) to see which part grows
+// with the table. Prints a table, then one JSON line.
 import { cpus, loadavg } from 'node:os';
 import { dueBatchDecision } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
