@@ -298,6 +298,29 @@ it('shows a workflow and the operator screens, accessible too', async () => {
   await page.locator('h2 .s-succeeded').waitFor({ timeout: 30_000 });
   expect(await page.locator('code.signal-url').count()).toBe(0);
 
+  // A sleep node and a map node say what they are, the map over which parent and its items made.
+  const kinds = (await api(taskApi, '/v1/workflows', {
+    method: 'POST',
+    body: {
+      name: 'kinds',
+      nodes: [
+        { id: 'nap', kind: 'sleep', sleep: { for: '1h' } },
+        { id: 'p', target: { url: `${target.url}/ok` } },
+        {
+          id: 'rows',
+          kind: 'map',
+          map: { over: 'p', target: { url: `${target.url}/ok` } },
+          dependsOn: ['p'],
+        },
+      ],
+    },
+  })) as { id: string };
+  await page.goto(`${jobApi}/ui/#/workflows/${kinds.id}`);
+  await page.getByRole('heading', { name: /kinds/ }).waitFor();
+  await expect
+    .poll(() => page.locator('.node-kind').allInnerTexts())
+    .toEqual([expect.stringMatching(/^sleep until /), expect.stringMatching(/^map over p: /)]);
+
   await nav('Tenants').click();
   await page.getByLabel('Tenant id').fill(tenant.id);
   await page.getByRole('button', { name: 'Open' }).click();

@@ -614,9 +614,28 @@ nodes:
     const file = join(stack.configDir, 'approval.yaml');
     await writeFile(
       file,
-      'name: approval\nnodes:\n  - id: approve\n    kind: wait\n    wait: {timeoutS: 3600}\n',
+      [
+        'name: approval',
+        'nodes:',
+        '  - id: approve',
+        '    kind: wait',
+        '    wait: {timeoutS: 3600}',
+        '  - id: nap',
+        '    kind: sleep',
+        '    sleep: {for: 1h}',
+        '  - id: rows',
+        '    kind: map',
+        '    dependsOn: [approve]',
+        "    map: {over: approve, target: {url: 'http://127.0.0.1:9/row'}}",
+        '',
+      ].join('\n'),
     );
     const { id } = JSON.parse((await cli(['workflow', 'submit', '-f', file, '-o', 'json'], env)).stdout);
+    // The node table says each node's kind; a map how many of its items are made.
+    const table = (await cli(['workflow', 'nodes', id], env)).stdout;
+    expect(table).toMatch(/^approve\s+wait\s+pending\s/m);
+    expect(table).toMatch(/^nap\s+sleep\s+pending\s/m);
+    expect(table).toMatch(/^rows\s+map 0\/\?\s+waiting\s/m);
     const data = join(stack.configDir, 'decision.json');
     await writeFile(data, '{"approved": true, "by": "ann"}');
     const signalled = await cli(
