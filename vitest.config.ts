@@ -10,6 +10,7 @@ const UNIT = [
   'packages/runtime/test/**/*.test.ts',
   'services/*/test/config.test.ts',
   'services/executor/test/transitions.test.ts',
+  'services/task-api/test/signal-token-check.test.ts',
   'packages/client/test/webhook.test.ts',
   'packages/client/test/generated.test.ts',
   'apps/console/test/*.test.ts',
