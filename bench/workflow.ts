@@ -93,7 +93,7 @@ async function submitPart(): Promise<void> {
     const t0 = performance.now();
     const req = createWorkflowSchema.parse(JSON.parse(body));
     const t1 = performance.now();
-    const plan = planWorkflow(req, tenant.id, Date.now());
+    const plan = planWorkflow(req, tenant.id, Date.now(), 0);
     const t2 = performance.now();
     if (!(await insertWorkflow(pool, plan))) throw new Error('quota');
     const t3 = performance.now();
@@ -253,7 +253,7 @@ async function submit(
       target: { url: `${r.targetUrl}/${prefix}/${n.id}`, ...(body === undefined ? {} : { body }) },
     })),
   });
-  const plan = planWorkflow(req, r.tenantId, Date.now());
+  const plan = planWorkflow(req, r.tenantId, Date.now(), 0);
   if (!(await insertWorkflow(r.pool, plan))) throw new Error('quota');
   return { id: plan.id, committedAt: (await databaseNow(r.pool)).getTime() };
 }
@@ -516,7 +516,7 @@ async function mapRun(r: Runner, prefix: string, n: number) {
       { id: 'join', dependsOn: ['items'], target: { url: `${r.targetUrl}/${prefix}/join` } },
     ],
   });
-  const plan = planWorkflow(req, r.tenantId, Date.now());
+  const plan = planWorkflow(req, r.tenantId, Date.now(), 0);
   if (!(await insertWorkflow(r.pool, plan))) throw new Error('quota');
   const committedAt = (await databaseNow(r.pool)).getTime();
   const state = await finished(r, plan.id, 120_000 + n * 50);

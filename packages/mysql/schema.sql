@@ -23,6 +23,7 @@ CREATE TABLE `job_attempts` (
   `error_class` varchar(32) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
   `error` varchar(1000) DEFAULT NULL,
   `duration_ms` int(10) unsigned DEFAULT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   PRIMARY KEY (`job_id`,`attempt`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
@@ -31,12 +32,14 @@ CREATE TABLE `job_tags` (
   `tag` varchar(193) NOT NULL,
   `scheduled_for` datetime(3) NOT NULL,
   `job_id` binary(16) NOT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   PRIMARY KEY (`tenant_id`,`tag`,`scheduled_for`,`job_id`),
   KEY `job_tags_by_job` (`job_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `jobs` (
   `id` binary(16) NOT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   `tenant_id` binary(16) NOT NULL,
   `task_id` binary(16) DEFAULT NULL,
   `occurrence` varchar(80) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
@@ -82,16 +85,16 @@ CREATE TABLE `jobs` (
   `held` tinyint(3) unsigned NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
   UNIQUE KEY `jobs_occurrence` (`task_id`,`occurrence`),
-  KEY `jobs_by_state_lease` (`state`,`lease_expires_at`),
   KEY `jobs_by_task` (`task_id`,`scheduled_for`),
   KEY `jobs_by_tenant_time` (`tenant_id`,`scheduled_for`),
-  KEY `jobs_claim` (`claim_lane`,`priority`,`run_at`),
-  KEY `jobs_finished` (`finished_state`,`finished_at`),
-  KEY `jobs_deadline` (`deadline_at`),
   KEY `jobs_by_tenant_finished` (`tenant_id`,`finished_state`,`scheduled_for`),
-  KEY `jobs_fair` (`claim_lane`,`priority`,`claim_tag`,`run_at`),
   KEY `jobs_flow_running` (`tenant_id`,`flow_running`),
-  KEY `jobs_fair_heads` (`claim_lane`,`claim_tag`,`tenant_id`,`run_at`)
+  KEY `jobs_claim` (`claim_lane`,`priority`,`run_at`,`id`,`partition`),
+  KEY `jobs_fair` (`claim_lane`,`priority`,`claim_tag`,`run_at`,`id`,`partition`),
+  KEY `jobs_fair_heads` (`claim_lane`,`claim_tag`,`tenant_id`,`run_at`,`id`,`partition`),
+  KEY `jobs_by_state_lease` (`state`,`lease_expires_at`,`id`,`partition`),
+  KEY `jobs_finished` (`finished_state`,`finished_at`,`id`,`partition`),
+  KEY `jobs_deadline` (`deadline_at`,`id`,`partition`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `leases` (
@@ -108,6 +111,7 @@ CREATE TABLE `occurrence_skips` (
   `skipped_to` datetime(3) NOT NULL,
   `reason` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `created_at` datetime(3) NOT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   PRIMARY KEY (`task_id`,`skipped_from`,`reason`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
@@ -232,6 +236,7 @@ CREATE TABLE `workflow_edges` (
   `workflow_id` binary(16) NOT NULL,
   `parent_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `child_id` varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   PRIMARY KEY (`workflow_id`,`parent_id`,`child_id`),
   KEY `workflow_edges_by_child` (`workflow_id`,`child_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
@@ -242,6 +247,7 @@ CREATE TABLE `workflow_node_outputs` (
   `attempt` int(10) unsigned NOT NULL,
   `output` longtext NOT NULL,
   `created_at` datetime(3) NOT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   PRIMARY KEY (`workflow_id`,`node_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
@@ -277,9 +283,10 @@ CREATE TABLE `workflow_nodes` (
   `map_max_items` int(10) unsigned DEFAULT NULL,
   `map_count` int(10) unsigned DEFAULT NULL,
   `map_made` int(10) unsigned DEFAULT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   PRIMARY KEY (`workflow_id`,`node_id`),
   KEY `workflow_nodes_by_state` (`workflow_id`,`state`),
-  KEY `workflow_nodes_unwalked` (`walk_pending`)
+  KEY `workflow_nodes_unwalked` (`walk_pending`,`workflow_id`,`node_id`,`partition`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `workflow_tags` (
@@ -287,12 +294,14 @@ CREATE TABLE `workflow_tags` (
   `tag` varchar(193) NOT NULL,
   `created_at` datetime(3) NOT NULL,
   `workflow_id` binary(16) NOT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   PRIMARY KEY (`tenant_id`,`tag`,`created_at`,`workflow_id`),
   KEY `workflow_tags_by_workflow` (`workflow_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `workflows` (
   `id` binary(16) NOT NULL,
+  `partition` smallint(5) unsigned NOT NULL,
   `tenant_id` binary(16) NOT NULL,
   `name` varchar(200) NOT NULL,
   `state` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
@@ -311,7 +320,7 @@ CREATE TABLE `workflows` (
   `tags` longtext DEFAULT NULL CHECK (json_valid(`tags`)),
   PRIMARY KEY (`id`),
   KEY `workflows_by_tenant` (`tenant_id`,`id`),
-  KEY `workflows_by_state` (`state`,`deadline_at`),
-  KEY `workflows_finished` (`state`,`finished_at`),
-  KEY `workflows_by_tenant_created` (`tenant_id`,`created_at`,`id`)
+  KEY `workflows_by_tenant_created` (`tenant_id`,`created_at`,`id`),
+  KEY `workflows_by_state` (`state`,`deadline_at`,`id`,`partition`),
+  KEY `workflows_finished` (`state`,`finished_at`,`id`,`partition`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

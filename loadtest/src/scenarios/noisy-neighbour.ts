@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { newId } from '@dsched/domain';
+import { DEFAULT_PARTITIONS, newId, partitionOfId } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import { CLAIM_STATEMENTS } from '@dsched/mysql/jobs/claim';
 import { migrateMysql } from '@dsched/mysql/migrations';
@@ -310,6 +310,7 @@ async function insertDue(
         RETRY,
         now,
         now,
+        partitionOfId(id, DEFAULT_PARTITIONS),
       ]);
     }
   }
@@ -317,7 +318,7 @@ async function insertDue(
     await retryingDeadlocks(() =>
       pool.query(
         `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
-         attempt, max_attempts, run_at, target, retry, created_at, updated_at) VALUES ?`,
+         attempt, max_attempts, run_at, target, retry, created_at, updated_at, \`partition\`) VALUES ?`,
         [rows.slice(i, i + 2000)],
       ),
     );

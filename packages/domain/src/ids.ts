@@ -23,7 +23,12 @@ function randomBytes(n: number): Buffer {
   return out;
 }
 
-export function newId(nowMs: number = Date.now()): string {
+/**
+ * A new UUIDv7. `partition`, when given, is written into the last two bytes (random otherwise), so
+ * the id carries the partition of the rows it belongs with: a task's jobs, a run's node jobs, a
+ * job's callbacks (partitionOfId, docs/sharding.md). 58 random bits remain beside the millisecond.
+ */
+export function newId(nowMs: number = Date.now(), partition?: number): string {
   let ms = nowMs;
   if (ms <= lastMs) {
     ms = lastMs;
@@ -41,7 +46,16 @@ export function newId(nowMs: number = Date.now()): string {
   bytes[6] = 0x70 | ((counter >> 8) & 0x0f);
   bytes[7] = counter & 0xff;
   bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  if (partition !== undefined) bytes.writeUInt16BE(partition, 14);
   return formatUuid(bytes);
+}
+
+/**
+ * A new id in the partition `beside` carries (its last two bytes, copied as they are): a callback
+ * job's id beside the job it reports, which shares its partition (docs/sharding.md).
+ */
+export function newIdBeside(beside: string, nowMs: number = Date.now()): string {
+  return newId(nowMs, Number.parseInt(beside.slice(32, 36), 16));
 }
 
 export function formatUuid(bytes: Uint8Array): string {

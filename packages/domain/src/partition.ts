@@ -11,6 +11,16 @@ export function partitionOf(id: string, partitions: number): number {
   return (h >>> 0) % partitions;
 }
 
+/**
+ * The partition a job or workflow run id carries: its last two bytes, mod `partitions`. Ids of jobs
+ * and runs are made with their owner's partition there (newId), so a statement that starts from an
+ * id alone names the row's partition, and on Vitess its shard (docs/sharding.md). A row stored
+ * before the shard key (migration 0061) has its task's or run's partition, which its id may not say.
+ */
+export function partitionOfId(id: string, partitions: number): number {
+  return Number.parseInt(id.slice(32, 36), 16) % partitions;
+}
+
 /** A partition lease as a scheduler replica holds it; the token fences every write made under it. */
 export interface HeldLease {
   partition: number;

@@ -41,7 +41,7 @@ function fieldsOf(fn: () => unknown): string[] {
 
 describe('map node requests', () => {
   it('plan a map node: its target is each item’s, its job in the map lane, maxItems 10,000 unless said', () => {
-    const plan = planWorkflow(request([{ id: 'p', target }, mapNode({})]), 't', 0);
+    const plan = planWorkflow(request([{ id: 'p', target }, mapNode({})]), 't', 0, 0);
     const m = plan.nodes[1]!;
     expect(m).toMatchObject({
       kind: 'map',
@@ -55,15 +55,15 @@ describe('map node requests', () => {
 
   it('refuse a map over a node that is not its parent, naming map.over', () => {
     const req = request([{ id: 'p', target }, { id: 'q', target }, mapNode({ over: 'q' })]);
-    expect(fieldsOf(() => planWorkflow(req, 't', 0))).toEqual(['nodes.2.map.over']);
+    expect(fieldsOf(() => planWorkflow(req, 't', 0, 0))).toEqual(['nodes.2.map.over']);
     expect(fieldsOf(() => checkTaskWorkflow(req))).toEqual(['workflow.nodes.2.map.over']);
   });
 
   it('refuse maxItems that take the run past 100,000 nodes, and out of range', () => {
     const ok = request([{ id: 'p', target }, mapNode({ maxItems: 99_998 })]);
-    expect(fieldsOf(() => planWorkflow(ok, 't', 0))).toEqual([]);
+    expect(fieldsOf(() => planWorkflow(ok, 't', 0, 0))).toEqual([]);
     const over = request([{ id: 'p', target }, mapNode({ maxItems: 99_999 })]);
-    expect(fieldsOf(() => planWorkflow(over, 't', 0))).toEqual(['nodes.1.map.maxItems']);
+    expect(fieldsOf(() => planWorkflow(over, 't', 0, 0))).toEqual(['nodes.1.map.maxItems']);
     for (const maxItems of [0, 100_001, 1.5]) {
       const parsed = createWorkflowSchema.safeParse({
         name: 'w',

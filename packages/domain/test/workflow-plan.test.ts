@@ -126,7 +126,7 @@ describe('planWorkflow and withSignalHashes', () => {
       ],
       { failurePolicy: 'fail_fast', maxParallel: 3, deadlineS: 60, tags: { team: 'billing' } },
     );
-    const plan = planWorkflow(req, 'tenant-1', NOW);
+    const plan = planWorkflow(req, 'tenant-1', NOW, 0);
     expect(plan).toMatchObject({
       tenantId: 'tenant-1',
       name: 'w',
@@ -149,7 +149,7 @@ describe('planWorkflow and withSignalHashes', () => {
       { id: 'w', kind: 'wait', wait: { timeoutS: 60 }, dependsOn: ['a'] },
       { id: 's', kind: 'sleep', sleep: { for: '1m' }, dependsOn: ['w'] },
     ]);
-    const plan = withSignalHashes(planWorkflow(req, 'tenant-1', NOW), key);
+    const plan = withSignalHashes(planWorkflow(req, 'tenant-1', NOW, 0), key);
     const token = signalToken(key, { workflowId: plan.id, nodeId: 'w', jobId: plan.jobIds[1]! });
     expect(plan.nodes[1]!.signalHash).toBe(signalTokenHash(token).toString('hex'));
     expect(plan.nodes[0]!.signalHash).toBeUndefined();
@@ -158,7 +158,7 @@ describe('planWorkflow and withSignalHashes', () => {
 
   it('refuses a graph that does not hold, as a submission and as a task workflow (fields under workflow.)', () => {
     const req = request([{ id: 'a', target, dependsOn: ['missing'] }]);
-    expect(fieldsOf(() => planWorkflow(req, 't', NOW)).length).toBeGreaterThan(0);
+    expect(fieldsOf(() => planWorkflow(req, 't', NOW, 0)).length).toBeGreaterThan(0);
     const fields = fieldsOf(() => checkTaskWorkflow(req));
     expect(fields.length).toBeGreaterThan(0);
     for (const f of fields) expect(f.startsWith('workflow.')).toBe(true);

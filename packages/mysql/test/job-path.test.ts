@@ -141,8 +141,8 @@ describe('materialisation', () => {
     expect(rows.map((r) => r.occurrence)).toEqual([at.toISOString()]);
     await expect(
       db.pool.query(
-        `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, max_attempts, run_at, target, retry, created_at, updated_at)
-         SELECT UNHEX(REPLACE(UUID(), '-', '')), tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, max_attempts, run_at, target, retry, created_at, updated_at FROM jobs WHERE task_id = ?`,
+        `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, max_attempts, run_at, target, retry, created_at, updated_at, \`partition\`)
+         SELECT UNHEX(REPLACE(UUID(), '-', '')), tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, max_attempts, run_at, target, retry, created_at, updated_at, \`partition\` FROM jobs WHERE task_id = ?`,
         [idToBin(task.id)],
       ),
     ).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });

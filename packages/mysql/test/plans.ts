@@ -31,6 +31,19 @@ export function planSorts(plan: unknown): boolean {
   return Object.values(o).some(planSorts);
 }
 
+/** Every table node of a parsed EXPLAIN FORMAT=JSON plan, by alias (the first of each). */
+export function planTableNodes(plan: unknown): Map<string, Record<string, unknown>> {
+  const tables = new Map<string, Record<string, unknown>>();
+  const collect = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (typeof o.table_name === 'string' && !tables.has(o.table_name)) tables.set(o.table_name, o);
+    for (const v of Object.values(o)) collect(v);
+  };
+  collect(plan);
+  return tables;
+}
+
 /**
  * EXPLAIN FORMAT=JSON of a statement of src/jobs (by file name): its JSON text, the table node of its plan
  * wherever it sits (a filesort wraps it in read_sorted_file), every table node by alias (for a
@@ -59,15 +72,8 @@ export async function explainJobsStatement(
     }
     return undefined;
   };
-  const tables = new Map<string, Record<string, unknown>>();
-  const collect = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
-    const o = node as Record<string, unknown>;
-    if (typeof o.table_name === 'string' && !tables.has(o.table_name)) tables.set(o.table_name, o);
-    for (const v of Object.values(o)) collect(v);
-  };
   const parsed = JSON.parse(json);
-  collect(parsed);
+  const tables = planTableNodes(parsed);
   const table = find(parsed);
   if (!table) throw new Error(`no table in the plan of ${file}`);
   return { table, tables, json, filesort: planSorts(parsed) };

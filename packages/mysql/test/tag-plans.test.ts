@@ -29,8 +29,8 @@ beforeAll(async () => {
   for (const table of ['job_tags', 'workflow_tags']) {
     const time = table === 'job_tags' ? 'scheduled_for' : 'created_at';
     const id = table === 'job_tags' ? 'job_id' : 'workflow_id';
-    await db.pool.query(`INSERT INTO ${table} (tenant_id, tag, ${time}, ${id}) VALUES ?`, [
-      rows.map((r) => [r.tenant, r.tag, r.at, r.id]),
+    await db.pool.query(`INSERT INTO ${table} (tenant_id, tag, ${time}, ${id}, \`partition\`) VALUES ?`, [
+      rows.map((r, i) => [r.tenant, r.tag, r.at, r.id, i % 64]),
     ]);
   }
   await db.pool.query('INSERT INTO task_tags (tenant_id, tag, task_id) VALUES ?', [

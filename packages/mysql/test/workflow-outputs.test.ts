@@ -86,7 +86,7 @@ describe('node outputs', () => {
     expect(await outputs(wf)).toEqual({});
     // A newer attempt's output is in place (a node re-run); the first attempt's replay is older.
     await db.pool.query(
-      "INSERT INTO workflow_node_outputs (workflow_id, node_id, attempt, output, created_at) VALUES (?, 'a', 9, '\"newer\"', NOW(3))",
+      "INSERT INTO workflow_node_outputs (workflow_id, node_id, attempt, output, created_at, `partition`) VALUES (?, 'a', 9, '\"newer\"', NOW(3), 0)",
       [idToBin(wf.id)],
     );
     expect(await recordOutcomes(db.pool, [success(job!, '"older"')])).toEqual([]);

@@ -35,7 +35,7 @@ beforeAll(async () => {
       },
     ],
   });
-  const plan = planWorkflow(req, tenant.id, Date.now());
+  const plan = planWorkflow(req, tenant.id, Date.now(), 0);
   expect(await insertWorkflow(db.pool, plan)).toBe(true);
   workflowId = idToBin(plan.id);
 });

@@ -62,10 +62,10 @@ describe('submission', () => {
       name: 'x',
       nodes: [{ id: 'a', target: { url: 'http://x.test/' } }],
     });
-    expect(await insertWorkflow(db.pool, planWorkflow(req, t.id, Date.now()))).toBe(false);
+    expect(await insertWorkflow(db.pool, planWorkflow(req, t.id, Date.now(), 0))).toBe(false);
     await drain(() => 'succeeded');
     expect(await runState(wf)).toBe('succeeded');
-    expect(await insertWorkflow(db.pool, planWorkflow(req, t.id, Date.now()))).toBe(true);
+    expect(await insertWorkflow(db.pool, planWorkflow(req, t.id, Date.now(), 0))).toBe(true);
     await drain(() => 'succeeded');
   });
 });

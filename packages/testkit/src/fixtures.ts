@@ -100,6 +100,8 @@ export async function createTask(pool: Pool, task: Task, partition = 0): Promise
 export interface JobRowSpec {
   tenantId: string;
   taskId: string | null;
+  /** The job's partition (its task's: createTask's default 0 unless given); its id carries it. */
+  partition?: number;
   scheduledFor: Date;
   state: 'pending' | 'running' | 'succeeded' | 'dead' | 'cancelled';
   attempt?: number;
@@ -117,7 +119,7 @@ export interface JobRowSpec {
 
 /** Inserts jobs (and one attempt row per attempt made); returns their ids in the given order. */
 export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<string[]> {
-  const ids = specs.map(() => newId());
+  const ids = specs.map((s) => newId(Date.now(), s.partition ?? 0));
   const retry = JSON.stringify({ maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 1000, rules: [] });
   const target = (url = 'http://127.0.0.1:9/') =>
     JSON.stringify({ url, method: 'POST', headers: {}, timeoutMs: 120_000 });
@@ -164,8 +166,10 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
         s.scheduledFor,
         s.scheduledFor,
         s.tags ? JSON.stringify(normaliseTags(s.tags)) : null,
+        s.partition ?? 0,
       ]);
-      for (const tag of tagStrings(s.tags)) tagRows.push([idToBin(s.tenantId), tag, s.scheduledFor, id]);
+      for (const tag of tagStrings(s.tags))
+        tagRows.push([idToBin(s.tenantId), tag, s.scheduledFor, id, s.partition ?? 0]);
       for (let a = 1; a <= attempt; a++) {
         const last = a === attempt;
         const open = last && !terminal;
@@ -179,22 +183,25 @@ export async function insertJobs(pool: Pool, specs: JobRowSpec[]): Promise<strin
           open ? null : last && s.state === 'succeeded' ? null : 'http_status',
           open ? null : last && s.state === 'succeeded' ? null : 'HTTP 500',
           open ? null : 20,
+          s.partition ?? 0,
         ]);
       }
     });
     await pool.query(
       `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, attempt,
          max_attempts, run_at, claimed_by, lease_expires_at, deadline_at, target, retry, last_status, last_error,
-         started_at, finished_at, created_at, updated_at, tags) VALUES ?`,
+         started_at, finished_at, created_at, updated_at, tags, \`partition\`) VALUES ?`,
       [jobs],
     );
     if (tagRows.length > 0) {
-      await pool.query('INSERT INTO job_tags (tenant_id, tag, scheduled_for, job_id) VALUES ?', [tagRows]);
+      await pool.query('INSERT INTO job_tags (tenant_id, tag, scheduled_for, job_id, `partition`) VALUES ?', [
+        tagRows,
+      ]);
     }
     if (attempts.length > 0) {
       await pool.query(
         `INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, status, error_class, error,
-           duration_ms) VALUES ?`,
+           duration_ms, \`partition\`) VALUES ?`,
         [attempts],
       );
     }

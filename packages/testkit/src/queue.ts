@@ -11,6 +11,8 @@ export interface DueJobSeed {
   tenantId: string;
   target: Partial<Target> & { url: string };
   lane?: Lane;
+  /** The jobs' partition (the shard key); their ids carry it. 0 unless given. */
+  partition?: number;
   /** 0 critical … 3 low. */
   priority?: number;
   retry?: Partial<RetryPolicy>;
@@ -35,7 +37,8 @@ export async function insertDueJobs(pool: Pool, seed: DueJobSeed, n = 1): Promis
     ...seed.retry,
   };
   const target: Target = { method: 'POST', headers: {}, timeoutMs: 5000, ...seed.target };
-  const ids = Array.from({ length: n }, () => newId());
+  const partition = seed.partition ?? 0;
+  const ids = Array.from({ length: n }, () => newId(Date.now(), partition));
   const rows = ids.map((id) => [
     idToBin(id),
     idToBin(seed.tenantId),
@@ -56,12 +59,13 @@ export async function insertDueJobs(pool: Pool, seed: DueJobSeed, n = 1): Promis
     ...(seed.traceRatio === undefined
       ? []
       : [Buffer.concat([randomBytes(24), Buffer.from([Math.random() < seed.traceRatio ? 1 : 0])])]),
+    partition,
   ]);
   await pool.query(
     `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
        attempt, max_attempts, run_at, target, retry, created_at, updated_at${
          seed.traceRatio === undefined ? '' : ', trace_context'
-       }) VALUES ?`,
+       }, \`partition\`) VALUES ?`,
     [rows],
   );
   return ids;
@@ -96,11 +100,11 @@ export async function insertTaggedBacklog(
   await pool.query('INSERT IGNORE INTO plan_digits VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)');
   await pool.query(
     `INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
-       attempt, max_attempts, run_at, target, retry, created_at, updated_at, fair_tag, fair_tag_attempt)
+       attempt, max_attempts, run_at, target, retry, created_at, updated_at, fair_tag, fair_tag_attempt, \`partition\`)
      SELECT UNHEX(LPAD(HEX(x.n), 32, '0')), UNHEX(LPAD(HEX(x.n MOD ?), 32, '0')), NULL, CONCAT('plan:', x.n),
             'trigger', NOW(3), ?, 'default', 'pending', 0, 3,
             NOW(3) + INTERVAL ? SECOND, '{}', '{}', NOW(3), NOW(3),
-            CASE WHEN ? THEN (x.n DIV ?) * 1000000 + (x.n MOD ?) END, CASE WHEN ? THEN 0 END
+            CASE WHEN ? THEN (x.n DIV ?) * 1000000 + (x.n MOD ?) END, CASE WHEN ? THEN 0 END, x.n MOD 64
        FROM (SELECT ? + a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d AS n
                FROM plan_digits a, plan_digits b, plan_digits c, plan_digits e, plan_digits f) x
       WHERE x.n < ?`,

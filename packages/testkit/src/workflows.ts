@@ -65,10 +65,10 @@ export async function submitWorkflow(
   pool: Pool,
   tenantId: string,
   nodes: NodeReq[],
-  options: { extra?: Record<string, unknown>; retry?: Partial<RetryPolicy> } = {},
+  options: { extra?: Record<string, unknown>; retry?: Partial<RetryPolicy>; partition?: number } = {},
 ): Promise<WorkflowPlan> {
   const req = createWorkflowSchema.parse(workflowRequest('wf', 'http://127.0.0.1:9', nodes, options));
-  const plan = planWorkflow(req, tenantId, Date.now());
+  const plan = planWorkflow(req, tenantId, Date.now(), options.partition ?? 0);
   if (!(await insertWorkflow(pool, plan))) throw new Error(`workflow ${plan.id} was not stored`);
   return plan;
 }

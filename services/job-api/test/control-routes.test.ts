@@ -244,6 +244,7 @@ describe('a workflow node that answered 202, completed through job-api', () => {
       }),
       tenant.id,
       Date.now(),
+      0,
     );
     expect(await insertWorkflow(db.pool, plan)).toBe(true);
     const a = await claimOne();

@@ -59,6 +59,8 @@ export interface TaskApiDeps {
   history: WorkflowHistory;
   /** The largest POST /v1/workflows body (a 100,000-node workflow is tens of megabytes). */
   workflowMaxBodyBytes: number;
+  /** SCHEDULER_PARTITIONS: a submitted run's partition is drawn from these (docs/sharding.md). */
+  partitions: number;
   /** Derives wait nodes' signal tokens (crypto/signal-token.ts): the secrets keyring. */
   signalKeys: SecretsKeyring;
   /** The origin signal URLs name (TASK_API_PUBLIC_URL); absent: the origin a request came to. */

@@ -56,6 +56,7 @@ export function taskApiDeps(args: {
     operations: mysqlBulkOperations(pool),
     history: cassandraWorkflowHistory(args.cassandra),
     workflowMaxBodyBytes: args.workflowMaxBodyBytes,
+    partitions: args.partitions,
     signalKeys: args.keyring,
     publicUrl: args.publicUrl,
     audit: auditSources(pool, args.cassandra, {

@@ -177,6 +177,8 @@ export function withSignalHashes(plan: WorkflowPlan, key: Buffer): WorkflowPlan 
 /** A checked submission, as it is stored. */
 export interface WorkflowPlan {
   id: string;
+  /** The run's partition (docs/sharding.md): its id, its rows and its node jobs' ids carry it. */
+  partition: number;
   tenantId: string;
   name: string;
   failurePolicy: FailurePolicy;
@@ -210,13 +212,20 @@ export function checkTaskWorkflow(workflow: CreateWorkflowRequest): void {
 
 /**
  * Checks a parsed submission's graph (throws invalid_argument naming the node) and gives the run
- * and each node's job their ids, time-ordered from `nowMs` (the database clock).
+ * and each node's job their ids, time-ordered from `nowMs` (the database clock), each carrying the
+ * run's `partition` (newId): a submitted run's is drawn at random, a task's occurrence's is its task's.
  */
-export function planWorkflow(req: CreateWorkflowRequest, tenantId: string, nowMs: number): WorkflowPlan {
+export function planWorkflow(
+  req: CreateWorkflowRequest,
+  tenantId: string,
+  nowMs: number,
+  partition: number,
+): WorkflowPlan {
   const graph = checkWorkflowGraph(req.nodes);
   checkMapNodes(req.nodes);
   return {
-    id: newId(nowMs),
+    id: newId(nowMs, partition),
+    partition,
     tenantId,
     name: req.name,
     failurePolicy: req.failurePolicy,
@@ -225,7 +234,7 @@ export function planWorkflow(req: CreateWorkflowRequest, tenantId: string, nowMs
     metadata: req.metadata ?? null,
     tags: normaliseTags(req.tags),
     nodes: req.nodes.map(toWorkflowNodeSpec),
-    jobIds: req.nodes.map(() => newId(nowMs)),
+    jobIds: req.nodes.map(() => newId(nowMs, partition)),
     edgeCount: graph.edgeCount,
   };
 }

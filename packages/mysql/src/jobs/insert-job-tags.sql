@@ -4,8 +4,8 @@
 -- jobs row and gets none.
 -- Parameters: document (JSON array of [job_id_hex, task_id_hex])
 -- Returns: affected rows
-INSERT IGNORE INTO job_tags (tenant_id, tag, scheduled_for, job_id)
-SELECT STRAIGHT_JOIN tt.tenant_id, tt.tag, jb.scheduled_for, jb.id
+INSERT IGNORE INTO job_tags (tenant_id, tag, scheduled_for, job_id, `partition`)
+SELECT STRAIGHT_JOIN tt.tenant_id, tt.tag, jb.scheduled_for, jb.id, jb.`partition`
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          id CHAR(32) PATH '$[0]',
          task_id CHAR(32) PATH '$[1]')) AS j

@@ -16,7 +16,8 @@
 -- Returns: affected rows
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
                          attempt, max_attempts, run_at, target, retry, callbacks, counts_failures,
-                         created_at, updated_at, flow_key, flow_parallelism, flow_rate, trace_context, tags)
+                         created_at, updated_at, flow_key, flow_parallelism, flow_rate, trace_context, tags,
+                         `partition`)
 SELECT UNHEX(j.id), t.tenant_id, t.id, j.occurrence, j.kind,
        TIMESTAMPADD(MICROSECOND, j.scheduled_ms * 1000, TIMESTAMP '1970-01-01 00:00:00'),
        t.priority, t.lane, 'pending', 0, t.max_attempts,
@@ -26,7 +27,7 @@ SELECT UNHEX(j.id), t.tenant_id, t.id, j.occurrence, j.kind,
        CAST(NULLIF(JSON_UNQUOTE(JSON_EXTRACT(t.flow_control, '$.parallelism')), 'null') AS UNSIGNED),
        CAST(NULLIF(JSON_UNQUOTE(JSON_EXTRACT(t.flow_control, '$.ratePerSecond')), 'null') AS DECIMAL(12,3)),
        UNHEX(j.trace),
-       t.tags
+       t.tags, t.`partition`
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          id CHAR(32) PATH '$[0]',
          task_id CHAR(32) PATH '$[1]',

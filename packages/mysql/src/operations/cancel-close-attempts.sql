@@ -2,8 +2,8 @@
 -- job-api's cancel does (control-attempt-close.sql). Before the jobs' update, which ends them.
 -- Parameters: ids (list)
 -- Returns: affected rows
-INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, error_class, error)
-SELECT id, attempt, '', COALESCE(claimed_at, NOW(3)), NOW(3), 'cancelled', 'cancelled'
+INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, error_class, error, `partition`)
+SELECT id, attempt, '', COALESCE(claimed_at, NOW(3)), NOW(3), 'cancelled', 'cancelled', `partition`
   FROM jobs
  WHERE id IN (?) AND state = 'running' AND claimed_by IS NULL
 ON DUPLICATE KEY UPDATE

@@ -64,6 +64,7 @@ interface DueTaskRow extends RowDataPacket {
   next_fire_at: Date;
   jitter_s: number;
   tagged: number;
+  partition: number;
 }
 
 /** select-live-runs.sql. */
@@ -139,10 +140,12 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     }
 
     const bins = new Map<string, Buffer>();
+    const partitionOf = new Map<string, number>();
     const tagged = new Set<string>();
     const due: DueTask[] = tasks.map((t) => {
       const id = binToId(t.id);
       bins.set(id, t.id);
+      partitionOf.set(id, Number(t.partition));
       if (Number(t.tagged) === 1) tagged.add(id);
       return {
         id,
@@ -157,7 +160,8 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     const plan = args.decide(due, { now, dueBefore });
     if (plan.full) result.full = true; // the rest of the batch stays due (and unlocked at commit)
 
-    const ids = plan.jobs.map(() => newId(now.getTime()));
+    // Each job's id carries its task's partition (the shard key, docs/sharding.md).
+    const ids = plan.jobs.map((j) => newId(now.getTime(), partitionOf.get(j.taskId)!));
     birth = args.births?.(
       plan.jobs.map((j, i) => ({
         id: ids[i]!,

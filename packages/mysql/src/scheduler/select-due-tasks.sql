@@ -8,7 +8,8 @@
 -- insert copies the rest from the locked rows on the server.
 -- Parameters: partitions (list), due_before, now, limit
 -- Returns: rows of (id, schedule, misfire_policy, overlap_policy, next_fire_at, jitter_s, tagged)
-SELECT id, schedule, misfire_policy, overlap_policy, next_fire_at, jitter_s, tags IS NOT NULL AS tagged
+SELECT id, schedule, misfire_policy, overlap_policy, next_fire_at, jitter_s, tags IS NOT NULL AS tagged,
+       `partition`
   FROM tasks
  WHERE state = 'active' AND priority IN (0, 1, 2, 3) AND `partition` IN (?) AND next_fire_at <= ?
    AND (overlap_policy = 'allow' OR next_fire_at <= ?)

@@ -2,7 +2,7 @@
 -- made from it (trigger-now, backfill) commit.
 -- Parameters: id, tenant_id
 -- Returns: rows of (id, schedule, tagged)
-SELECT id, schedule, tags IS NOT NULL AS tagged
+SELECT id, schedule, tags IS NOT NULL AS tagged, `partition`
   FROM tasks
  WHERE id = ? AND tenant_id = ? AND state <> 'deleted'
   LOCK IN SHARE MODE

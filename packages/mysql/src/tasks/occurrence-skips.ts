@@ -1,11 +1,12 @@
 import type { AuditedJob, JobState, SkipRecord } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
-import { loadSql } from '../sql.ts';
+import { loadSql, withRows } from '../sql.ts';
 
 // Occurrences deliberately not run, and what the audit reads about a task's occurrences.
 
 const SKIPS_IN_RANGE = loadSql(import.meta.url, './skips-in-range.sql');
+const SKIPS_INSERT = loadSql(import.meta.url, './occurrence-skips-insert.sql');
 const AUDIT_JOBS = loadSql(import.meta.url, './audit-jobs.sql');
 
 export type SkipReason = 'misfire' | 'overlap' | 'paused';
@@ -20,10 +21,13 @@ export async function recordOccurrenceSkips(
   skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[],
 ): Promise<void> {
   if (skips.length === 0) return;
-  await conn.query(
-    'INSERT IGNORE INTO occurrence_skips (task_id, skipped_from, skipped_to, reason, created_at) VALUES ?',
-    [skips.map((s) => [idToBin(s.taskId), s.from, s.to, s.reason, new Date()])],
+  // Each takes its task's partition (the shard key) from the task row, which the caller holds locked.
+  const insert = withRows(
+    SKIPS_INSERT,
+    ['task_id', 'skipped_from', 'skipped_to', 'reason', 'created_at'],
+    skips.map((s) => [idToBin(s.taskId), s.from, s.to, s.reason, new Date()]),
   );
+  await conn.query(insert.sql, insert.params);
 }
 
 /**

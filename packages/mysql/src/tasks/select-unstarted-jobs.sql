@@ -4,7 +4,7 @@
 -- trace_context: a replacement job continues its occurrence's trace.
 -- Parameters: task_id, kinds (list)
 -- Returns: rows of (id, occurrence, kind, scheduled_for, run_at, trace_context)
-SELECT id, occurrence, kind, scheduled_for, run_at, trace_context
+SELECT id, occurrence, kind, scheduled_for, run_at, trace_context, `partition`
   FROM jobs FORCE INDEX (jobs_occurrence)
  WHERE task_id = ? AND kind IN (?) AND state = 'pending' AND attempt = 0
    FOR UPDATE

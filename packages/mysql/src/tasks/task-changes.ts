@@ -1,4 +1,4 @@
-import { DschedError, type Tags, type Task, type TaskChange } from '@dsched/domain';
+import { DschedError, newId, type Tags, type Task, type TaskChange } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { insertJobs } from '../jobs/index.ts';
@@ -38,6 +38,7 @@ interface UnstartedJobRow extends RowDataPacket {
   scheduled_for: Date;
   run_at: Date;
   trace_context: Buffer | null;
+  partition: number;
 }
 
 /** Inserts a task if its tenant is under maxTasks; false when the quota is used up. */
@@ -109,6 +110,8 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
   await insertJobs(
     conn,
     jobs.map((j) => ({
+      // The replacement's id carries the partition of the job it replaces: its task's.
+      id: newId(t.updatedAt.getTime(), Number(j.partition)),
       taskId: idToBin(t.id),
       occurrence: j.occurrence,
       kind: j.kind,

@@ -19,6 +19,7 @@ interface SharedTaskRow extends RowDataPacket {
   id: Buffer;
   schedule: unknown;
   tagged: number;
+  partition: number;
 }
 
 /** job-by-occurrence.sql. */
@@ -56,7 +57,7 @@ export async function triggerTask(
   born?: TraceBirth,
 ): Promise<{ jobId: string; created: boolean } | null> {
   return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
-    const jobId = newId(now.getTime());
+    const jobId = newId(now.getTime(), Number(task.partition));
     const key = occurrenceKey('trigger', now, discriminator ?? jobId);
     const job = {
       taskId: task.id,
@@ -88,7 +89,7 @@ export async function backfillTask(
   return withTaskShared(pool, tenantId, taskId, async (conn, task, now) => {
     const times = plan(scheduleFromJson(task.schedule), now);
     const jobs = times.map((at) => {
-      const id = newId(now.getTime());
+      const id = newId(now.getTime(), Number(task.partition));
       const occurrence = occurrenceKey('backfill', at);
       return {
         id,

@@ -2,8 +2,8 @@
 -- [parent_id, child_id].
 -- Parameters: workflow_id, document
 -- Returns: affected rows
-INSERT INTO workflow_edges (workflow_id, parent_id, child_id)
-SELECT ?, e.parent_id, e.child_id
+INSERT INTO workflow_edges (workflow_id, parent_id, child_id, `partition`)
+SELECT ?, e.parent_id, e.child_id, ?
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          parent_id VARCHAR(100) PATH '$[0]',
          child_id VARCHAR(100) PATH '$[1]')) AS e

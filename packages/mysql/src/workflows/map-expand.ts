@@ -170,7 +170,7 @@ async function makeSlice(
     ids.push(id);
     const row = JSON.stringify([
       id,
-      newId(nowMs).replaceAll('-', ''),
+      newId(nowMs, Number(m.partition)).replaceAll('-', ''),
       state,
       'all_success',
       0,
@@ -191,15 +191,19 @@ async function makeSlice(
       null,
     ]);
     if (bytes + row.length > MAX_BATCH_BYTES && batch.length > 0) {
-      await conn.query(NODES_INSERT, [m.workflow_id, `[${batch.join(',')}]`]);
+      await conn.query(NODES_INSERT, [m.workflow_id, m.partition, `[${batch.join(',')}]`]);
       batch = [];
       bytes = 0;
     }
     batch.push(row);
     bytes += row.length + 1;
   }
-  if (batch.length > 0) await conn.query(NODES_INSERT, [m.workflow_id, `[${batch.join(',')}]`]);
-  await conn.query(EDGES_INSERT, [m.workflow_id, JSON.stringify(ids.map((id) => [id, m.node_id]))]);
+  if (batch.length > 0) await conn.query(NODES_INSERT, [m.workflow_id, m.partition, `[${batch.join(',')}]`]);
+  await conn.query(EDGES_INSERT, [
+    m.workflow_id,
+    m.partition,
+    JSON.stringify(ids.map((id) => [id, m.node_id])),
+  ]);
   const first = ids[0]!;
   const last = ids[ids.length - 1]!;
   if (state === 'pending') {

@@ -5,11 +5,11 @@
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                   lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
-                  flow_key, flow_parallelism, flow_rate, trace_context, tags)
+                  flow_key, flow_parallelism, flow_rate, trace_context, tags, `partition`)
 SELECT STRAIGHT_JOIN n.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(n.job_id))), 'workflow', n.workflow_id,
        n.node_id, NOW(3), n.priority, n.lane, 'pending', n.attempt, n.attempt + n.max_attempts, NOW(3),
        n.target, n.retry, NOW(3), NOW(3), n.flow_key, n.flow_parallelism, n.flow_rate,
-       w.trace_context, w.tags
+       w.trace_context, w.tags, n.`partition`
   FROM workflow_nodes n FORCE INDEX (PRIMARY)
   JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = n.workflow_id
  WHERE n.workflow_id = ? AND n.node_id BETWEEN ? AND ? AND n.state = 'pending'

@@ -7,7 +7,7 @@
 -- clock, for the items' ids.
 -- Parameters: job_id
 -- Returns: one row, or none when the job is no longer pending
-SELECT j.id, j.attempt, j.workflow_id, j.node_id, j.target, NOW(3) AS now,
+SELECT j.id, j.attempt, j.workflow_id, j.node_id, j.`partition`, j.target, NOW(3) AS now,
        n.state AS node_state, n.map_over, n.map_max_items, n.map_count, n.map_made, n.failed_parents,
        n.skipped_parents, n.retry, n.priority, n.max_attempts, n.flow_key, n.flow_parallelism, n.flow_rate
   FROM jobs j

@@ -3,8 +3,8 @@
 -- a job that has its rows already keeps them (INSERT IGNORE: a job's scheduled_for never changes).
 -- Parameters: workflow_id
 -- Returns: affected rows
-INSERT IGNORE INTO job_tags (tenant_id, tag, scheduled_for, job_id)
-SELECT STRAIGHT_JOIN wt.tenant_id, wt.tag, j.scheduled_for, j.id
+INSERT IGNORE INTO job_tags (tenant_id, tag, scheduled_for, job_id, `partition`)
+SELECT STRAIGHT_JOIN wt.tenant_id, wt.tag, j.scheduled_for, j.id, j.`partition`
   FROM workflow_tags wt FORCE INDEX (workflow_tags_by_workflow)
   JOIN workflow_nodes n FORCE INDEX (workflow_nodes_by_state) ON n.workflow_id = wt.workflow_id AND n.state = 'pending'
   JOIN jobs j ON j.id = n.job_id

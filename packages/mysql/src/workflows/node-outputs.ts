@@ -2,7 +2,7 @@ import { nodeOutputJson } from '@dsched/domain';
 import type { PoolConnection } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import type { JobEnd } from '../jobs/finish/index.ts';
-import { loadSql } from '../sql.ts';
+import { loadSql, withRows } from '../sql.ts';
 
 const NODE_OUTPUTS_UPSERT = loadSql(import.meta.url, './node-outputs-upsert.sql');
 
@@ -28,8 +28,12 @@ export async function keepNodeOutputs(conn: PoolConnection, ends: readonly JobEn
   let bytes = 0;
   const flush = async () => {
     if (rows.length === 0) return;
-    const values = new Array(rows.length).fill('(?, ?, ?, ?, NOW(3))').join(', ');
-    await conn.query(NODE_OUTPUTS_UPSERT.replace(':rows', values), rows.flat());
+    const upsert = withRows(
+      NODE_OUTPUTS_UPSERT,
+      ['workflow_id', 'node_id', 'attempt', 'output', 'job_id'],
+      rows,
+    );
+    await conn.query(upsert.sql, upsert.params);
     rows = [];
     bytes = 0;
   };
@@ -38,7 +42,13 @@ export async function keepNodeOutputs(conn: PoolConnection, ends: readonly JobEn
     const output = outputOf(end);
     if (output === null) continue;
     if (bytes + output.length > MAX_OUTPUT_BATCH_BYTES) await flush();
-    rows.push([idToBin(end.workflowNode.workflowId), end.workflowNode.nodeId, end.attempt, output]);
+    rows.push([
+      idToBin(end.workflowNode.workflowId),
+      end.workflowNode.nodeId,
+      end.attempt,
+      output,
+      idToBin(end.id),
+    ]);
     bytes += output.length;
   }
   await flush();

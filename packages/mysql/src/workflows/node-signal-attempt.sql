@@ -2,5 +2,6 @@
 -- it in the job's attempts): `executor` says who signalled and from where.
 -- Parameters: job_id, attempt, executor
 -- Returns: affected rows
-INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, status, error_class, error, duration_ms)
-VALUES (?, ?, ?, NOW(3), NOW(3), NULL, NULL, NULL, 0)
+INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, status, error_class, error, duration_ms,
+                          `partition`)
+VALUES (?, ?, ?, NOW(3), NOW(3), NULL, NULL, NULL, 0, ?)

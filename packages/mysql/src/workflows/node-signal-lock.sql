@@ -2,7 +2,7 @@
 -- ends a timed-out wait, so a signal and the timeout take turns on it, and the second finds it ended.
 -- Parameters: id
 -- Returns: rows of (id, attempt, state, lane, workflow_id, node_id)
-SELECT id, attempt, state, lane, workflow_id, node_id
+SELECT id, attempt, state, lane, workflow_id, node_id, `partition`
   FROM jobs
  WHERE id = ?
    FOR UPDATE

@@ -42,7 +42,7 @@ export async function signalWaitNode(pool: Pool, req: SignalRequest): Promise<Si
     const [ended] = await conn.query<ResultSetHeader>(SIGNAL_END, [job.id, job.attempt]);
     if (ended.affectedRows !== 1) return { result: 'conflict', issue: 'the node has ended' };
     const attempt = Number(job.attempt) + 1;
-    await conn.query(SIGNAL_ATTEMPT, [job.id, attempt, `signal: ${req.by}`.slice(0, 128)]);
+    await conn.query(SIGNAL_ATTEMPT, [job.id, attempt, `signal: ${req.by}`.slice(0, 128), job.partition]);
     await finishJobs(conn, [
       waitingNodeEnd({ ...job, attempt } as RowDataPacket, 'succeeded', { output: req.payload, error: null }),
     ]);

@@ -11,10 +11,12 @@
 -- Returns: affected rows
 INSERT INTO workflow_nodes (workflow_id, node_id, job_id, state, trigger_rule, parent_count, unfinished_parents,
                             priority, lane, max_attempts, target, retry, inputs, flow_key, flow_parallelism,
-                            flow_rate, child_count, wake_delay_ms, wake_at, signal_hash, map_over, map_max_items)
+                            flow_rate, child_count, wake_delay_ms, wake_at, signal_hash, map_over, map_max_items,
+                            `partition`)
 SELECT ?, n.node_id, UNHEX(n.job_id), n.state, n.trigger_rule, n.parent_count, n.parent_count,
        n.priority, n.lane, n.max_attempts, n.target, n.retry, n.inputs, n.flow_key, n.flow_parallelism,
-       n.flow_rate, n.child_count, n.wake_delay_ms, n.wake_at, UNHEX(n.signal_hash), n.map_over, n.map_max_items
+       n.flow_rate, n.child_count, n.wake_delay_ms, n.wake_at, UNHEX(n.signal_hash), n.map_over, n.map_max_items,
+       ?
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          node_id VARCHAR(100) PATH '$[0]',
          job_id CHAR(32) PATH '$[1]',

@@ -4,7 +4,7 @@
 -- occurrence.
 -- Parameters: limit
 -- Returns: rows of (id, tenant_id, task_id, attempt, trace_context, tags)
-SELECT id, tenant_id, task_id, attempt, trace_context, tags
+SELECT id, tenant_id, task_id, attempt, trace_context, tags, `partition`
   FROM jobs
  WHERE claim_lane = 'workflow' AND priority IN (0, 1, 2, 3) AND run_at <= NOW(3)
  ORDER BY priority, run_at, id

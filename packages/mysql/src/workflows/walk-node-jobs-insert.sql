@@ -22,13 +22,13 @@
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
-                         flow_key, flow_parallelism, flow_rate, trace_context, tags)
+                         flow_key, flow_parallelism, flow_rate, trace_context, tags, `partition`)
 SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(c.job_id))), 'workflow', c.workflow_id,
        c.node_id, GREATEST(NOW(3), COALESCE(c.wake_at, NOW(3) + INTERVAL COALESCE(c.wake_delay_ms, 0) * 1000 MICROSECOND)),
        c.priority, c.lane, 'pending', c.attempt, c.attempt + c.max_attempts,
        GREATEST(NOW(3), COALESCE(c.wake_at, NOW(3) + INTERVAL COALESCE(c.wake_delay_ms, 0) * 1000 MICROSECOND)),
        c.target, c.retry, NOW(3), NOW(3), c.flow_key, c.flow_parallelism, c.flow_rate,
-       w.trace_context, w.tags
+       w.trace_context, w.tags, c.`partition`
   FROM (SELECT DISTINCT e.workflow_id, e.child_id
           FROM (:rows) v
           STRAIGHT_JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id

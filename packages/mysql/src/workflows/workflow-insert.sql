@@ -3,5 +3,5 @@
 -- Parameters: id, tenant_id, name, failure_policy, max_parallel, node_count, edge_count, deadline_s, metadata, trace_context, tags
 -- Returns: affected rows
 INSERT INTO workflows (id, tenant_id, name, state, paused, failure_policy, max_parallel, node_count, edge_count,
-                       deadline_at, metadata, created_at, updated_at, trace_context, tags)
-VALUES (?, ?, ?, 'running', 0, ?, ?, ?, ?, NOW(3) + INTERVAL ? SECOND, ?, NOW(3), NOW(3), ?, ?)
+                       deadline_at, metadata, created_at, updated_at, trace_context, tags, `partition`)
+VALUES (?, ?, ?, 'running', 0, ?, ?, ?, ?, NOW(3) + INTERVAL ? SECOND, ?, NOW(3), NOW(3), ?, ?, ?)

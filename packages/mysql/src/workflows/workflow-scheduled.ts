@@ -39,7 +39,7 @@ export async function startScheduledRuns(pool: Pool, limit: number): Promise<num
       }
       const req = createWorkflowSchema.parse(readJson(stored));
       const now = await databaseNow(conn);
-      const planned = planWorkflow(req, binToId(job.tenant_id), now.getTime());
+      const planned = planWorkflow(req, binToId(job.tenant_id), now.getTime(), Number(job.partition));
       // The run continues its occurrence's trace: the job's nodes are spans of the task's occurrence.
       // It carries its occurrence job's tags (its task's when the job was made) and the body's own;
       // the body's win on a key both have (docs/tags.md).

@@ -71,10 +71,11 @@ export async function storeWorkflow(
     wf.metadata === null ? null : JSON.stringify(wf.metadata),
     traceToBin(wf.trace),
     wf.tags === null ? null : JSON.stringify(wf.tags),
+    wf.partition,
   ]);
   if (wf.tags !== null) await conn.query(TAGS_INSERT, [JSON.stringify(tagStrings(wf.tags)), id]);
   await insertNodes(conn, id, wf);
-  await insertEdges(conn, id, wf.nodes);
+  await insertEdges(conn, id, wf.partition, wf.nodes);
   await insertRunNodeJobs(conn, id);
   return true;
 }
@@ -89,7 +90,7 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
   let bytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await conn.query(NODES_INSERT, [id, `[${batch.join(',')}]`]);
+    await conn.query(NODES_INSERT, [id, wf.partition, `[${batch.join(',')}]`]);
     batch = [];
     bytes = 0;
   };
@@ -129,18 +130,23 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
   await flush();
 }
 
-async function insertEdges(conn: PoolConnection, id: Buffer, nodes: WorkflowNodeSpec[]): Promise<void> {
+async function insertEdges(
+  conn: PoolConnection,
+  id: Buffer,
+  partition: number,
+  nodes: WorkflowNodeSpec[],
+): Promise<void> {
   let batch: [string, string][] = [];
   for (const n of nodes) {
     for (const parent of n.parents) {
       batch.push([parent, n.id]);
       if (batch.length >= MAX_EDGES_PER_BATCH) {
-        await conn.query(EDGES_INSERT, [id, JSON.stringify(batch)]);
+        await conn.query(EDGES_INSERT, [id, partition, JSON.stringify(batch)]);
         batch = [];
       }
     }
   }
-  if (batch.length > 0) await conn.query(EDGES_INSERT, [id, JSON.stringify(batch)]);
+  if (batch.length > 0) await conn.query(EDGES_INSERT, [id, partition, JSON.stringify(batch)]);
 }
 
 /** An instant as JSON_TABLE reads a DATETIME(3) on both engines (the session is UTC). */

@@ -2,8 +2,8 @@
 -- list's order). A run's tags never change.
 -- Parameters: tags (JSON array of `key:value`), id
 -- Returns: affected rows
-INSERT INTO workflow_tags (tenant_id, tag, created_at, workflow_id)
-SELECT w.tenant_id, t.tag, w.created_at, w.id
+INSERT INTO workflow_tags (tenant_id, tag, created_at, workflow_id, `partition`)
+SELECT w.tenant_id, t.tag, w.created_at, w.id, w.`partition`
   FROM workflows w
   JOIN JSON_TABLE(?, '$[*]' COLUMNS (tag VARCHAR(193) PATH '$')) AS t
  WHERE w.id = ?

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   ARCHIVED_GRAPH_MAX_NODES,
   type ArchivedWorkflow,
@@ -57,13 +58,18 @@ function overQuota(tenant: Tenant): DschedError {
 
 /** Validates the graph (400 naming the node), then stores the run and its roots' jobs. */
 export async function submitWorkflow(
-  deps: { workflows: WorkflowStore; now: DatabaseClock; signalKeys: SecretsKeyring },
+  deps: { workflows: WorkflowStore; now: DatabaseClock; signalKeys: SecretsKeyring; partitions: number },
   tenant: Tenant,
   req: CreateWorkflowRequest,
 ): Promise<WorkflowRecord> {
   const now = await deps.now();
   checkNodeTimes(req, now.getTime());
-  const plan = withSignalHashes(planWorkflow(req, tenant.id, now.getTime()), deps.signalKeys.current.key);
+  // A submitted run's partition is drawn at random: runs spread over every partition (and shard).
+  const partition = randomInt(deps.partitions);
+  const plan = withSignalHashes(
+    planWorkflow(req, tenant.id, now.getTime(), partition),
+    deps.signalKeys.current.key,
+  );
   if (!(await deps.workflows.insert(plan))) throw overQuota(tenant);
   const stored = await deps.workflows.get(tenant.id, plan.id);
   if (!stored) throw new DschedError('internal', 'workflow vanished after it was stored');

@@ -219,6 +219,7 @@ export function registerWorkflowRoutes(
     rateLimit: RateLimiter;
     now: DatabaseClock;
     workflowMaxBodyBytes: number;
+    partitions: number;
     signalKeys: SecretsKeyring;
     publicUrl?: string | undefined;
   },

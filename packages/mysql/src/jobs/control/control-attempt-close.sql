@@ -4,8 +4,8 @@
 -- closed stays as it is. Runs before the job update, which forgets the claim.
 -- Parameters: error_class, error, job_id, attempt
 -- Returns: affected rows
-INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, error_class, error)
-SELECT id, attempt, COALESCE(claimed_by, ''), COALESCE(claimed_at, NOW(3)), NOW(3), ?, ?
+INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, error_class, error, `partition`)
+SELECT id, attempt, COALESCE(claimed_by, ''), COALESCE(claimed_at, NOW(3)), NOW(3), ?, ?, `partition`
   FROM jobs
  WHERE id = ? AND attempt = ?
 ON DUPLICATE KEY UPDATE

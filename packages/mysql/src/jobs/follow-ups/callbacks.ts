@@ -1,4 +1,4 @@
-import { CALLBACK_RETRY, CALLBACK_TIMEOUT_MS, cappedResponseBody, newId } from '@dsched/domain';
+import { CALLBACK_RETRY, CALLBACK_TIMEOUT_MS, cappedResponseBody, newIdBeside } from '@dsched/domain';
 import type { ResultSetHeader } from 'mysql2/promise';
 import { loadSql } from '../../sql.ts';
 import { type FollowUp, finalOutcomes, type JobEnd } from '../finish/job-end.ts';
@@ -23,7 +23,12 @@ export const callbackJobs: FollowUp = {
     if (calling.length === 0) return;
     const now = Date.now();
     const document = JSON.stringify(
-      calling.map((e) => [e.id.replaceAll('-', ''), newId(now).replaceAll('-', ''), reportedBody(e)]),
+      // A callback job's id carries its job's partition, as its row does (docs/sharding.md).
+      calling.map((e) => [
+        e.id.replaceAll('-', ''),
+        newIdBeside(e.id, now).replaceAll('-', ''),
+        reportedBody(e),
+      ]),
     );
     const [res] = await conn.query<ResultSetHeader>(CALLBACKS, [
       CALLBACK_RETRY.maxAttempts,

@@ -10,7 +10,8 @@
 -- Parameters: max_attempts, timeout_ms, retry (JSON), document ([[job_id_hex, callback_id_hex, response_body|null], ...])
 -- Returns: affected rows (callback jobs made)
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
-                         attempt, max_attempts, run_at, target, retry, created_at, updated_at, trace_context)
+                         attempt, max_attempts, run_at, target, retry, created_at, updated_at, trace_context,
+                         `partition`)
 SELECT UNHEX(d.callback_id), s.tenant_id, s.task_id,
        CONCAT('callback:', LOWER(HEX(s.id)), ':', s.attempt_group), 'callback', NOW(3), s.priority,
        IF(s.lane = 'critical', 'critical', 'default'), 'pending', 0, ?, NOW(3),
@@ -35,7 +36,7 @@ SELECT UNHEX(d.callback_id), s.tenant_id, s.task_id,
            'lastStatus', s.last_status,
            'lastError', s.last_error,
            'responseBody', d.response_body)),
-       ?, NOW(3), NOW(3), s.trace_context
+       ?, NOW(3), NOW(3), s.trace_context, s.`partition`
   FROM JSON_TABLE(?, '$[*]' COLUMNS (
          job_id CHAR(32) PATH '$[0]',
          callback_id CHAR(32) PATH '$[1]',

@@ -8,7 +8,7 @@ import {
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../../ids.ts';
-import { clockedSql, instantLiteral, loadSql, withRows } from '../../sql.ts';
+import { clockedSql, loadSql, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
 import { finishJobs, type JobEnd } from '../finish/index.ts';
 import { releaseTenantSlots } from '../follow-ups/index.ts';
@@ -17,7 +17,7 @@ const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
 // The statements that write times read the clock as `:now` (clockedSql): NOW(3), or the batch's `at`.
 const OUTCOME_FINISH = clockedSql(loadSql(import.meta.url, './outcome-finish.sql'));
 const OUTCOME_APPLY = clockedSql(loadSql(import.meta.url, './outcome-apply.sql'));
-const OUTCOME_ATTEMPTS = loadSql(import.meta.url, './outcome-attempts.sql');
+const OUTCOME_ATTEMPTS = clockedSql(loadSql(import.meta.url, './outcome-attempts.sql'));
 const OUTCOME_ATTEMPTS_PARKED = clockedSql(loadSql(import.meta.url, './outcome-attempts-parked.sql'));
 
 /** outcome-lock.sql: the claims of a batch that are still current. */
@@ -192,6 +192,18 @@ async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[], at: Date
   return matched;
 }
 
+/** The columns of an outcome batch's attempt rows (outcome-attempts.sql, and -parked.sql before `parked`). */
+export const OUTCOME_ATTEMPT_COLUMNS = [
+  'job_id',
+  'attempt',
+  'executor',
+  'started_at',
+  'status',
+  'error_class',
+  'error',
+  'duration_ms',
+] as const;
+
 /** One attempt row per write (see outcome-attempts.sql); a parked attempt may stay open. */
 async function writeAttempts(conn: PoolConnection, writes: OutcomeWrite[], at: Date | null): Promise<void> {
   const rows = writes.map(({ job, attempt }) => [
@@ -204,29 +216,18 @@ async function writeAttempts(conn: PoolConnection, writes: OutcomeWrite[], at: D
     attempt.error?.slice(0, MAX_ERROR) ?? null,
     Math.max(0, Math.round(attempt.durationMs)),
   ]);
+  const columns = OUTCOME_ATTEMPT_COLUMNS;
   if (writes.some((w) => w.transition.to === 'parked')) {
     const parked = withRows(
       OUTCOME_ATTEMPTS_PARKED(at),
-      [
-        'job_id',
-        'attempt',
-        'executor',
-        'started_at',
-        'status',
-        'error_class',
-        'error',
-        'duration_ms',
-        'parked',
-      ],
+      [...columns, 'parked'],
       rows.map((r, i) => [...r, writes[i]!.transition.to === 'parked' ? 1 : 0]),
     );
     await conn.query(parked.sql, parked.params);
     return;
   }
-  // finished_at: the clock (or `at`) written into each row, as clockedSql does for a whole statement.
-  const row = `(?, ?, ?, ?, ?, ?, ?, ?, ${at ? instantLiteral(at) : 'NOW(3)'})`;
-  const values = new Array(rows.length).fill(row).join(', ');
-  await conn.query(OUTCOME_ATTEMPTS.replace(':rows', values), rows.flat());
+  const plain = withRows(OUTCOME_ATTEMPTS(at), columns, rows);
+  await conn.query(plain.sql, plain.params);
 }
 
 /** One outcome; throws ClaimLostError when the claim is no longer current. */

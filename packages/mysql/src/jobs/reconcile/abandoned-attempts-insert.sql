@@ -5,9 +5,10 @@
 -- now: the pass's instant (reconcile.ts reads it once: the database clock, or a test's).
 -- Parameters: now, now, error_class, error, now, now, ids (list), (id, attempt) pairs (list)
 -- Returns: affected rows
-INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, error_class, error, duration_ms)
+INSERT INTO job_attempts (job_id, attempt, executor, started_at, finished_at, error_class, error, duration_ms,
+                          `partition`)
 SELECT id, attempt, claimed_by, COALESCE(claimed_at, ?), ?, ?, ?,
-       TIMESTAMPDIFF(MICROSECOND, COALESCE(claimed_at, ?), ?) DIV 1000
+       TIMESTAMPDIFF(MICROSECOND, COALESCE(claimed_at, ?), ?) DIV 1000, `partition`
   FROM jobs
  WHERE id IN (?) AND (id, attempt) IN (?) AND state = 'running' AND claimed_by IS NOT NULL
 ON DUPLICATE KEY UPDATE job_id = job_attempts.job_id
