@@ -47,9 +47,10 @@ export function splitStatements(sql: string): string[] {
  * tables their shard key were written for one server, and their data statements (backfills, seed
  * rows) cannot all be planned by vtgate (joins across keyspaces, rows without their key). A
  * keyspace is new when it meets them, so they are skipped where their table is empty (nothing to
- * backfill) and refused where it is not. Every later migration runs whole through vtgate.
+ * backfill) and refused where it is not. Every later migration runs whole through vtgate. The last
+ * such is 0061, the shard key's own: its backfill writes the vindex column, which vtgate refuses.
  */
-export const LAST_SINGLE_SERVER_MIGRATION = '0053';
+export const LAST_SINGLE_SERVER_MIGRATION = '0061';
 
 const DATA_STATEMENT = /^\s*(?:INSERT(?:\s+IGNORE)?\s+INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO)\s+`?(\w+)`?/i;
 
@@ -97,7 +98,7 @@ export async function migrateMysql(
           ) {
             continue;
           }
-          await conn.query(statement);
+          await (vitess ? queryAfterSchemaChange(conn, statement) : conn.query(statement));
         }
         await conn.query(
           'INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, NOW(3))',
@@ -111,6 +112,24 @@ export async function migrateMysql(
     }
   } finally {
     conn.release();
+  }
+}
+
+/**
+ * vtgate plans with the schema its tablets last reported, which trails a DDL it has just passed on
+ * by a moment: a statement naming a column or table a migration's previous statement made can be
+ * refused as unknown. It is retried for up to 30 s.
+ */
+async function queryAfterSchemaChange(conn: PoolConnection, statement: string): Promise<void> {
+  for (let waited = 0; ; waited += 250) {
+    try {
+      await conn.query(statement);
+      return;
+    } catch (err) {
+      const unknown = /(column|table) '[^']+' not found/i.test(String((err as Error).message));
+      if (!unknown || waited >= 30_000) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
 

@@ -46,7 +46,7 @@ const DATABASE_NOW = loadSql(import.meta.url, './database-now.sql');
 
 /** database-now.sql. */
 interface ClockRow extends mysql.RowDataPacket {
-  now: Date;
+  db_now: Date;
 }
 
 /**
@@ -55,7 +55,7 @@ interface ClockRow extends mysql.RowDataPacket {
  */
 export async function databaseNow(pool: Pool | PoolConnection, at: Date | null = null): Promise<Date> {
   const [rows] = await pool.query<ClockRow[]>(DATABASE_NOW, [at]);
-  return rows[0]!.now;
+  return rows[0]!.db_now;
 }
 
 /** A pool whose server answered; a failure names the variable that points at it. */

@@ -29,6 +29,17 @@ export function instantLiteral(at: Date): string {
   return `CAST('${at.toISOString().slice(0, 23).replace('T', ' ')}' AS DATETIME(3))`;
 }
 
+/**
+ * The statement with its `:values` marker replaced by `rows` rows of `columns` placeholders: one
+ * multi-row INSERT, which vtgate routes row by row (docs/sharding.md).
+ */
+export function withValues(statement: string, rows: number, columns: number): string {
+  if (rows === 0) throw new Error('withValues: no rows');
+  const body = withoutComments(statement);
+  if (!body.includes(':values')) throw new Error('withValues: statement has no :values marker');
+  return body.replace(':values', placeholders(rows, columns));
+}
+
 /** `(?, ?, ?)` repeated: placeholders for a multi-row VALUES list. */
 export function placeholders(rows: number, columns: number): string {
   const row = `(${new Array(columns).fill('?').join(', ')})`;
@@ -36,9 +47,10 @@ export function placeholders(rows: number, columns: number): string {
 }
 
 /**
- * A derived table of literal rows, `SELECT ? AS a, ? AS b UNION ALL SELECT ?, ? …`, for one UPDATE
- * that gives each row its own values (portable to MySQL 8 and MariaDB, unlike VALUES constructors).
- * The statement's .sql file marks where it goes with `:rows`.
+ * A derived table of literal rows, `SELECT ? AS a, ? AS b UNION ALL SELECT ?, ? …`, for one
+ * statement that gives each row its own values (portable to MySQL 8 and MariaDB, unlike VALUES
+ * constructors, and planned by vtgate, unlike JSON_TABLE: docs/sharding.md). The statement's .sql
+ * file marks where it goes with `:rows` (a mention in its header comment is not taken).
  */
 export function withRows(
   statement: string,
@@ -46,9 +58,48 @@ export function withRows(
   rows: readonly (readonly unknown[])[],
 ): { sql: string; params: unknown[] } {
   if (rows.length === 0) throw new Error('withRows: no rows');
-  const first = `SELECT ${columns.map((c) => `? AS ${c}`).join(', ')}`;
+  const first = `SELECT ${columns.map((c) => `? AS \`${c}\``).join(', ')}`;
   const rest = `SELECT ${columns.map(() => '?').join(', ')}`;
   const table = [first, ...new Array(rows.length - 1).fill(rest)].join(' UNION ALL ');
-  if (!statement.includes(':rows')) throw new Error('withRows: statement has no :rows marker');
-  return { sql: statement.replace(':rows', table), params: rows.flat() };
+  const body = withoutComments(statement);
+  if (!body.includes(':rows')) throw new Error('withRows: statement has no :rows marker');
+  return { sql: body.replace(':rows', table), params: rows.flat() };
+}
+
+/**
+ * `WHEN ? THEN ? …` for every `:cases` of a statement (as in `CASE id :cases END`), so one
+ * single-table UPDATE gives each row its own value: vtgate plans that onto the rows' shards, an
+ * UPDATE joined to a derived table of rows (withRows) or to JSON_TABLE it cannot
+ * (docs/sharding.md). `params` are the statement's other parameters, in order; each `:cases` takes
+ * every pair.
+ */
+export function withCases(
+  statement: string,
+  pairs: readonly (readonly [unknown, unknown])[],
+  params: readonly unknown[],
+): { sql: string; params: unknown[] } {
+  if (pairs.length === 0) throw new Error('withCases: no pairs');
+  const parts = withoutComments(statement).split(':cases');
+  if (parts.length < 2) throw new Error('withCases: statement has no :cases marker');
+  const when = pairs.map(() => 'WHEN ? THEN ?').join(' ');
+  const flat = pairs.flat();
+  const out: unknown[] = [];
+  let next = 0;
+  parts.forEach((part, i) => {
+    const n = part.split('?').length - 1;
+    out.push(...params.slice(next, next + n));
+    next += n;
+    if (i < parts.length - 1) out.push(...flat);
+  });
+  if (next !== params.length)
+    throw new Error(`withCases: ${params.length} parameters for ${next} placeholders`);
+  return { sql: parts.join(when), params: out };
+}
+
+/** The statement without its header comment lines, so a marker named in the header is not taken. */
+function withoutComments(statement: string): string {
+  return statement
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('--'))
+    .join('\n');
 }

@@ -9,10 +9,10 @@ const db = useTestDatabase(import.meta.url);
 
 describe('databaseNow', () => {
   it("is the server's clock, as a Date", async () => {
-    const [[row]] = await db.pool.query<RowDataPacket[]>('SELECT NOW(3) AS now');
+    const [[row]] = await db.pool.query<RowDataPacket[]>('SELECT NOW(3) AS db_now');
     const now = await databaseNow(db.pool);
     expect(now).toBeInstanceOf(Date);
-    expect(now.getTime()).toBeGreaterThanOrEqual((row!.now as Date).getTime());
+    expect(now.getTime()).toBeGreaterThanOrEqual((row!.db_now as Date).getTime());
   });
 
   it('answers the instant a test passes, to the millisecond, still as a Date', async () => {

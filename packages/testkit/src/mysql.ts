@@ -1,11 +1,19 @@
 import { migrateMysql } from '@dsched/mysql/migrations';
-import { createPool, type Pool } from '@dsched/mysql/pool';
+import { createPool, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
 import mysql from 'mysql2/promise';
 import { assertTestName, testStoreName } from './names.ts';
 
 export const MYSQL_SERVER_URL =
   process.env.DSCHED_TEST_MYSQL_URL ??
   `mysql://dsched:dsched@127.0.0.1:${process.env.DSCHED_MYSQL_PORT ?? 3306}`;
+
+/**
+ * `pnpm test:vitess` (DSCHED_MYSQL_TOPOLOGY=vitess): the tests run through vtgate. A keyspace
+ * cannot be made per test file there (vtgate's CREATE DATABASE makes an unsharded one), so each
+ * test worker has a vttestserver of its own (scripts/vitess testserver up N, N = VITEST_POOL_ID,
+ * vtgate on DSCHED_VITESS_PORT + 10·N) and a test file empties its tables at start instead.
+ */
+export const VITESS = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 
 export interface TestDatabase {
   name: string;
@@ -16,7 +24,7 @@ export interface TestDatabase {
 
 /**
  * A fresh, migrated database for one test file (dropped and recreated at start, kept afterwards
- * so a failed test's rows can be inspected).
+ * so a failed test's rows can be inspected). Through vtgate: this worker's keyspaces, emptied.
  */
 export async function createTestDatabase(
   fileUrl: string,
@@ -25,6 +33,7 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   const name = `${testStoreName(fileUrl)}${suffix}`.slice(0, 64);
   assertTestName(name);
+  if (VITESS) return vitessTestDatabase(name, suffix);
   const admin = await mysql.createConnection(`${server}/mysql`);
   try {
     await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
@@ -35,5 +44,31 @@ export async function createTestDatabase(
   const url = `${server}/${name}`;
   const pool = createPool(url, { connectionLimit: 20 });
   await migrateMysql(pool);
+  return { name, url, pool, close: () => pool.end() };
+}
+
+/** vtgate of this test worker's vttestserver (scripts/vitess: instance N on base + 10·N). */
+export function vitessTestPort(): number {
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1);
+  return Number(process.env.DSCHED_VITESS_PORT ?? 15306) + 10 * worker;
+}
+
+/** The keyspaces of scripts/vitess's vttestserver (deploy/vitess's VSchemas). */
+const VITESS_KEYSPACES = ['dsched', 'dsched_global'];
+
+async function vitessTestDatabase(name: string, suffix: string): Promise<TestDatabase> {
+  if (suffix !== '')
+    throw new Error(`a second test database (${name}) is not available through vtgate: one per test worker`);
+  // `@primary` names no keyspace: vtgate routes each table to the keyspace that has it.
+  const url = `mysql://dsched:dsched@127.0.0.1:${vitessTestPort()}/@primary`;
+  const pool = createPool(url, { connectionLimit: 20 });
+  await migrateMysql(pool, { topology: 'vitess' });
+  for (const keyspace of VITESS_KEYSPACES) {
+    const [tables] = await pool.query<RowDataPacket[]>(`SHOW TABLES FROM \`${keyspace}\``);
+    for (const row of tables) {
+      const table = String(Object.values(row)[0]);
+      if (table !== 'schema_migrations') await pool.query(`DELETE FROM \`${keyspace}\`.\`${table}\``);
+    }
+  }
   return { name, url, pool, close: () => pool.end() };
 }

@@ -65,6 +65,8 @@ export async function startService(
       CASSANDRA_CONTACT_POINTS: CASSANDRA_CONTACT_POINT,
       DSCHED_SECRETS_KEY: TEST_SECRETS_KEY,
       DSCHED_TEST_PARENT_PID: String(process.pid),
+      // pnpm test:vitess: the services' statements go through vtgate (testkit/mysql.ts).
+      ...(process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess' ? { MYSQL_TOPOLOGY: 'vitess' } : {}),
       ...env,
       [PORT_VARIABLE[name]]: String(port),
     },

@@ -1,7 +1,8 @@
 import { newId, type TraceContext } from '@dsched/domain';
 import type { PoolConnection, ResultSetHeader } from 'mysql2/promise';
-import { loadSql } from '../sql.ts';
-import { traceToHex, untracedContext } from '../trace-context.ts';
+import { idToBin } from '../ids.ts';
+import { loadSql, withRows } from '../sql.ts';
+import { traceToBin, untracedContext } from '../trace-context.ts';
 
 const INSERT_JOBS = loadSql(import.meta.url, './insert-jobs.sql');
 const INSERT_JOB_TAGS = loadSql(import.meta.url, './insert-job-tags.sql');
@@ -31,27 +32,25 @@ export interface NewJob {
  */
 export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date): Promise<number> {
   if (jobs.length === 0) return 0;
-  const ids = jobs.map((j) => (j.id ?? newId(now.getTime())).replaceAll('-', ''));
-  const document = JSON.stringify(
-    jobs.map((j, i) => {
-      const scheduledMs = j.scheduledFor.getTime();
-      const runMs = j.runAt.getTime();
-      const row = [
-        ids[i],
-        j.taskId.toString('hex'),
-        j.occurrence,
-        j.kind,
-        scheduledMs,
-        traceToHex(j.trace ?? untracedContext()),
-      ];
-      // A missing element reads as SQL NULL on MySQL and MariaDB alike (NULL ON EMPTY).
-      return runMs === scheduledMs ? row : [...row, runMs];
-    }),
+  const ids = jobs.map((j) => idToBin(j.id ?? newId(now.getTime())));
+  const rows = withRows(
+    INSERT_JOBS,
+    ['id', 'task_id', 'occurrence', 'kind', 'scheduled_for', 'trace', 'run_at'],
+    jobs.map((j, i) => [
+      ids[i],
+      j.taskId,
+      j.occurrence,
+      j.kind,
+      j.scheduledFor,
+      traceToBin(j.trace ?? untracedContext()),
+      j.runAt,
+    ]),
   );
-  const [res] = await conn.query<ResultSetHeader>(INSERT_JOBS, [now, now, document]);
-  const tagged = jobs.flatMap((j, i) => (j.tagged ? [[ids[i], j.taskId.toString('hex')]] : []));
+  const [res] = await conn.query<ResultSetHeader>(rows.sql, [now, now, ...rows.params]);
+  const tagged = jobs.flatMap((j, i) => (j.tagged ? [[ids[i], j.taskId]] : []));
   if (tagged.length > 0 && res.affectedRows > 0) {
-    await conn.query(INSERT_JOB_TAGS, [JSON.stringify(tagged)]);
+    const tags = withRows(INSERT_JOB_TAGS, ['id', 'task_id'], tagged);
+    await conn.query(tags.sql, tags.params);
   }
   return res.affectedRows;
 }

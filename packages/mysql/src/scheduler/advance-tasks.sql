@@ -1,15 +1,12 @@
--- Moves next_fire_at of a whole batch in one statement: a join to the JSON array of
--- [task_id_hex, next_fire_at_ms] pairs (milliseconds since the epoch; just [task_id_hex] when the
--- schedule is exhausted: a missing element reads as NULL). The rows are locked by the due-set
--- read; next_fire_at only moves forward, so an occurrence whose job was archived is never
--- materialised again. JSON_TABLE: MySQL 8.0.4+ and MariaDB 10.6+.
--- Parameters: document, updated_at
+-- Moves next_fire_at of a whole batch in one single-table statement, each task to its own value by
+-- `CASE id WHEN ? THEN ? …` (withCases, sql.ts; NULL when the schedule is exhausted). vtgate
+-- refuses JSON_TABLE and cannot plan an UPDATE joined to a derived table of rows onto a shard
+-- (docs/sharding.md); a single-table UPDATE by id it can. The rows are locked by the due-set read;
+-- next_fire_at only moves forward (GREATEST keeps a later value; a NULL, exhausted, stays NULL), so
+-- an occurrence whose job was archived is never materialised again. One CASE, evaluated once per
+-- row: its cost grows with the batch times the batch, so it is not repeated in the WHERE.
+-- Parameters: :cases (task_id, next_fire_at pairs), updated_at, task_ids
 -- Returns: affected rows
-UPDATE tasks t
-  JOIN (SELECT UNHEX(j.id) AS id,
-               TIMESTAMPADD(MICROSECOND, j.next_ms * 1000, TIMESTAMP '1970-01-01 00:00:00') AS next_fire_at
-          FROM JSON_TABLE(?, '$[*]' COLUMNS (
-                 id CHAR(32) PATH '$[0]',
-                 next_ms BIGINT PATH '$[1]')) AS j) AS v ON v.id = t.id
-   SET t.next_fire_at = v.next_fire_at, t.updated_at = ?
- WHERE t.state = 'active' AND (v.next_fire_at IS NULL OR t.next_fire_at < v.next_fire_at)
+UPDATE tasks
+   SET next_fire_at = GREATEST(next_fire_at, CASE id :cases END), updated_at = ?
+ WHERE id IN (?) AND state = 'active'

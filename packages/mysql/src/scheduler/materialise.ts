@@ -13,7 +13,7 @@ import { binToId } from '../ids.ts';
 import { insertJobs, type NewJob } from '../jobs/index.ts';
 import { partitionLeaseName } from '../leases/index.ts';
 import { databaseNow } from '../pool.ts';
-import { loadSql } from '../sql.ts';
+import { loadSql, withCases } from '../sql.ts';
 import { inclusiveRange, recordOccurrenceSkips, scheduleFromRow } from '../tasks/index.ts';
 import { withTransaction } from '../transaction.ts';
 
@@ -76,7 +76,7 @@ interface LiveRunRow extends RowDataPacket {
 interface LeaseCheckRow extends RowDataPacket {
   name: string;
   token: string | number;
-  now: Date;
+  db_now: Date;
 }
 
 /** The batch's clock and the partitions it may write (leases checked and share-locked). */
@@ -98,7 +98,7 @@ async function clockAndPartitions(
     else lost.push(h.partition);
   }
   // Lease expiry is always the database's own NOW(3); only the batch's decision clock can be stood in for.
-  const now = at ?? (rows.length > 0 ? rows[0]!.now : await databaseNow(conn));
+  const now = at ?? (rows.length > 0 ? rows[0]!.db_now : await databaseNow(conn));
   return { now, partitions, lost };
 }
 
@@ -186,14 +186,14 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
       result.skipped[range.reason] = (result.skipped[range.reason] ?? 0) + 1;
       return { taskId, ...inclusiveRange(range), reason: range.reason };
     });
-    const advance = plan.advance.map(({ taskId, nextFireAt }) => {
-      const taskHex = bins.get(taskId)!.toString('hex');
-      return nextFireAt ? [taskHex, nextFireAt.getTime()] : [taskHex];
-    });
+    const advance = plan.advance.map(({ taskId, nextFireAt }) => [bins.get(taskId)!, nextFireAt] as const);
 
     result.jobsInserted = await insertJobs(conn, jobs, now);
     await recordOccurrenceSkips(conn, skips);
-    await conn.query(ADVANCE_TASKS, [JSON.stringify(advance), now]);
+    if (advance.length > 0) {
+      const update = withCases(ADVANCE_TASKS, advance, [now, advance.map(([id]) => id)]);
+      await conn.query(update.sql, update.params);
+    }
     return result;
   });
   birth?.end(result.jobsInserted);

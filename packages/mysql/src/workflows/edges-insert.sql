@@ -1,9 +1,6 @@
--- Stores a batch of a run's dependencies in one statement; the document is a JSON array of
--- [parent_id, child_id].
--- Parameters: workflow_id, document
+-- Stores a batch of a run's dependencies in one statement, a multi-row VALUES list (vtgate refuses
+-- JSON_TABLE: docs/sharding.md).
+-- Parameters: :values of (workflow_id, parent_id, child_id, partition)
 -- Returns: affected rows
 INSERT INTO workflow_edges (workflow_id, parent_id, child_id, `partition`)
-SELECT ?, e.parent_id, e.child_id, ?
-  FROM JSON_TABLE(?, '$[*]' COLUMNS (
-         parent_id VARCHAR(100) PATH '$[0]',
-         child_id VARCHAR(100) PATH '$[1]')) AS e
+VALUES :values

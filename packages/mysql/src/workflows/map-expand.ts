@@ -14,10 +14,11 @@ import {
   type Target,
 } from '@dsched/domain';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { binToId } from '../ids.ts';
+import { binToId, idToBin } from '../ids.ts';
 import { finishJobs } from '../jobs/finish/index.ts';
 import { readJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
+import { type EdgeRow, insertEdgeRows, insertNodeRows, type NodeRow, nodeRowBytes } from './node-rows.ts';
 import { dispatchHeld } from './workflow-runs.ts';
 
 // Map nodes (docs/workflows.md "Map nodes", D49), the storage side. A map node's job is in lane
@@ -42,8 +43,6 @@ const MAP_START = loadSql(import.meta.url, './map-start.sql');
 const MAP_SLICE = loadSql(import.meta.url, './map-slice.sql');
 const MAP_PARK = loadSql(import.meta.url, './map-park.sql');
 const RUN_GROW = loadSql(import.meta.url, './map-run-grow.sql');
-const NODES_INSERT = loadSql(import.meta.url, './nodes-insert.sql');
-const EDGES_INSERT = loadSql(import.meta.url, './edges-insert.sql');
 const ITEM_JOBS_INSERT = loadSql(import.meta.url, './map-item-jobs-insert.sql');
 const ITEM_JOB_TAGS = loadSql(import.meta.url, './map-item-job-tags.sql');
 const ITEM_OUTPUT_BYTES = loadSql(import.meta.url, './map-item-output-bytes.sql');
@@ -62,8 +61,6 @@ export interface MapOptions {
 }
 
 const DEFAULT_PARK_MS = 5_000;
-/** The most bytes of item nodes one insert statement carries (as a submission's, workflow-submit.ts). */
-const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 
 /** What one step did, for the waker's report and its metric. */
 export type MapStep = 'none' | 'started' | 'slice' | 'parked' | 'ended';
@@ -159,25 +156,27 @@ async function makeSlice(
   const priority = priorityFromRank(Number(m.priority));
   const lane = laneFor(priority, target.timeoutMs);
   const retry = JSON.stringify(readJson(m.retry));
-  const nowMs = new Date(m.now).getTime();
+  const nowMs = new Date(m.db_now).getTime();
   // With a maxParallel, items wait for dispatch like any node the walk makes runnable.
   const state = run.max_parallel === null ? 'pending' : 'ready';
   const ids: string[] = [];
-  let batch: string[] = [];
-  let bytes = 0;
+  const rows: NodeRow[] = [];
   for (let i = from; i < to; i++) {
     const id = mapItemId(m.node_id, i, count);
     ids.push(id);
-    const row = JSON.stringify([
+    const itemTarget = JSON.stringify(mapItemTarget(target, read.items[i], i));
+    const values = [
+      m.workflow_id,
       id,
-      newId(nowMs, Number(m.partition)).replaceAll('-', ''),
+      idToBin(newId(nowMs, Number(m.partition))),
       state,
       'all_success',
+      0,
       0,
       Number(m.priority),
       lane,
       Number(m.max_attempts),
-      JSON.stringify(mapItemTarget(target, read.items[i], i)),
+      itemTarget,
       retry,
       'none',
       m.flow_key,
@@ -189,21 +188,15 @@ async function makeSlice(
       null,
       null,
       null,
-    ]);
-    if (bytes + row.length > MAX_BATCH_BYTES && batch.length > 0) {
-      await conn.query(NODES_INSERT, [m.workflow_id, m.partition, `[${batch.join(',')}]`]);
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(row);
-    bytes += row.length + 1;
+      Number(m.partition),
+    ];
+    rows.push({ values, bytes: nodeRowBytes(itemTarget) });
   }
-  if (batch.length > 0) await conn.query(NODES_INSERT, [m.workflow_id, m.partition, `[${batch.join(',')}]`]);
-  await conn.query(EDGES_INSERT, [
-    m.workflow_id,
-    m.partition,
-    JSON.stringify(ids.map((id) => [id, m.node_id])),
-  ]);
+  await insertNodeRows(conn, rows);
+  await insertEdgeRows(
+    conn,
+    ids.map((id): EdgeRow => [m.workflow_id as Buffer, id, String(m.node_id), Number(m.partition)]),
+  );
   const first = ids[0]!;
   const last = ids[ids.length - 1]!;
   if (state === 'pending') {

@@ -3,11 +3,11 @@
 -- batch counts items off it), and a lock held through a slice would stall those batches. Nothing
 -- the step decides from can change under it: while items are still to be made the walk cannot
 -- decide the node (map-start.sql's guard), once it is pending again its counts are final, and the
--- step's own updates of the node are fenced (map-start.sql, map-slice.sql). now: the database
+-- step's own updates of the node are fenced (map-start.sql, map-slice.sql). db_now: the database
 -- clock, for the items' ids.
 -- Parameters: job_id
 -- Returns: one row, or none when the job is no longer pending
-SELECT j.id, j.attempt, j.workflow_id, j.node_id, j.`partition`, j.target, NOW(3) AS now,
+SELECT j.id, j.attempt, j.workflow_id, j.node_id, j.`partition`, j.target, NOW(3) AS db_now,
        n.state AS node_state, n.map_over, n.map_max_items, n.map_count, n.map_made, n.failed_parents,
        n.skipped_parents, n.retry, n.priority, n.max_attempts, n.flow_key, n.flow_parallelism, n.flow_rate
   FROM jobs j

@@ -1,14 +1,13 @@
 import { PRIORITY_RANK, tagStrings, type WorkflowNodeSpec, type WorkflowPlan } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
-import { loadSql } from '../sql.ts';
+import { loadSql, withRows } from '../sql.ts';
 import { traceToBin } from '../trace-context.ts';
 import { withTransaction } from '../transaction.ts';
+import { type EdgeRow, insertEdgeRows, insertNodeRows, type NodeRow, nodeRowBytes } from './node-rows.ts';
 
 const RESERVE_QUOTA = loadSql(import.meta.url, '../tasks/reserve-task-quota.sql');
 const WORKFLOW_INSERT = loadSql(import.meta.url, './workflow-insert.sql');
-const NODES_INSERT = loadSql(import.meta.url, './nodes-insert.sql');
-const EDGES_INSERT = loadSql(import.meta.url, './edges-insert.sql');
 const NODE_JOBS_INSERT_RUN = `${loadSql(import.meta.url, './node-jobs-insert-run.sql')}\n${loadSql(
   import.meta.url,
   './node-jobs-revive.sql',
@@ -23,14 +22,6 @@ export async function insertRunNodeJobs(conn: PoolConnection, id: Buffer): Promi
 }
 
 export type NewWorkflow = WorkflowPlan;
-
-/**
- * The most bytes of JSON one batch statement carries: well under the smallest max_allowed_packet
- * of the servers we run on (16 MiB on MariaDB), and small enough that one statement of a 100,000-node
- * submission does not hold the server for long.
- */
-const MAX_BATCH_BYTES = 4 * 1024 * 1024;
-const MAX_EDGES_PER_BATCH = 20_000;
 
 /**
  * Stores a run in one transaction: its quota (a running workflow counts as one of the tenant's
@@ -73,7 +64,15 @@ export async function storeWorkflow(
     wf.tags === null ? null : JSON.stringify(wf.tags),
     wf.partition,
   ]);
-  if (wf.tags !== null) await conn.query(TAGS_INSERT, [JSON.stringify(tagStrings(wf.tags)), id]);
+  const tags = wf.tags === null ? [] : tagStrings(wf.tags);
+  if (tags.length > 0) {
+    const rows = withRows(
+      TAGS_INSERT,
+      ['tag'],
+      tags.map((t) => [t]),
+    );
+    await conn.query(rows.sql, [...rows.params, id]);
+  }
   await insertNodes(conn, id, wf);
   await insertEdges(conn, id, wf.partition, wf.nodes);
   await insertRunNodeJobs(conn, id);
@@ -86,31 +85,25 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
   for (const n of wf.nodes) for (const p of n.parents) children.set(p, (children.get(p) ?? 0) + 1);
   // With maxParallel, only that many roots get a job now; the rest wait as `ready` (dispatch held).
   let roots = 0;
-  let batch: string[] = [];
-  let bytes = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await conn.query(NODES_INSERT, [id, wf.partition, `[${batch.join(',')}]`]);
-    batch = [];
-    bytes = 0;
-  };
-  for (let i = 0; i < wf.nodes.length; i++) {
-    const n = wf.nodes[i]!;
+  const rows = wf.nodes.map((n, i): NodeRow => {
     let state = 'waiting';
     if (n.parents.length === 0) {
       roots++;
       state = wf.maxParallel !== null && roots > wf.maxParallel ? 'ready' : 'pending';
     }
-    const row = JSON.stringify([
+    const target = JSON.stringify(n.target);
+    const values = [
+      id,
       n.id,
-      wf.jobIds[i]!.replaceAll('-', ''),
+      idToBin(wf.jobIds[i]!),
       state,
       n.trigger,
+      n.parents.length,
       n.parents.length,
       PRIORITY_RANK[n.priority],
       n.lane,
       n.retry.maxAttempts,
-      JSON.stringify(n.target),
+      target,
       JSON.stringify(n.retry),
       n.inputs,
       n.flowControl?.key ?? null,
@@ -118,16 +111,15 @@ async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): P
       n.flowControl?.ratePerSecond ?? null,
       children.get(n.id) ?? 0,
       n.wake && 'delayMs' in n.wake ? n.wake.delayMs : null,
-      n.wake && 'at' in n.wake ? sqlTime(n.wake.at) : null,
-      n.signalHash ?? null,
+      n.wake && 'at' in n.wake ? n.wake.at : null,
+      n.signalHash ? Buffer.from(n.signalHash, 'hex') : null,
       n.map?.over ?? null,
       n.map?.maxItems ?? null,
-    ]);
-    if (bytes + row.length > MAX_BATCH_BYTES) await flush();
-    batch.push(row);
-    bytes += row.length + 1;
-  }
-  await flush();
+      wf.partition,
+    ];
+    return { values, bytes: nodeRowBytes(target) };
+  });
+  await insertNodeRows(conn, rows);
 }
 
 async function insertEdges(
@@ -136,20 +128,8 @@ async function insertEdges(
   partition: number,
   nodes: WorkflowNodeSpec[],
 ): Promise<void> {
-  let batch: [string, string][] = [];
-  for (const n of nodes) {
-    for (const parent of n.parents) {
-      batch.push([parent, n.id]);
-      if (batch.length >= MAX_EDGES_PER_BATCH) {
-        await conn.query(EDGES_INSERT, [id, partition, JSON.stringify(batch)]);
-        batch = [];
-      }
-    }
-  }
-  if (batch.length > 0) await conn.query(EDGES_INSERT, [id, partition, JSON.stringify(batch)]);
-}
-
-/** An instant as JSON_TABLE reads a DATETIME(3) on both engines (the session is UTC). */
-function sqlTime(at: Date): string {
-  return at.toISOString().replace('T', ' ').replace('Z', '');
+  await insertEdgeRows(
+    conn,
+    nodes.flatMap((n) => n.parents.map((parent): EdgeRow => [id, parent, n.id, partition])),
+  );
 }

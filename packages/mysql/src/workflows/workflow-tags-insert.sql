@@ -1,9 +1,10 @@
 -- A run's tag index rows (docs/tags.md), at its submission, with the run's created_at (the runs
--- list's order). A run's tags never change.
--- Parameters: tags (JSON array of `key:value`), id
+-- list's order), copied from the run's row; the tags come as a derived table of literal rows
+-- (withRows, sql.ts: vtgate refuses JSON_TABLE). A run's tags never change.
+-- Parameters: :rows of (tag), id
 -- Returns: affected rows
 INSERT INTO workflow_tags (tenant_id, tag, created_at, workflow_id, `partition`)
 SELECT w.tenant_id, t.tag, w.created_at, w.id, w.`partition`
   FROM workflows w
-  JOIN JSON_TABLE(?, '$[*]' COLUMNS (tag VARCHAR(193) PATH '$')) AS t
+  JOIN (:rows) AS t
  WHERE w.id = ?

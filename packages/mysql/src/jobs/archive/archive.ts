@@ -17,7 +17,7 @@ interface ArchivableRow extends RowDataPacket {
 /** archiver-lag.sql. */
 interface LagRow extends RowDataPacket {
   oldest: Date;
-  now: Date;
+  db_now: Date;
 }
 
 /** ready-backlog-capped.sql. */
@@ -63,8 +63,8 @@ export async function deleteArchivedJobs(
 /** Seconds since the oldest job waiting for the archiver became archivable (0 when none waits). */
 export async function archiverLagSeconds(pool: Pool, deadRetentionSeconds: number): Promise<number> {
   const [rows] = await pool.query<LagRow[]>(ARCHIVER_LAG, [deadRetentionSeconds, deadRetentionSeconds]);
-  const { oldest, now } = rows[0]!;
-  return Math.max(0, (now.getTime() - oldest.getTime()) / 1000);
+  const { oldest, db_now } = rows[0]!;
+  return Math.max(0, (db_now.getTime() - oldest.getTime()) / 1000);
 }
 
 const READY_BACKLOG_CAPPED = loadSql(import.meta.url, './ready-backlog-capped.sql');

@@ -1,6 +1,7 @@
 import { CALLBACK_RETRY, CALLBACK_TIMEOUT_MS, cappedResponseBody, newIdBeside } from '@dsched/domain';
 import type { ResultSetHeader } from 'mysql2/promise';
-import { loadSql } from '../../sql.ts';
+import { idToBin } from '../../ids.ts';
+import { loadSql, withRows } from '../../sql.ts';
 import { type FollowUp, finalOutcomes, type JobEnd } from '../finish/job-end.ts';
 
 // A job's final outcome, reported (docs/callbacks.md): a callback job POSTs a signed event to its
@@ -22,19 +23,17 @@ export const callbackJobs: FollowUp = {
     const calling = finalOutcomes(ends).filter((e) => e.followUps?.callbacks);
     if (calling.length === 0) return;
     const now = Date.now();
-    const document = JSON.stringify(
+    const { sql, params } = withRows(
+      CALLBACKS,
+      ['job_id', 'callback_id', 'response_body'],
       // A callback job's id carries its job's partition, as its row does (docs/sharding.md).
-      calling.map((e) => [
-        e.id.replaceAll('-', ''),
-        newIdBeside(e.id, now).replaceAll('-', ''),
-        reportedBody(e),
-      ]),
+      calling.map((e) => [idToBin(e.id), idToBin(newIdBeside(e.id, now)), reportedBody(e)]),
     );
-    const [res] = await conn.query<ResultSetHeader>(CALLBACKS, [
+    const [res] = await conn.query<ResultSetHeader>(sql, [
       CALLBACK_RETRY.maxAttempts,
       CALLBACK_TIMEOUT_MS,
       JSON.stringify(CALLBACK_RETRY),
-      document,
+      ...params,
     ]);
     context.callbackJobs += res.affectedRows;
   },

@@ -7,12 +7,13 @@
 -- no URL for that outcome, make nothing. A callback job carries no callbacks of its own; it
 -- carries its job's trace context, so the callback's call is a span of the occurrence's trace.
 -- Times are RFC 3339 with milliseconds; ids are formatted as UUIDs.
--- Parameters: max_attempts, timeout_ms, retry (JSON), document ([[job_id_hex, callback_id_hex, response_body|null], ...])
+-- The jobs come as a derived table of literal rows (withRows, sql.ts; vtgate refuses JSON_TABLE).
+-- Parameters: max_attempts, timeout_ms, retry (JSON), then :rows of (job_id, callback_id, response_body|null)
 -- Returns: affected rows (callback jobs made)
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
                          attempt, max_attempts, run_at, target, retry, created_at, updated_at, trace_context,
                          `partition`)
-SELECT UNHEX(d.callback_id), s.tenant_id, s.task_id,
+SELECT d.callback_id, s.tenant_id, s.task_id,
        CONCAT('callback:', LOWER(HEX(s.id)), ':', s.attempt_group), 'callback', NOW(3), s.priority,
        IF(s.lane = 'critical', 'critical', 'default'), 'pending', 0, ?, NOW(3),
        JSON_OBJECT(
@@ -37,10 +38,7 @@ SELECT UNHEX(d.callback_id), s.tenant_id, s.task_id,
            'lastError', s.last_error,
            'responseBody', d.response_body)),
        ?, NOW(3), NOW(3), s.trace_context, s.`partition`
-  FROM JSON_TABLE(?, '$[*]' COLUMNS (
-         job_id CHAR(32) PATH '$[0]',
-         callback_id CHAR(32) PATH '$[1]',
-         response_body VARCHAR(4096) PATH '$[2]')) AS d
-  JOIN jobs s ON s.id = UNHEX(d.job_id)
+  FROM (:rows) AS d
+  JOIN jobs s ON s.id = d.job_id
  WHERE s.state IN ('succeeded', 'dead') AND s.task_id IS NOT NULL AND s.kind <> 'callback'
    AND JSON_EXTRACT(s.callbacks, IF(s.state = 'succeeded', '$.onSuccess', '$.onDead')) IS NOT NULL
