@@ -5,7 +5,7 @@ import { buildSeries } from '../harness/series.ts';
 import { pollUntil, sleep } from '../harness/wait.ts';
 import { sinkUrl } from '../sink/protocol.ts';
 import type { Scenario } from './types.ts';
-import { allNodes, runRecord } from './workflow.ts';
+import { allNodes, runRecord } from './workflow-common.ts';
 
 // Sleep nodes at full size (issue 29, docs/workflows.md "Nodes that wait"): one run of N nodes
 // (10,000 by default), root → S sleepers (1,000, each `sleep: {for: --sleep-s}`) → join, and beside
