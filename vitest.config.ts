@@ -37,6 +37,25 @@ const NO_MYSQL = [
 ];
 const MYSQL_LEG = process.env.DSCHED_MYSQL_FLAVOR === 'mysql';
 
+// The Vitess leg (`pnpm test:vitess`, DSCHED_MYSQL_TOPOLOGY=vitess): the storage tests that pass
+// through vtgate on a sharded keyspace today, and the route tests of the hot statements. The rest
+// of packages/mysql meets a statement vtgate v24 refuses (UPDATE joined to literal rows, DML on
+// the vindex column, unmergeable subqueries) or checks a MySQL plan (EXPLAIN) that vtgate does not
+// print: docs/vitess.md lists them.
+const VITESS = [
+  'packages/mysql/test/vitess-routes.test.ts',
+  'packages/mysql/test/materialise.test.ts',
+  'packages/mysql/test/partition-leases.test.ts',
+  'packages/mysql/test/finish-guard.test.ts',
+  'packages/mysql/test/tenant-store.test.ts',
+  'packages/mysql/test/signing-secrets.test.ts',
+  'packages/mysql/test/clock.test.ts',
+  'packages/mysql/test/pool-types.test.ts',
+];
+const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
+// Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.
+const VITESS_ONLY = ['packages/mysql/test/vitess-*.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 120_000,
@@ -51,13 +70,19 @@ export default defineConfig({
         test: {
           name: 'storage',
           globalSetup: ['./scripts/vitest-global-setup.ts'],
-          include: [
-            'packages/*/test/**/*.test.ts',
-            'services/*/test/**/*.test.ts',
-            'loadtest/test/**/*.test.ts',
-            'test/**/*.test.ts',
-          ],
-          exclude: MYSQL_LEG ? [...UNIT, ...NO_MYSQL] : UNIT,
+          include: VITESS_LEG
+            ? VITESS
+            : [
+                'packages/*/test/**/*.test.ts',
+                'services/*/test/**/*.test.ts',
+                'loadtest/test/**/*.test.ts',
+                'test/**/*.test.ts',
+              ],
+          exclude: VITESS_LEG
+            ? UNIT
+            : MYSQL_LEG
+              ? [...UNIT, ...NO_MYSQL, ...VITESS_ONLY]
+              : [...UNIT, ...VITESS_ONLY],
         },
       },
     ],
