@@ -47,6 +47,7 @@ const VITESS = [
   'packages/mysql/test/materialise.test.ts',
   'packages/mysql/test/partition-leases.test.ts',
   'packages/mysql/test/finish-guard.test.ts',
+  'packages/mysql/test/workflow-reads.test.ts',
   'packages/mysql/test/tenant-store.test.ts',
   'packages/mysql/test/signing-secrets.test.ts',
   'packages/mysql/test/clock.test.ts',

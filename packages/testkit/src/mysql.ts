@@ -53,6 +53,32 @@ export function vitessTestPort(): number {
   return Number(process.env.DSCHED_VITESS_PORT ?? 15306) + 10 * worker;
 }
 
+/**
+ * vtgate plans with the columns its tablets last reported, a moment behind the migrations just
+ * run: until then a statement naming a new column can be refused ("column … not found"). Waits
+ * (up to 30 s) until a join of each sharded table, which vtgate must plan with its columns, names
+ * every column the shards have.
+ */
+async function untilVtgateSeesSchema(pool: Pool): Promise<void> {
+  const [tables] = await pool.query<RowDataPacket[]>('SHOW TABLES FROM `dsched`');
+  for (const row of tables) {
+    const table = String(Object.values(row)[0]);
+    const [columns] = await pool.query<RowDataPacket[]>(`SHOW COLUMNS FROM \`dsched\`.\`${table}\``);
+    const names = columns.map((c) => `a.\`${String(c.Field)}\``).join(', ');
+    const first = `\`${String(columns[0]!.Field)}\``;
+    const probe = `SELECT ${names} FROM \`${table}\` a JOIN \`${table}\` b ON a.${first} = b.${first} WHERE 1 = 0`;
+    for (let waited = 0; ; waited += 250) {
+      try {
+        await pool.query(probe);
+        break;
+      } catch (err) {
+        if (waited >= 30_000) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  }
+}
+
 /** The keyspaces of scripts/vitess's vttestserver (deploy/vitess's VSchemas). */
 const VITESS_KEYSPACES = ['dsched', 'dsched_global'];
 
@@ -62,7 +88,7 @@ async function vitessTestDatabase(name: string, suffix: string): Promise<TestDat
   // `@primary` names no keyspace: vtgate routes each table to the keyspace that has it.
   const url = `mysql://dsched:dsched@127.0.0.1:${vitessTestPort()}/@primary`;
   const pool = createPool(url, { connectionLimit: 20 });
-  await migrateMysql(pool, { topology: 'vitess' });
+  if ((await migrateMysql(pool, { topology: 'vitess' })).length > 0) await untilVtgateSeesSchema(pool);
   for (const keyspace of VITESS_KEYSPACES) {
     const [tables] = await pool.query<RowDataPacket[]>(`SHOW TABLES FROM \`${keyspace}\``);
     for (const row of tables) {
