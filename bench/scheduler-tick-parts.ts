@@ -44,7 +44,7 @@ const REPEATS = 15;
 const WARMUP = 2;
 const ALL_PARTITIONS = Array.from({ length: 64 }, (_, i) => i);
 const JOB_COLUMNS =
-  'id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at';
+  'id, `partition`, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at';
 
 await ensureStack();
 const pool = await freshDatabase(DB);
