@@ -43,7 +43,8 @@ const MYSQL_LEG = process.env.DSCHED_MYSQL_FLAVOR === 'mysql';
 // the vindex column, unmergeable subqueries) or checks a MySQL plan (EXPLAIN) that vtgate does not
 // print: docs/vitess.md lists them.
 const VITESS = [
-  'packages/mysql/test/vitess-routes.test.ts',
+  'packages/*/test/vitess-*.test.ts',
+  'services/*/test/vitess-*.test.ts',
   'packages/mysql/test/materialise.test.ts',
   'packages/mysql/test/partition-leases.test.ts',
   'packages/mysql/test/finish-guard.test.ts',
@@ -55,7 +56,7 @@ const VITESS = [
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.
-const VITESS_ONLY = ['packages/mysql/test/vitess-*.test.ts'];
+const VITESS_ONLY = ['packages/*/test/vitess-*.test.ts', 'services/*/test/vitess-*.test.ts'];
 
 export default defineConfig({
   test: {

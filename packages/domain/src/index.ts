@@ -41,6 +41,7 @@ export * from './ids.ts';
 export * from './json.ts';
 export * from './model.ts';
 export * from './partition.ts';
+export * from './shards.ts';
 // wire/: what crosses the HTTP boundary. Request schemas (zod), views, page tokens.
 export * from './wire/calendar-schema.ts';
 export * from './wire/call-spec.ts';

@@ -1,0 +1,99 @@
+import { type PartitionGroup, partitionGroups } from '@dsched/domain';
+import type { Pool, RowDataPacket } from './pool.ts';
+
+// The groups of partitions a worker keys its hot statements by, one per shard (docs/sharding.md).
+// On one primary: one group of every partition, never refreshed. On Vitess: the shards vtgate
+// serves for the sharded keyspace (`SHOW VITESS_SHARDS`), read at start and again every
+// `refreshMs` (a resharding's cut-over changes them), and at once when a statement reports that a
+// transaction reached a second shard (`refresh()`).
+
+import type { MysqlTopology } from './migrations.ts';
+
+export type { MysqlTopology };
+
+export interface ShardMap {
+  /** The current groups; never empty. */
+  groups(): readonly PartitionGroup[];
+  /** The group that holds `partition`. */
+  groupOf(partition: number): PartitionGroup;
+  /** Reads the shards again (on one primary a no-op); resolves with the new groups. */
+  refresh(): Promise<readonly PartitionGroup[]>;
+  /** Stops the periodic refresh. */
+  close(): void;
+}
+
+interface ShardRow extends RowDataPacket {
+  Shards: string;
+}
+
+/** The shard names vtgate serves for `keyspace` (`SHOW VITESS_SHARDS`), in key order. */
+export async function readVitessShards(pool: Pool, keyspace: string): Promise<string[]> {
+  const [rows] = await pool.query<ShardRow[]>('SHOW VITESS_SHARDS');
+  const names = rows
+    .map((r) => String(r.Shards ?? Object.values(r)[0]))
+    .filter((s) => s.startsWith(`${keyspace}/`))
+    .map((s) => s.slice(keyspace.length + 1));
+  if (names.length === 0) {
+    throw new Error(`vtgate serves no shard of keyspace ${JSON.stringify(keyspace)} (SHOW VITESS_SHARDS)`);
+  }
+  return names.sort((a, b) => a.split('-')[0]!.localeCompare(b.split('-')[0]!));
+}
+
+export interface ShardMapOptions {
+  topology: MysqlTopology;
+  /** SCHEDULER_PARTITIONS: must be a power of two on Vitess (docs/sharding.md). */
+  partitions: number;
+  /** The sharded keyspace (`dsched`). */
+  keyspace?: string;
+  /** How often to read the shards again on Vitess; 0 never. */
+  refreshMs?: number;
+  onError?: (err: unknown) => void;
+}
+
+function indexed(groups: readonly PartitionGroup[]): Map<number, PartitionGroup> {
+  const m = new Map<number, PartitionGroup>();
+  for (const g of groups) for (const p of g.partitions) m.set(p, g);
+  return m;
+}
+
+/** A ShardMap read from `pool` (see the top of this file). */
+export async function createShardMap(pool: Pool, options: ShardMapOptions): Promise<ShardMap> {
+  const { topology, partitions } = options;
+  if (topology === 'vitess' && (partitions & (partitions - 1)) !== 0) {
+    throw new Error(
+      `SCHEDULER_PARTITIONS must be a power of two on Vitess (got ${partitions}): docs/sharding.md`,
+    );
+  }
+  const keyspace = options.keyspace ?? 'dsched';
+  const read = async () =>
+    topology === 'vitess'
+      ? partitionGroups(partitions, await readVitessShards(pool, keyspace))
+      : partitionGroups(partitions, []);
+  let groups = await read();
+  let byPartition = indexed(groups);
+  const refresh = async () => {
+    if (topology !== 'vitess') return groups;
+    groups = await read();
+    byPartition = indexed(groups);
+    return groups;
+  };
+  const timer =
+    topology === 'vitess' && (options.refreshMs ?? 30_000) > 0
+      ? setInterval(() => {
+          refresh().catch((err) => options.onError?.(err));
+        }, options.refreshMs ?? 30_000)
+      : undefined;
+  timer?.unref();
+  return {
+    groups: () => groups,
+    groupOf: (p) => {
+      const g = byPartition.get(p);
+      if (g === undefined) throw new RangeError(`partition ${p} is outside 0..${partitions - 1}`);
+      return g;
+    },
+    refresh,
+    close: () => {
+      if (timer !== undefined) clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { Pool } from '@dsched/mysql/pool';
+import { loadSql } from '@dsched/mysql/sql';
+import mysql, { type RowDataPacket } from 'mysql2/promise';
+import { expect, it } from 'vitest';
+
+// The route of a hot statement through vtgate (docs/sharding.md, invariant 12): one shard, never
+// scatter. For the route tests of the Vitess leg (`packages/*/test/vitess-*.test.ts`, run by
+// `pnpm test:vitess` only), against vttestserver's two shards of `dsched`: each statement is run
+// as the product sends it, with its partitions all on one shard, under `VEXPLAIN QUERIES` inside a
+// transaction that is rolled back, and vtgate answers with every query it sent, and to which shard.
+//
+// With `reverse_bits` on the partition (deploy/vitess), a partition's low bit picks its shard of
+// two: even partitions live on `-80`, odd ones on `80-`.
+
+/** Partitions all on shard `-80` of two. */
+export const EVEN = [0, 2, 4, 62];
+/** Partitions all on shard `80-` of two. */
+export const ODD = [1, 3, 63];
+
+/** A hot statement as the product sends it. */
+export interface RoutedStatement {
+  /** The .sql file under packages/mysql/src, as the product loads it. */
+  file: string;
+  /** Its parameters, for `partitions` (all on one shard). */
+  params: (partitions: number[]) => unknown[];
+  /** The text sent, when the product rewrites the file's (markers, `withRows`...); the file's text by default. */
+  text?: (file: string, partitions: number[]) => string;
+}
+
+/** A .sql file of packages/mysql/src, as the product loads it. */
+export function productSql(file: string): string {
+  return loadSql(import.meta.url, `../../mysql/src/${file}`);
+}
+
+/** Every (keyspace, shard) vtgate sent `statement` to, as VEXPLAIN QUERIES reports it (rolled back). */
+export async function routeOf(
+  pool: Pool,
+  statement: string,
+  params: unknown[],
+): Promise<{ keyspace: string; shard: string }[]> {
+  const conn = await pool.getConnection();
+  try {
+    await conn.query('BEGIN');
+    try {
+      const [rows] = await conn.query<RowDataPacket[]>(
+        `VEXPLAIN QUERIES ${mysql.format(statement, params as Parameters<typeof mysql.format>[1])}`,
+      );
+      return rows.map((r) => ({ keyspace: String(r.keyspace), shard: String(r.shard) }));
+    } finally {
+      await conn.query('ROLLBACK');
+    }
+  } finally {
+    conn.release();
+  }
+}
+
+/** The shards of `keyspace` in a route, sorted. */
+export function shardsIn(route: { keyspace: string; shard: string }[], keyspace = 'dsched'): string[] {
+  return [...new Set(route.filter((r) => r.keyspace === keyspace).map((r) => r.shard))].sort();
+}
+
+/**
+ * One test per statement: with EVEN partitions it reaches exactly `-80` of `dsched`, with ODD ones
+ * exactly `80-`. Call inside a describe, with the test file's database.
+ */
+export function itRoutesToOneShard(db: { pool: Pool }, statements: Record<string, RoutedStatement>): void {
+  for (const [name, s] of Object.entries(statements)) {
+    it(`${name} goes to one shard of dsched, the one its partitions live on`, async () => {
+      const sent = (partitions: number[]) => (s.text ?? ((f: string) => f))(productSql(s.file), partitions);
+      expect(shardsIn(await routeOf(db.pool, sent(EVEN), s.params(EVEN)))).toEqual(['-80']);
+      expect(shardsIn(await routeOf(db.pool, sent(ODD), s.params(ODD)))).toEqual(['80-']);
+    });
+  }
+}
