@@ -106,6 +106,13 @@ export const mysqlConfigShape = {
    * the migrations go through it. `single` (default): one MySQL or MariaDB server.
    */
   MYSQL_TOPOLOGY: z.enum(['single', 'vitess']).default('single'),
+  /**
+   * Tasks hash into this many partitions, the shard key of every hot row (docs/sharding.md): the
+   * same in every service, fixed once data exists, a power of two on Vitess.
+   */
+  SCHEDULER_PARTITIONS: env.positiveInt(64),
+  /** The sharded keyspace on Vitess, whose shards group the partitions (`SHOW VITESS_SHARDS`). */
+  VITESS_KEYSPACE: z.string().min(1).max(64).default('dsched'),
 };
 
 /**

@@ -6,8 +6,6 @@ export const schedulerConfigSchema = z
     ...baseConfigShape,
     ...mysqlConfigShape,
     METRICS_PORT: env.port(9101),
-    /** Tasks hash into this many partitions; must equal task-api's SCHEDULER_PARTITIONS. */
-    SCHEDULER_PARTITIONS: env.positiveInt(64),
     /** Occurrences due within this many seconds are materialised ahead of time. */
     SCHEDULER_LOOKAHEAD_S: env.nonNegativeInt(10),
     SCHEDULER_TICK_MS: env.positiveInt(1000),

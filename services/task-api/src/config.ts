@@ -23,7 +23,6 @@ export const taskApiConfigSchema = z.object({
   DSCHED_ADMIN_TOKEN: z
     .string({ error: 'is required: the operator token for /v1/admin' })
     .min(16, 'must be at least 16 characters'),
-  SCHEDULER_PARTITIONS: env.positiveInt(64),
   /** Seconds an old API key keeps working after a rotation. */
   KEY_ROTATION_GRACE_S: env.nonNegativeInt(86_400),
   /** The largest POST /v1/workflows body; larger ones answer 413 before they are read. */
