@@ -78,18 +78,41 @@ export function withCases(
   pairs: readonly (readonly [unknown, unknown])[],
   params: readonly unknown[],
 ): { sql: string; params: unknown[] } {
-  if (pairs.length === 0) throw new Error('withCases: no pairs');
+  return withCaseColumns(
+    statement,
+    pairs.map(([key, value]) => [key, value]),
+    params,
+    'same',
+  );
+}
+
+/**
+ * As withCases, with a value per `:cases` for each key: each row is `[key, value0, value1, …]` and
+ * the i-th `:cases` of the statement takes `WHEN key THEN value_i` of every row (`same`: every
+ * `:cases` takes `value0`). One single-table UPDATE sets several columns row by row.
+ */
+export function withCaseColumns(
+  statement: string,
+  rows: readonly (readonly unknown[])[],
+  params: readonly unknown[],
+  columns: 'same' | 'each' = 'each',
+): { sql: string; params: unknown[] } {
+  if (rows.length === 0) throw new Error('withCases: no pairs');
   const parts = withoutComments(statement).split(':cases');
   if (parts.length < 2) throw new Error('withCases: statement has no :cases marker');
-  const when = pairs.map(() => 'WHEN ? THEN ?').join(' ');
-  const flat = pairs.flat();
+  const when = rows.map(() => 'WHEN ? THEN ?').join(' ');
   const out: unknown[] = [];
   let next = 0;
   parts.forEach((part, i) => {
     const n = part.split('?').length - 1;
     out.push(...params.slice(next, next + n));
     next += n;
-    if (i < parts.length - 1) out.push(...flat);
+    if (i === parts.length - 1) return;
+    const column = columns === 'same' ? 1 : i + 1;
+    for (const row of rows) {
+      if (row.length <= column) throw new Error(`withCases: no value for :cases number ${i + 1}`);
+      out.push(row[0], row[column]);
+    }
   });
   if (next !== params.length)
     throw new Error(`withCases: ${params.length} parameters for ${next} placeholders`);

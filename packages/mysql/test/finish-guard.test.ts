@@ -20,7 +20,7 @@ describe('the finish path without the workflows layer', () => {
           attempt: 1,
           state: 'succeeded',
           followUps: null,
-          workflowNode: { workflowId: '00000000-0000-7000-8000-000000000002', nodeId: 'a' },
+          workflowNode: { workflowId: '00000000-0000-7000-8000-000000000002', nodeId: 'a', partition: 0 },
         },
       ]),
     ).rejects.toThrow(/@dsched\/mysql\/workflows/);

@@ -4,7 +4,7 @@ import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
 import { beforeAll, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { loadSql, withRows } from '../src/sql.ts';
+import { loadSql, withCaseColumns } from '../src/sql.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
 // The walk's statements reach children through the edges by the parent's key, whatever the
@@ -54,25 +54,34 @@ function tables(json: string): Map<string, Record<string, unknown>> {
   return out;
 }
 
+// The run's partition (planWorkflow's last argument): every walk statement is keyed by it.
+const PARTITION = 0;
 const parents = () => Array.from({ length: 20 }, (_, i) => [workflowId, `m${i}`]);
-/** Whole parents: every child, ('', NULL]. */
-const whole = () => parents().map((p) => [...p, '', null]);
+/** The parents' placeholders of the walk's statements (walk-count.sql): bounds, partitions, keys. */
+const told = (after: string, upto: string | null, keys: unknown[][]) => [
+  after,
+  upto,
+  upto,
+  [PARTITION],
+  keys,
+];
 
+// The parents are read by their own key (p), then the edges by (workflow, parent).
 it.each([
-  [
-    'walk-count.sql',
-    ['workflow_id', 'node_id', 'after_id', 'upto_id', 'failed', 'skipped'],
-    () => whole().map((p) => [...p, 0, 0]),
-  ],
-  ['walk-decide.sql', ['workflow_id', 'node_id', 'after_id', 'upto_id'], whole],
-  ['walk-node-jobs-insert.sql', ['workflow_id', 'node_id', 'after_id', 'upto_id'], whole],
-  ['retry-descendants.sql', ['workflow_id', 'node_id'], parents],
-] as const)('%s reads the edges by (workflow, parent), the run by its id', async (file, columns, rows) => {
-  const t = await plan(file, columns, rows());
+  ['walk-count.sql', () => [...told('', null, parents()), 1, [PARTITION]]],
+  ['walk-decide.sql', () => [...told('', null, parents()), [PARTITION], 1]],
+  ['walk-node-jobs-insert.sql', () => [...told('', null, parents()), [PARTITION], 1]],
+  ['walk-node-job-tags.sql', () => [...told('', null, parents()), 1]],
+  ['retry-descendants.sql', () => [PARTITION, workflowId, parents().map(([, n]) => n), 1, 100]],
+] as const)('%s reads the edges by (workflow, parent), the run by its id', async (file, params) => {
+  const t = await plan(file, params());
   const edges = t.get('e');
   expect(edges, t.json).toBeDefined();
   expect(edges!.key, t.json).toBe('PRIMARY');
   expect(edges!.used_key_parts, t.json).toEqual(['workflow_id', 'parent_id']);
+  // The parents, where the statement reads them, by their primary key.
+  const parent = t.get('p');
+  if (parent) expect(parent.key, t.json).toBe('PRIMARY');
   // The run's row, where the statement reads it, by its primary key.
   const run = t.get('w');
   if (run) expect([run.key, run.used_key_parts], t.json).toEqual(['PRIMARY', ['id']]);
@@ -85,34 +94,29 @@ it.each([
 // range of the primary key over the slice's children only, not every child of the parent per slice
 // (a 100,000-child parent in slices of 2,000 would otherwise read 2.5 million entries). The
 // tabular EXPLAIN: the JSON one prints the constants, the run's binary id among them, raw.
+const slice = () => told('m100', 'm199', [[workflowId, 'root']]);
 it.each([
-  ['walk-count.sql', ['workflow_id', 'node_id', 'after_id', 'upto_id', 'failed', 'skipped'], [0, 0]],
-  ['walk-decide.sql', ['workflow_id', 'node_id', 'after_id', 'upto_id'], []],
-  ['walk-node-jobs-insert.sql', ['workflow_id', 'node_id', 'after_id', 'upto_id'], []],
-] as const)(
-  '%s reads a slice as a range of the edges (workflow, parent, child)',
-  async (file, columns, tail) => {
-    const statement = withRows(loadSql(SQL_DIR, file), columns, [
-      [workflowId, 'root', 'm100', 'm199', ...tail],
-    ]);
-    const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${statement.sql}`, [...statement.params, 1]);
-    const edges = rows.find((r) => r.table === 'e');
-    expect(edges, JSON.stringify(rows)).toBeDefined();
-    // All three parts of the key: 16 bytes of run id and two VARCHAR(100) ids (ascii, 2-byte length).
-    expect([edges!.type, edges!.key, Number(edges!.key_len)]).toEqual(['range', 'PRIMARY', 16 + 102 + 102]);
-    expect(Number(edges!.rows)).toBeLessThan(200);
-  },
-);
+  ['walk-count.sql', () => [...slice(), 1, [PARTITION]]],
+  ['walk-decide.sql', () => [...slice(), [PARTITION], 1]],
+  ['walk-node-jobs-insert.sql', () => [...slice(), [PARTITION], 1]],
+] as const)('%s reads a slice as a range of the edges (workflow, parent, child)', async (file, params) => {
+  const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${loadSql(SQL_DIR, file)}`, params());
+  const edges = rows.find((r) => r.table === 'e');
+  expect(edges, JSON.stringify(rows)).toBeDefined();
+  // All three parts of the key: 16 bytes of run id and two VARCHAR(100) ids (ascii, 2-byte length).
+  expect([edges!.type, edges!.key, Number(edges!.key_len)]).toEqual(['range', 'PRIMARY', 16 + 102 + 102]);
+  expect(Number(edges!.rows)).toBeLessThan(200);
+});
 
 // The statements that take a batch's nodes by their keys name the primary key: left to itself the
 // optimizer weighed workflow_nodes_by_state (or the walk queue's index) for each (run, node) pair,
 // 5 ms for 100 keys on a 30,000-node run against 0.7 ms forced, or scanned a run just stored.
 const keys = () => Array.from({ length: 50 }, (_, i) => [workflowId, `m${i}`]);
 it.each([
-  ['walk-finished-check.sql', () => [keys(), 1]],
+  ['walk-finished-check.sql', () => [[PARTITION], keys(), 1]],
   ['node-inputs-select.sql', () => [keys()]],
-  ['walk-pending-clear.sql', () => [keys()]],
-  ['walk-defer.sql', () => [keys()]],
+  ['walk-pending-clear.sql', () => [[PARTITION], keys()]],
+  ['walk-defer.sql', () => [[PARTITION], keys()]],
 ] as const)('%s reads the nodes by their primary key', async (file, params) => {
   const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${loadSql(SQL_DIR, file)}`, params());
   const nodes = rows.find((r) => r.table === 'workflow_nodes');
@@ -123,28 +127,31 @@ it.each([
   ]);
 });
 
+// A single-table UPDATE by the nodes' keys (each row's state and attempt a CASE on its job id): a
+// range of the primary key over the batch's (run, node) pairs.
 it('walk-finish-nodes.sql reads the nodes by their primary key', async () => {
-  const statement = withRows(
+  const statement = withCaseColumns(
     loadSql(SQL_DIR, 'walk-finish-nodes.sql'),
-    ['workflow_id', 'node_id', 'job_id', 'state', 'attempt'],
-    keys().map(([w, n]) => [w, n, Buffer.alloc(16), 'succeeded', 1]),
+    keys().map((_, i) => [Buffer.alloc(16, i), 'succeeded', 1]),
+    [1, [PARTITION], keys(), keys().map((_, i) => Buffer.alloc(16, i))],
   );
-  const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${statement.sql}`, [...statement.params, 1]);
-  const nodes = rows.find((r) => r.table === 'n');
-  expect([nodes?.key, nodes?.type], JSON.stringify(rows)).toEqual(['PRIMARY', 'eq_ref']);
+  const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${statement.sql}`, statement.params);
+  const nodes = rows.find((r) => r.table === 'workflow_nodes');
+  expect([nodes?.key, nodes?.type, Number(nodes?.key_len)], JSON.stringify(rows)).toEqual([
+    'PRIMARY',
+    'range',
+    16 + 102,
+  ]);
 });
 
 async function plan(
   file: string,
-  columns: readonly string[],
-  rows: readonly (readonly unknown[])[],
+  params: readonly unknown[],
 ): Promise<Map<string, Record<string, unknown>> & { json: string }> {
-  const statement = withRows(loadSql(SQL_DIR, file), columns, rows);
-  const extra = file === 'retry-descendants.sql' ? [1, 100] : [1];
-  const [explained] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${statement.sql}`, [
-    ...statement.params,
-    ...extra,
-  ]);
+  const [explained] = await db.pool.query<RowDataPacket[]>(
+    `EXPLAIN FORMAT=JSON ${loadSql(SQL_DIR, file)}`,
+    params as unknown[],
+  );
   const json = String(explained[0]!.EXPLAIN);
   return Object.assign(tables(json), { json });
 }

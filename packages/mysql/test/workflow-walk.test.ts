@@ -142,7 +142,11 @@ describe('the walk', () => {
     try {
       for (let i = 0; i < 10; i++) {
         await conn.beginTransaction();
-        const runs = await continueWalk(conn, { maxSteps: 4, stepLimit: 1000, maxEdges: 2000 });
+        const runs = await continueWalk(conn, [wf.partition], {
+          maxSteps: 4,
+          stepLimit: 1000,
+          maxEdges: 2000,
+        });
         await finishDoneRuns(conn, [...runs.values()]);
         await conn.commit();
       }
@@ -305,7 +309,14 @@ describe('fences of the walk', () => {
     // The reconciler's sweep read `a` as pending with a final job before that commit, and repairs it now.
     await withTransaction(db.pool, (conn) =>
       advanceWorkflows(conn, [
-        { workflowId: wf.id, nodeId: 'a', jobId: a.id, state: 'succeeded', attempt: a.attempt },
+        {
+          workflowId: wf.id,
+          nodeId: 'a',
+          jobId: a.id,
+          state: 'succeeded',
+          attempt: a.attempt,
+          partition: wf.partition,
+        },
       ]),
     );
     expect((await nodeStates(wf)).c).toBe('waiting');

@@ -61,7 +61,8 @@ async function children(wf: WorkflowPlan): Promise<Map<string, { unfinished: num
 /** One walker's transaction, as a later outcome batch or the sweep runs it: the walk queue, one budget. */
 async function walkOnce(): Promise<void> {
   await withTransaction(db.pool, async (conn) => {
-    const runs = await continueWalk(conn, OUTCOME_WALK_BOUNDS);
+    // The runs here are submitted in partition 0 (testkit's default): the walker of that partition.
+    const runs = await continueWalk(conn, [0], OUTCOME_WALK_BOUNDS);
     await finishDoneRuns(conn, [...runs.values()]);
   });
 }
@@ -161,6 +162,7 @@ describe('one step of the budget (takeStep)', () => {
   const node = (nodeId: string, childCount: number, walkAfter: string | null = null): FrontierNode => ({
     workflowId: Buffer.alloc(16),
     nodeId,
+    partition: 0,
     state: 'succeeded',
     childCount,
     walkAfter,

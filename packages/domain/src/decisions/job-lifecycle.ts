@@ -81,6 +81,8 @@ export interface ClaimedJob {
   /** A workflow node's job: its run and node (its outcome advances the run). */
   workflowId: string | null;
   nodeId: string | null;
+  /** The row's partition (its task's or run's: docs/sharding.md); the claim sets it. */
+  partition?: number;
   scheduledFor: Date;
   priority: Priority;
   lane: Lane;
@@ -146,6 +148,8 @@ export interface ClaimRef {
   /** Set on a workflow node's job: its outcome also advances the run (mysql workflow-walk.ts). */
   workflowId?: string | null;
   nodeId?: string | null;
+  /** The row's partition, as claimed: a node job's is its run's, which keys the walk (docs/sharding.md). */
+  partition?: number;
 }
 
 /** A claim as its outcome writes it: who took it and when (its attempt row's executor and start). */
@@ -199,7 +203,7 @@ export interface LockedJob {
   /** What its final outcome sets off (callback job, failure count); null: nothing. */
   followUps: FinishFollowUps | null;
   /** A workflow node's job: whose output its completion's `output` becomes. */
-  workflowNode?: { workflowId: string; nodeId: string } | null;
+  workflowNode?: { workflowId: string; nodeId: string; partition: number } | null;
   /** A scheduled workflow's occurrence job (lane `workflow`): running while the run it started is. */
   startsWorkflow?: boolean;
 }

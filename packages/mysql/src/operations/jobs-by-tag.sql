@@ -9,8 +9,8 @@
 -- Parameters: tenant_id, tag, to, cursor_at, cursor_at, cursor_id, filter (JSON object),
 --             task_id (or NULL), task_id, state (or NULL), state,
 --             error_contains (or NULL), error_contains (lower case), action (the marker's, job-actions.sql), limit
--- Returns: rows of (id, task_id, scheduled_for, state, attempt, claimed_by, workflow_id, node_id, has_callbacks, counts_failures)
-SELECT STRAIGHT_JOIN j.id, j.task_id, j.scheduled_for, j.state, j.attempt, j.claimed_by, j.workflow_id, j.node_id,
+-- Returns: rows of (id, task_id, scheduled_for, state, attempt, claimed_by, workflow_id, node_id, partition, has_callbacks, counts_failures)
+SELECT STRAIGHT_JOIN j.id, j.task_id, j.scheduled_for, j.state, j.attempt, j.claimed_by, j.workflow_id, j.node_id, j.`partition`,
        j.callbacks IS NOT NULL AS has_callbacks, j.counts_failures
   FROM job_tags jt
   JOIN jobs j FORCE INDEX (PRIMARY) ON j.id = jt.job_id

@@ -6,8 +6,8 @@
 -- A last-error text (filter.errorContains, lower-cased) narrows the rows read; it is never a key.
 -- Parameters: tenant_id, to, cursor_at, cursor_at, cursor_id, state (or NULL), state,
 --             error_contains (or NULL), error_contains (lower case), action (the marker's, job-actions.sql), limit
--- Returns: rows of (id, task_id, scheduled_for, state, attempt, claimed_by, workflow_id, node_id, has_callbacks, counts_failures)
-SELECT j.id, j.task_id, j.scheduled_for, j.state, j.attempt, j.claimed_by, j.workflow_id, j.node_id,
+-- Returns: rows of (id, task_id, scheduled_for, state, attempt, claimed_by, workflow_id, node_id, partition, has_callbacks, counts_failures)
+SELECT j.id, j.task_id, j.scheduled_for, j.state, j.attempt, j.claimed_by, j.workflow_id, j.node_id, j.`partition`,
        j.callbacks IS NOT NULL AS has_callbacks, j.counts_failures
   FROM jobs j FORCE INDEX (jobs_by_tenant_time)
  WHERE j.tenant_id = ? AND j.scheduled_for < ?

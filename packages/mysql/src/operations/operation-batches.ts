@@ -188,7 +188,9 @@ function cancelledEnd(r: WalkedJobRow): JobEnd {
     state: 'cancelled',
     followUps: followUpsOfRow(r),
     workflowNode:
-      r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
+      r.workflow_id && r.node_id
+        ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id), partition: Number(r.partition) }
+        : null,
     report: null,
   };
 }

@@ -261,7 +261,7 @@ async function endMap(
       attempt: Number(m.attempt),
       state,
       followUps: null,
-      workflowNode: { workflowId: binToId(m.workflow_id), nodeId: m.node_id },
+      workflowNode: { workflowId: binToId(m.workflow_id), nodeId: m.node_id, partition: Number(m.partition) },
       report: output === undefined ? null : { output, error },
     },
   ]);

@@ -90,7 +90,11 @@ export function waitingNodeEnd(
     attempt: row.attempt,
     state,
     followUps: null,
-    workflowNode: { workflowId: binToId(row.workflow_id), nodeId: row.node_id },
+    workflowNode: {
+      workflowId: binToId(row.workflow_id),
+      nodeId: row.node_id,
+      partition: Number(row.partition),
+    },
     report,
   };
 }

@@ -3,8 +3,8 @@
 -- or a bug): their outcome is applied now, as the finish path would have. A range of workflow_nodes_by_state per run (the run's
 -- live nodes), a primary-key probe of jobs each.
 -- Parameters: ids (list), limit
--- Returns: rows of (workflow_id, node_id, job_id, state, attempt)
-SELECT n.workflow_id, n.node_id, n.job_id, j.state, j.attempt
+-- Returns: rows of (workflow_id, node_id, partition, job_id, state, attempt)
+SELECT n.workflow_id, n.node_id, n.`partition`, n.job_id, j.state, j.attempt
   FROM workflow_nodes n
   JOIN jobs j ON j.id = n.job_id
  WHERE n.workflow_id IN (?) AND n.state = 'pending' AND j.state IN ('succeeded', 'dead', 'cancelled')

@@ -11,18 +11,24 @@
 -- read the edges by the run alone (workflow_edges_by_child) or start from the workflows table, a
 -- scan of the run, or of every run, per batch (docs/performance.md). No assignment reads a column
 -- another assigns.
--- after_id and upto_id bound the children as in walk-count.sql (a wide parent's slice).
--- Inside the derived table the batch's rows come first too (STRAIGHT_JOIN): with the statistics
+-- after_id and upto_id bound the children as in walk-count.sql (a wide parent's slice); the parents
+-- are their own rows, read by key with their partition, and every table is joined on `partition`,
+-- as in walk-count.sql (one route through vtgate, no literal rows: D56).
+-- Inside the derived table the parents' rows come first too (STRAIGHT_JOIN): with the statistics
 -- of a table that just grew (a map's items arrive faster than InnoDB recalculates them), the
 -- optimizer read every edge first and looked the batch up in them, per batch (docs/performance.md).
--- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
+-- Parameters: after_id, upto_id, upto_id, partitions (list), parents ((workflow_id, node_id) list),
+--   partitions (list), step_token
 -- Returns: affected rows
-UPDATE (SELECT DISTINCT e.workflow_id, e.child_id
-          FROM (:rows) v
-          STRAIGHT_JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
-                AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)) d
-       STRAIGHT_JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
-       STRAIGHT_JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id
+UPDATE (SELECT DISTINCT e.`partition`, e.workflow_id, e.child_id
+          FROM workflow_nodes p FORCE INDEX (PRIMARY)
+          STRAIGHT_JOIN workflow_edges e FORCE INDEX (PRIMARY)
+                ON e.workflow_id = p.workflow_id AND e.parent_id = p.node_id AND e.`partition` = p.`partition`
+                AND e.child_id > ? AND (? IS NULL OR e.child_id <= ?)
+         WHERE p.`partition` IN (?) AND (p.workflow_id, p.node_id) IN (?)) d
+       STRAIGHT_JOIN workflow_nodes c
+             ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id AND c.`partition` = d.`partition`
+       STRAIGHT_JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id AND w.`partition` = c.`partition`
    SET c.state = CASE
                    WHEN w.state <> 'running' THEN 'cancelled'
                    WHEN c.trigger_rule = 'all_success' AND c.failed_parents > 0 THEN 'upstream_failed'
@@ -39,4 +45,4 @@ UPDATE (SELECT DISTINCT e.workflow_id, e.child_id
                           OR (c.trigger_rule = 'all_success' AND c.failed_parents + c.skipped_parents > 0)
                           OR (c.trigger_rule = 'one_failed' AND c.failed_parents = 0),
                           NOW(3), NULL)
- WHERE c.step_token = ? AND c.state = 'waiting' AND c.unfinished_parents = 0
+ WHERE c.`partition` IN (?) AND c.step_token = ? AND c.state = 'waiting' AND c.unfinished_parents = 0

@@ -15,10 +15,13 @@
 -- MariaDB 10.11 costed a scan of workflows with a join buffer cheaper than the key on a small table.
 -- A sleep or wait node's job is scheduled for (and due at) its wake time: a delay from now, or an
 -- instant no earlier than now (node-wake.ts ends it then); a call node's, now.
--- Inside the derived table the batch's rows come first too (STRAIGHT_JOIN): with the statistics
+-- The parents are their own rows, read by key with their partition, and every table is joined on
+-- `partition`, as in walk-count.sql (one shard through vtgate, no literal rows: D56).
+-- Inside the derived table the parents' rows come first too (STRAIGHT_JOIN): with the statistics
 -- of a table that just grew (a map's items arrive faster than InnoDB recalculates them), the
 -- optimizer read every edge first and looked the batch up in them, per batch (docs/performance.md).
--- Parameters: rows (derived: workflow_id, node_id, after_id, upto_id), step_token
+-- Parameters: after_id, upto_id, upto_id, partitions (list), parents ((workflow_id, node_id) list),
+--   partitions (list), step_token
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
@@ -29,10 +32,12 @@ SELECT STRAIGHT_JOIN c.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(
        GREATEST(NOW(3), COALESCE(c.wake_at, NOW(3) + INTERVAL COALESCE(c.wake_delay_ms, 0) * 1000 MICROSECOND)),
        c.target, c.retry, NOW(3), NOW(3), c.flow_key, c.flow_parallelism, c.flow_rate,
        w.trace_context, w.tags, c.`partition`
-  FROM (SELECT DISTINCT e.workflow_id, e.child_id
-          FROM (:rows) v
-          STRAIGHT_JOIN workflow_edges e FORCE INDEX (PRIMARY) ON e.workflow_id = v.workflow_id AND e.parent_id = v.node_id
-                AND e.child_id > v.after_id AND (v.upto_id IS NULL OR e.child_id <= v.upto_id)) d
-  JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id
-  JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id
- WHERE c.step_token = ? AND c.state = 'pending'
+  FROM (SELECT DISTINCT e.`partition`, e.workflow_id, e.child_id
+          FROM workflow_nodes p FORCE INDEX (PRIMARY)
+          STRAIGHT_JOIN workflow_edges e FORCE INDEX (PRIMARY)
+                ON e.workflow_id = p.workflow_id AND e.parent_id = p.node_id AND e.`partition` = p.`partition`
+                AND e.child_id > ? AND (? IS NULL OR e.child_id <= ?)
+         WHERE p.`partition` IN (?) AND (p.workflow_id, p.node_id) IN (?)) d
+  JOIN workflow_nodes c ON c.workflow_id = d.workflow_id AND c.node_id = d.child_id AND c.`partition` = d.`partition`
+  JOIN workflows w FORCE INDEX (PRIMARY) ON w.id = c.workflow_id AND w.`partition` = c.`partition`
+ WHERE c.`partition` IN (?) AND c.step_token = ? AND c.state = 'pending'

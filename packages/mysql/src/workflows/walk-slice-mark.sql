@@ -3,8 +3,10 @@
 -- cursor the slice started from (the row is locked by this transaction, by walk-finish-nodes.sql or
 -- walk-pending-select.sql): zero rows means another walker moved it, and the transaction is rolled
 -- back rather than tell a child twice.
--- Parameters: upto_id (NULL: the last slice), upto_id, workflow_id, node_id, walk_after before the slice
+-- Keyed by the run's partition (docs/sharding.md).
+-- Parameters: upto_id (NULL: the last slice), upto_id, partition, workflow_id, node_id, walk_after before
+--   the slice
 -- Returns: affected rows
 UPDATE workflow_nodes
    SET walk_pending = IF(? IS NULL, NULL, 1), walk_after = ?
- WHERE workflow_id = ? AND node_id = ? AND walk_after <=> ?
+ WHERE `partition` = ? AND workflow_id = ? AND node_id = ? AND walk_after <=> ?

@@ -1,6 +1,6 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
-import { loadSql, withRows } from '../sql.ts';
+import { loadSql, withCaseColumns } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { holdPausedRunJobs, releaseHeldRunJobs } from './workflow-hold.ts';
 import { dispatchHeld, stepToken, stopRuns } from './workflow-runs.ts';
@@ -100,7 +100,8 @@ export async function retryWorkflowNode(
     // Moved to history (its rows are being deleted): nothing of it runs again (decision D29).
     if (run.archived_at !== null) return 'archived';
     const wf = run.id as Buffer;
-    const [nodes] = await conn.query<RowDataPacket[]>(RETRY_NODE_LOCK, [wf, nodeId]);
+    const partition = Number(run.partition);
+    const [nodes] = await conn.query<RowDataPacket[]>(RETRY_NODE_LOCK, [partition, wf, nodeId]);
     const node = nodes[0];
     if (!node) return 'node_not_found';
     if (!['dead', 'upstream_failed', 'skipped', 'cancelled'].includes(node.state))
@@ -111,23 +112,24 @@ export async function retryWorkflowNode(
       await conn.query(RUN_REOPEN, [wf]);
     }
     const token = stepToken();
-    await conn.query(RETRY_MARK, [token, wf, [nodeId]]);
+    await conn.query(RETRY_MARK, [token, partition, wf, [nodeId]]);
     const reset: string[] = [nodeId];
     let frontier = [nodeId];
     while (frontier.length > 0) {
       const next: string[] = [];
       for (let i = 0; i < frontier.length; i += RETRY_CHUNK) {
         const chunk = frontier.slice(i, i + RETRY_CHUNK);
-        const q = withRows(
-          RETRY_DESCENDANTS,
-          ['workflow_id', 'node_id'],
-          chunk.map((n) => [wf, n]),
-        );
         for (;;) {
-          const [rows] = await conn.query<RowDataPacket[]>(q.sql, [...q.params, token, RETRY_CHUNK]);
+          const [rows] = await conn.query<RowDataPacket[]>(RETRY_DESCENDANTS, [
+            partition,
+            wf,
+            chunk,
+            token,
+            RETRY_CHUNK,
+          ]);
           if (rows.length === 0) break;
           const ids = rows.map((r) => String(r.node_id));
-          await conn.query(RETRY_MARK, [token, wf, ids]);
+          await conn.query(RETRY_MARK, [token, partition, wf, ids]);
           next.push(...ids);
         }
       }
@@ -136,17 +138,18 @@ export async function retryWorkflowNode(
     }
     for (let i = 0; i < reset.length; i += RETRY_CHUNK) {
       const chunk = reset.slice(i, i + RETRY_CHUNK);
-      const [counts] = await conn.query<RowDataPacket[]>(RETRY_RECOUNT, [token, wf, chunk]);
+      const [counts] = await conn.query<RowDataPacket[]>(RETRY_RECOUNT, [token, partition, wf, chunk]);
       const byNode = new Map(counts.map((c) => [String(c.child_id), c]));
-      const values = withRows(
+      const statement = withCaseColumns(
         RETRY_RESET,
-        ['node_id', 'unfinished', 'failed', 'skipped'],
         chunk.map((n) => {
           const c = byNode.get(n);
-          return [n, Number(c?.unfinished ?? 0), Number(c?.failed ?? 0), Number(c?.skipped ?? 0)];
+          const unfinished = Number(c?.unfinished ?? 0);
+          return [n, unfinished, Number(c?.failed ?? 0), Number(c?.skipped ?? 0), unfinished];
         }),
+        [partition, wf, chunk, token],
       );
-      await conn.query(values.sql, [...values.params, wf, token]);
+      await conn.query(statement.sql, statement.params);
     }
     await dispatchHeld(conn, [wf], { onlyCapped: false });
     return 'done';

@@ -80,13 +80,17 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
           jobId: binToId(s.job_id),
           state: s.state,
           attempt: Number(s.attempt),
+          partition: Number(s.partition),
         })),
         SWEEP_WALK_BOUNDS,
         budget,
       );
       repaired = stranded.length;
     }
-    const walked = await continueWalk(conn, SWEEP_WALK_BOUNDS, budget);
+    // The walk queue of the page's runs' partitions (docs/sharding.md): page by page, every
+    // partition with a running run.
+    const partitions = [...new Set(runs.map((r) => Number(r.partition)))];
+    const walked = await continueWalk(conn, partitions, SWEEP_WALK_BOUNDS, budget);
     walkFull = walked.size > 0;
     const touched = [...ids, ...advanced.values(), ...walked.values()];
     await dispatchHeld(conn, touched, { onlyCapped: true });

@@ -1,7 +1,7 @@
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import type { JobEnd } from '../jobs/finish/index.ts';
-import { loadSql, withRows } from '../sql.ts';
+import { loadSql, withCaseColumns } from '../sql.ts';
 import { stepToken, stopRuns } from './workflow-runs.ts';
 
 // The walk (docs/workflows.md): run inside the transaction that ended node jobs (a follow-up of the
@@ -33,12 +33,16 @@ export interface FinishedNodeJob {
   jobId: string;
   state: 'succeeded' | 'dead' | 'cancelled';
   attempt: number;
+  /** The run's partition (its node job's row's): every walk statement is keyed by it (docs/sharding.md). */
+  partition: number;
 }
 
 /** A finished node whose children are to be told, as the SQL gets it. */
 export interface FrontierNode {
   workflowId: Buffer;
   nodeId: string;
+  /** The run's partition, read with the node. */
+  partition: number;
   state: string;
   /** Its children in all. */
   childCount: number;
@@ -76,6 +80,7 @@ export function finishedNodeJobs(ends: readonly JobEnd[]): FinishedNodeJob[] {
       jobId: end.id,
       state: end.state,
       attempt: end.attempt,
+      partition: end.workflowNode.partition,
     });
   }
   return out;
@@ -97,19 +102,18 @@ export async function advanceWorkflows(
   const sorted = [...finished].sort((a, b) =>
     a.workflowId === b.workflowId ? (a.nodeId < b.nodeId ? -1 : 1) : a.workflowId < b.workflowId ? -1 : 1,
   );
-  const finish = withRows(
+  const partitions = partitionsOf(sorted);
+  const nodes = sorted.map((f) => [idToBin(f.workflowId), f.nodeId]);
+  const finish = withCaseColumns(
     FINISH_NODES,
-    ['workflow_id', 'node_id', 'job_id', 'state', 'attempt'],
-    sorted.map((f) => [idToBin(f.workflowId), f.nodeId, idToBin(f.jobId), f.state, f.attempt]),
+    sorted.map((f) => [idToBin(f.jobId), f.state, f.attempt]),
+    [token, partitions, nodes, sorted.map((f) => idToBin(f.jobId))],
   );
-  const [res] = await conn.query<ResultSetHeader>(finish.sql, [...finish.params, token]);
+  const [res] = await conn.query<ResultSetHeader>(finish.sql, finish.params);
   let frontier: FrontierNode[] = [];
   if (res.affectedRows > 0) {
     // The nodes finished here (a node cancelled or reset meanwhile is not), with their child counts.
-    const [rows] = await conn.query<RowDataPacket[]>(FINISHED_CHECK, [
-      sorted.map((f) => [idToBin(f.workflowId), f.nodeId]),
-      token,
-    ]);
+    const [rows] = await conn.query<RowDataPacket[]>(FINISHED_CHECK, [partitions, nodes, token]);
     frontier = rows.map(frontierNode);
   }
   for (const f of frontier) runs.set(f.workflowId.toString('hex'), f.workflowId);
@@ -118,32 +122,43 @@ export async function advanceWorkflows(
   if (dead.length > 0) await stopRuns(conn, dead, 'failed', { onlyFailFast: true });
   const step = takeStep(frontier, budget);
   // What did not fit waits on the walk queue, as a walk left at its bound does.
-  if (step.deferred.length > 0) await conn.query(DEFER, [step.deferred.map((f) => [f.workflowId, f.nodeId])]);
+  if (step.deferred.length > 0)
+    await conn.query(DEFER, [
+      partitionsOf(step.deferred),
+      step.deferred.map((f) => [f.workflowId, f.nodeId]),
+    ]);
   await tellStep(conn, step, budget);
-  for (const run of (await continueWalk(conn, bounds, budget)).values()) runs.set(run.toString('hex'), run);
+  // The queue of the batch's partitions; the rest is other walkers' (docs/sharding.md).
+  for (const run of (await continueWalk(conn, partitions, bounds, budget)).values())
+    runs.set(run.toString('hex'), run);
   return runs;
 }
 
 /**
- * Takes up to `bounds.maxSteps` frontiers of finished nodes whose children were not told yet
- * (walk_pending) and tells them, within the transaction's edge budget. Bounded: at most maxSteps ×
+ * Takes up to `bounds.maxSteps` frontiers of finished nodes of `partitions` whose children were not
+ * told yet (walk_pending) and tells them, within the transaction's edge budget. Bounded: at most maxSteps ×
  * stepLimit nodes and about maxEdges children per call, whatever the graph's depth and width.
  * Returns the runs it touched.
  */
 export async function continueWalk(
   conn: PoolConnection,
+  partitions: readonly number[],
   bounds: WalkBounds,
   budget: WalkBudget = fullBudget(bounds),
 ): Promise<Map<string, Buffer>> {
   const runs = new Map<string, Buffer>();
+  if (partitions.length === 0) return runs;
   for (let i = 0; i < bounds.maxSteps; i++) {
-    const [rows] = await conn.query<RowDataPacket[]>(PENDING_SELECT, [bounds.stepLimit]);
+    const [rows] = await conn.query<RowDataPacket[]>(PENDING_SELECT, [partitions, bounds.stepLimit]);
     if (rows.length === 0) break;
     const step = takeStep(rows.map(frontierNode), budget);
     // Nodes taken whole leave the queue; a slice moves its node's cursor (walk-slice-mark.sql); the
     // rest stay queued (locked by this transaction until it ends).
     if (step.whole.length > 0)
-      await conn.query(PENDING_CLEAR, [step.whole.map((f) => [f.workflowId, f.nodeId])]);
+      await conn.query(PENDING_CLEAR, [
+        partitionsOf(step.whole),
+        step.whole.map((f) => [f.workflowId, f.nodeId]),
+      ]);
     await tellStep(conn, step, budget);
     for (const f of [...step.whole, ...(step.slice ? [step.slice] : [])])
       runs.set(f.workflowId.toString('hex'), f.workflowId);
@@ -201,6 +216,7 @@ async function tellSlice(conn: PoolConnection, node: FrontierNode, budget: WalkB
   const afterId = node.walkAfter ?? '';
   const limit = Math.max(1, budget.edges);
   const [end] = await conn.query<RowDataPacket[]>(SLICE_END, [
+    node.partition,
     node.workflowId,
     node.nodeId,
     afterId,
@@ -212,6 +228,7 @@ async function tellSlice(conn: PoolConnection, node: FrontierNode, budget: WalkB
   const [marked] = await conn.query<ResultSetHeader>(SLICE_MARK, [
     uptoId,
     uptoId,
+    node.partition,
     node.workflowId,
     node.nodeId,
     node.walkAfter,
@@ -220,43 +237,42 @@ async function tellSlice(conn: PoolConnection, node: FrontierNode, budget: WalkB
     throw new Error(`walk: the slice cursor of node ${node.nodeId} moved under its lock`);
 }
 
-/** The parents' children in the given bounds count them off, are decided, and those that may run get jobs. */
+/**
+ * The parents' children in the given bounds count them off, are decided, and those that may run get
+ * jobs. The parents are all whole (bounds '' and NULL) or one wide parent's slice (takeStep), so the
+ * bounds are the step's; each statement reads the parents' own rows by key (walk-count.sql).
+ */
 async function tell(
   conn: PoolConnection,
   parents: { node: FrontierNode; afterId: string; uptoId: string | null }[],
 ): Promise<void> {
   const token = stepToken();
-  const count = withRows(
-    COUNT,
-    ['workflow_id', 'node_id', 'after_id', 'upto_id', 'failed', 'skipped'],
-    parents.map(({ node: f, afterId, uptoId }) => [
-      f.workflowId,
-      f.nodeId,
-      afterId,
-      uptoId,
-      f.state === 'succeeded' || f.state === 'skipped' ? 0 : 1,
-      f.state === 'skipped' ? 1 : 0,
-    ]),
-  );
-  const [counted] = await conn.query<ResultSetHeader>(count.sql, [...count.params, token]);
+  const { afterId, uptoId } = parents[0]!;
+  if (parents.some((p) => p.afterId !== afterId || p.uptoId !== uptoId))
+    throw new Error('walk: a step tells whole parents or one slice, never both');
+  const partitions = partitionsOf(parents.map((p) => p.node));
+  const keys = parents.map(({ node: f }) => [f.workflowId, f.nodeId]);
+  const bounded = [afterId, uptoId, uptoId, partitions, keys];
+  const [counted] = await conn.query<ResultSetHeader>(COUNT, [...bounded, token, partitions]);
   // Leaves (most of a wide run's last level) have no children to decide.
   if (counted.affectedRows === 0) return;
-  const rows = parents.map(({ node: f, afterId, uptoId }) => [f.workflowId, f.nodeId, afterId, uptoId]);
-  const columns = ['workflow_id', 'node_id', 'after_id', 'upto_id'];
-  const decide = withRows(DECIDE, columns, rows);
-  const [decided] = await conn.query<ResultSetHeader>(decide.sql, [...decide.params, token]);
+  const [decided] = await conn.query<ResultSetHeader>(DECIDE, [...bounded, partitions, token]);
   if (decided.affectedRows === 0) return;
-  const insert = withRows(NODE_JOBS_INSERT, columns, rows);
-  const [made] = await conn.query<ResultSetHeader>(insert.sql, [...insert.params, token]);
+  const [made] = await conn.query<ResultSetHeader>(NODE_JOBS_INSERT, [...bounded, partitions, token]);
   if (made.affectedRows === 0) return;
-  const tags = withRows(NODE_JOB_TAGS, columns, rows);
-  await conn.query(tags.sql, [...tags.params, token]);
+  await conn.query(NODE_JOB_TAGS, [...bounded, token]);
+}
+
+/** The distinct partitions of some nodes' runs, for a statement's key. */
+function partitionsOf(nodes: readonly { partition: number }[]): number[] {
+  return [...new Set(nodes.map((n) => n.partition))].sort((a, b) => a - b);
 }
 
 function frontierNode(r: RowDataPacket): FrontierNode {
   return {
     workflowId: r.workflow_id as Buffer,
     nodeId: r.node_id,
+    partition: Number(r.partition),
     state: r.state,
     childCount: Number(r.child_count),
     walkAfter: r.walk_after ?? null,

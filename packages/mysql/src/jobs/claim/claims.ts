@@ -241,7 +241,9 @@ async function lockAndClaim(
           state: 'cancelled' as const,
           followUps: followUpsOfRow(r),
           workflowNode:
-            r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: r.node_id } : null,
+            r.workflow_id && r.node_id
+              ? { workflowId: binToId(r.workflow_id), nodeId: r.node_id, partition: Number(r.partition) }
+              : null,
           trace: binToTrace(r.trace_context),
           lane: r.lane,
         })),
@@ -291,6 +293,7 @@ async function lockAndClaim(
         kind: r.kind,
         workflowId: maybeBinToId(r.workflow_id),
         nodeId: r.node_id ?? null,
+        partition: Number(r.partition),
         scheduledFor: r.scheduled_for,
         priority: priorityFromRank(Number(r.priority)),
         lane: r.lane,

@@ -5,10 +5,10 @@
 -- workflow_id and node_id: a node job's completion keeps its output as the node's (node-outputs.ts);
 -- lane 'workflow': a scheduled workflow's occurrence job, whose cancel cancels its run.
 -- lane, trace_context: the span of a cancel or completion, in the occurrence's trace.
--- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at, task_id, has_callbacks, counts_failures, workflow_id, node_id, lane, trace_context)
+-- Returns: rows of (tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested, deadline_at, lease_expires_at, task_id, has_callbacks, counts_failures, workflow_id, node_id, partition, lane, trace_context)
 SELECT tenant_id, state, attempt, max_attempts, retry, claimed_by, cancel_requested,
        deadline_at, lease_expires_at, task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures,
-       workflow_id, node_id, lane, trace_context
+       workflow_id, node_id, `partition`, lane, trace_context
   FROM jobs
  WHERE id = ?
    FOR UPDATE

@@ -73,7 +73,9 @@ async function lockJob(conn: PoolConnection, tenantId: string, id: string): Prom
     leaseExpiresAt: r.lease_expires_at,
     followUps: followUpsOfRow(r),
     workflowNode:
-      r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
+      r.workflow_id && r.node_id
+        ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id), partition: Number(r.partition) }
+        : null,
     startsWorkflow: r.lane === 'workflow',
     trace: binToTrace(r.trace_context),
     lane: r.lane,

@@ -16,8 +16,8 @@ export interface JobEnd {
   state: 'succeeded' | 'dead' | 'cancelled' | 'pending' | 'parked';
   /** What its final outcome sets off (its row's callbacks, failure count); null: nothing. */
   followUps: FinishFollowUps | null;
-  /** A workflow node's job: its node, whose run the end moves on. */
-  workflowNode: { workflowId: string; nodeId: string } | null;
+  /** A workflow node's job: its node, whose run the end moves on, and the run's partition (the job row's). */
+  workflowNode: { workflowId: string; nodeId: string; partition: number } | null;
   /** The tenant slot the ended attempt held (an executor's claim of a limited tenant's job). */
   slot?: { tenantId: string; slot: number } | null;
   /** The call's capped response body (the executor's outcome). */

@@ -121,9 +121,19 @@ function endOf(w: OutcomeWrite): JobEnd {
     ...claimOf(w),
     state: to === 'retry' || to === 'give_back' ? 'pending' : to,
     followUps: job.followUps ?? null,
-    workflowNode: job.workflowId && job.nodeId ? { workflowId: job.workflowId, nodeId: job.nodeId } : null,
+    workflowNode:
+      job.workflowId && job.nodeId
+        ? { workflowId: job.workflowId, nodeId: job.nodeId, partition: partitionOfNodeJob(job) }
+        : null,
     responseBody: w.responseBody ?? null,
   };
+}
+
+/** A node job's partition as its claim read it (its run's): the walk is keyed by it. */
+function partitionOfNodeJob(job: OutcomeWrite['job']): number {
+  if (job.partition === undefined)
+    throw new Error(`outcome: node job ${job.id} claimed without its partition`);
+  return job.partition;
 }
 
 /**

@@ -5,9 +5,9 @@
 -- occurrence's trace (read from the row the lock already fetched).
 -- now: the pass's instant (reconcile.ts reads it once: the database clock, or a test's).
 -- Parameters: now, limit
--- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures, workflow_id, node_id, lane, trace_context)
+-- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures, workflow_id, node_id, partition, lane, trace_context)
 SELECT id, attempt, attempt >= max_attempts AS spent,
-       task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures, workflow_id, node_id,
+       task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures, workflow_id, node_id, `partition`,
        lane, trace_context
   FROM jobs
  WHERE deadline_at < ? AND state = 'running'

@@ -5,9 +5,9 @@
 -- sets off (the finish path, ../finish); lane, trace_context: the span of that end, in the
 -- occurrence's trace (read from the row the lock already fetched).
 -- Parameters: owners (list), limit
--- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures, workflow_id, node_id, lane, trace_context)
+-- Returns: rows of (id, attempt, spent, task_id, has_callbacks, counts_failures, workflow_id, node_id, partition, lane, trace_context)
 SELECT id, attempt, attempt >= max_attempts AS spent,
-       task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures, workflow_id, node_id,
+       task_id, callbacks IS NOT NULL AS has_callbacks, counts_failures, workflow_id, node_id, `partition`,
        lane, trace_context
   FROM jobs
  WHERE state = 'running' AND claimed_by IN (?) AND deadline_at IS NULL

@@ -118,7 +118,9 @@ async function releaseBatch(
       state: Number(r.spent) === 1 ? 'dead' : 'pending',
       followUps: followUpsOfRow(r),
       workflowNode:
-        r.workflow_id && r.node_id ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id) } : null,
+        r.workflow_id && r.node_id
+          ? { workflowId: binToId(r.workflow_id), nodeId: String(r.node_id), partition: Number(r.partition) }
+          : null,
       trace: binToTrace(r.trace_context),
       lane: String(r.lane),
     })),
