@@ -1,6 +1,9 @@
 // pnpm bench executor [--jobs N] [--runs R] [--executors 1,2,4] [--warmup W] [--cpu-prof DIR]
-//                     [--idle S] [--env NAME=VALUE,...] [--trace-ratio R]
+//                     [--idle S] [--env NAME=VALUE,...] [--trace-ratio R] [--retry-first]
 //
+// --retry-first: the target answers 500 to each job's first attempt and 200 to its second, so
+// every job is retried once (backoff 100 ms): half the outcomes are retries, written by
+// outcome-apply.sql, the statement whose rows differ per job (the other half succeed alike).
 // --trace-ratio: the jobs carry a trace context as their birth would give them, sampled with
 // probability R (docs/tracing.md); with --env OTEL_EXPORTER_OTLP_ENDPOINT=… the executors record and
 // export the sampled jobs' spans. Absent: jobs without one (as before traces were stored).
@@ -49,6 +52,7 @@ const EXECUTORS = (args.includes('--executors') ? args[args.indexOf('--executors
   .split(',')
   .map(Number);
 const TRACE_RATIO = args.includes('--trace-ratio') ? option('trace-ratio', 0) : undefined;
+const RETRY_FIRST = args.includes('--retry-first');
 const CPU_PROF_DIR = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1]! : undefined;
 const EXTRA_ENV: Record<string, string> = Object.fromEntries(
   (args.includes('--env') ? args[args.indexOf('--env') + 1]!.split(',') : []).map((pair) => {
@@ -219,7 +223,10 @@ async function main(): Promise<void> {
   const db: Bench = { url, name, pool: createPool(url, { connectionLimit: 1 }) };
   const target = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.end());
+    req.on('end', () => {
+      if (RETRY_FIRST && req.headers['dsched-attempt'] === '1') res.statusCode = 500;
+      res.end();
+    });
   });
   target.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -231,7 +238,7 @@ async function main(): Promise<void> {
       .map(([k, v]) => `${k}=${v}`)
       .join(' ');
     process.stdout.write(
-      `executor bench: ${JOBS} jobs × ${RUNS} runs per configuration${WARMUP > 0 ? ` after ${WARMUP} warm-up jobs` : ''}${settings ? `, ${settings}` : ''}; ${machine()}\n\n`,
+      `executor bench: ${JOBS} jobs × ${RUNS} runs per configuration${WARMUP > 0 ? ` after ${WARMUP} warm-up jobs` : ''}${settings ? `, ${settings}` : ''}${RETRY_FIRST ? ', each retried once' : ''}; ${machine()}\n\n`,
     );
     const rows: { executors: number; results: RunResult[] }[] = [];
     for (const executors of EXECUTORS) {
