@@ -100,23 +100,62 @@ export function withCaseColumns(
   if (rows.length === 0) throw new Error('withCases: no pairs');
   const parts = withoutComments(statement).split(':cases');
   if (parts.length < 2) throw new Error('withCases: statement has no :cases marker');
-  const when = rows.map(() => 'WHEN ? THEN ?').join(' ');
+  const lists = parts.slice(1).map((_, i) => {
+    const column = columns === 'same' ? 1 : i + 1;
+    return rows.map((row): [unknown, unknown] => {
+      if (row.length <= column) throw new Error(`withCases: no value for :cases number ${i + 1}`);
+      return [row[0], row[column]];
+    });
+  });
+  return joinCases(parts, lists, params);
+}
+
+/**
+ * As withCaseColumns, with a list of its own for each marker `:cases_NAME` (as in `CASE id
+ * :cases_error ELSE NULL END`): a statement whose rows differ in several columns lists in each
+ * CASE only the rows whose value is not the ELSE, so each row evaluates a short CASE per column
+ * (outcome-apply.sql, D57). An empty list is `WHEN NULL THEN NULL` (it matches no row; a CASE
+ * needs one WHEN).
+ */
+export function withNamedCases(
+  statement: string,
+  cases: Readonly<Record<string, readonly (readonly [unknown, unknown])[]>>,
+  params: readonly unknown[],
+): { sql: string; params: unknown[] } {
+  const split = withoutComments(statement).split(/:cases_([a-z_]+)/);
+  const parts = split.filter((_, i) => i % 2 === 0);
+  const names = split.filter((_, i) => i % 2 === 1);
+  if (names.length === 0) throw new Error('withNamedCases: statement has no :cases_NAME marker');
+  const lists = names.map((name) => {
+    const list = cases[name];
+    if (!list) throw new Error(`withNamedCases: no list for :cases_${name}`);
+    return list;
+  });
+  return joinCases(parts, lists, params);
+}
+
+/** The parts of a statement joined by `WHEN ? THEN ? …` of each list, with the parameters in order. */
+function joinCases(
+  parts: readonly string[],
+  lists: readonly (readonly (readonly [unknown, unknown])[])[],
+  params: readonly unknown[],
+): { sql: string; params: unknown[] } {
   const out: unknown[] = [];
   let next = 0;
+  let sql = '';
   parts.forEach((part, i) => {
     const n = part.split('?').length - 1;
     out.push(...params.slice(next, next + n));
     next += n;
-    if (i === parts.length - 1) return;
-    const column = columns === 'same' ? 1 : i + 1;
-    for (const row of rows) {
-      if (row.length <= column) throw new Error(`withCases: no value for :cases number ${i + 1}`);
-      out.push(row[0], row[column]);
-    }
+    sql += part;
+    const list = lists[i];
+    if (!list) return;
+    sql += list.length === 0 ? 'WHEN NULL THEN NULL' : list.map(() => 'WHEN ? THEN ?').join(' ');
+    out.push(...list.flat());
   });
   if (next !== params.length)
     throw new Error(`withCases: ${params.length} parameters for ${next} placeholders`);
-  return { sql: parts.join(when), params: out };
+  return { sql, params: out };
 }
 
 /** The statement without its header comment lines, so a marker named in the header is not taken. */

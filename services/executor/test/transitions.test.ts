@@ -81,6 +81,25 @@ describe('OutcomeBatcher', () => {
     expect(results.filter((r) => r === 'stale')).toHaveLength(2);
   });
 
+  it('forms each batch from one group: the first waiting picks it, the others wait for their own', async () => {
+    const batches: string[][] = [];
+    const grouped = new OutcomeBatcher({
+      write: async (w) => {
+        batches.push(w.map((x) => x.job.id));
+        await new Promise((r) => setTimeout(r, 20));
+        return [];
+      },
+      maxBatch: 2,
+      retryMs: 1,
+      giveUpAfterMs: 1000,
+      now: () => performance.now(),
+      logger,
+      groupOf: (w) => (Number(w.job.id.slice(1)) % 2 === 0 ? 'even' : 'odd'),
+    });
+    await Promise.all(Array.from({ length: 7 }, (_, i) => grouped.submit(write(i))));
+    expect(batches).toEqual([['j0'], ['j1', 'j3'], ['j2', 'j4'], ['j5'], ['j6']]);
+  });
+
   it('retries a failed write, then gives up after about a lease', async () => {
     let calls = 0;
     const flaky = new OutcomeBatcher({

@@ -1,7 +1,7 @@
 import { nodeOutputJson } from '@dsched/domain';
 import type { PoolConnection } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
-import type { JobEnd } from '../jobs/finish/index.ts';
+import { type JobEnd, partitionsOfEnds } from '../jobs/finish/index.ts';
 import { loadSql, withRows } from '../sql.ts';
 
 const NODE_OUTPUTS_UPSERT = loadSql(import.meta.url, './node-outputs-upsert.sql');
@@ -26,6 +26,7 @@ function outputOf(end: JobEnd): string | null {
 export async function keepNodeOutputs(conn: PoolConnection, ends: readonly JobEnd[]): Promise<void> {
   let rows: unknown[][] = [];
   let bytes = 0;
+  const partitions = partitionsOfEnds(ends);
   const flush = async () => {
     if (rows.length === 0) return;
     const upsert = withRows(
@@ -33,7 +34,7 @@ export async function keepNodeOutputs(conn: PoolConnection, ends: readonly JobEn
       ['workflow_id', 'node_id', 'attempt', 'output', 'job_id'],
       rows,
     );
-    await conn.query(upsert.sql, upsert.params);
+    await conn.query(upsert.sql, [...upsert.params, partitions]);
     rows = [];
     bytes = 0;
   };

@@ -6,6 +6,7 @@ import type {
   JobClaimer,
   LeaseRenewer,
   NodeWaker,
+  OutcomeWrite,
   OutcomeWriter,
   TargetCaller,
 } from '../ports.ts';
@@ -19,6 +20,8 @@ export interface ExecutorDeps {
   claim: JobClaimer;
   call: TargetCaller;
   writeOutcomes: OutcomeWriter;
+  /** The group of partitions (one shard's) an outcome's job is in: a batch of outcomes is one group's. */
+  outcomeGroup?: (write: OutcomeWrite) => string;
   renew: LeaseRenewer;
   cancelRequested: CancelWatcher;
   wakeNodes: NodeWaker;
@@ -74,6 +77,7 @@ export function buildExecutor(deps: ExecutorDeps, settings: ExecutorSettings): E
     giveUpAfterMs: settings.leaseSeconds * 1000,
     now: deps.monotonicMs,
     logger: deps.logger,
+    ...(deps.outcomeGroup ? { groupOf: deps.outcomeGroup } : {}),
   });
   const lanes: LaneWorker[] = [];
   const claimLoops: Loop[] = [];

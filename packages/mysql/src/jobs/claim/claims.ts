@@ -80,6 +80,7 @@ interface DueIdRow extends RowDataPacket {
 /** claim-read.sql. */
 interface ClaimRow extends RowDataPacket, FlowRow {
   id: Buffer;
+  partition: number;
   tenant_id: Buffer;
   task_id: Buffer | null;
   kind: string;

@@ -8,4 +8,5 @@ export {
   type FollowUpPhase,
   finalOutcomes,
   type JobEnd,
+  partitionsOfEnds,
 } from './job-end.ts';

@@ -2,7 +2,7 @@ import { CALLBACK_RETRY, CALLBACK_TIMEOUT_MS, cappedResponseBody, newIdBeside } 
 import type { ResultSetHeader } from 'mysql2/promise';
 import { idToBin } from '../../ids.ts';
 import { loadSql, withRows } from '../../sql.ts';
-import { type FollowUp, finalOutcomes, type JobEnd } from '../finish/job-end.ts';
+import { type FollowUp, finalOutcomes, type JobEnd, partitionsOfEnds } from '../finish/job-end.ts';
 
 // A job's final outcome, reported (docs/callbacks.md): a callback job POSTs a signed event to its
 // task's onSuccess or onDead URL. One statement for the batch; it checks each job's state itself.
@@ -34,6 +34,7 @@ export const callbackJobs: FollowUp = {
       CALLBACK_TIMEOUT_MS,
       JSON.stringify(CALLBACK_RETRY),
       ...params,
+      partitionsOfEnds(calling),
     ]);
     context.callbackJobs += res.affectedRows;
   },

@@ -1,7 +1,7 @@
 import type { ResultSetHeader } from 'mysql2/promise';
 import { idToBin } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
-import { type FollowUp, finalOutcomes } from '../finish/job-end.ts';
+import { type FollowUp, finalOutcomes, partitionsOfEnds } from '../finish/job-end.ts';
 
 // A task's failure streak (docs/scheduling.md#pause-on-failure): its scheduled occurrences' final
 // outcomes move it, and the pause it reaches supersedes the task's unstarted jobs. The statements
@@ -17,11 +17,13 @@ export const failureStreaks: FollowUp = {
   async run(conn, ends, context) {
     const counting = finalOutcomes(ends).filter((e) => e.followUps?.countsFailures);
     if (counting.length === 0) return;
+    // A task's scheduled jobs are in its partition: the ends' partitions are their tasks'.
+    const partitions = partitionsOfEnds(counting);
     const ids = counting.map((e) => idToBin(e.id));
-    await conn.query(STREAK, [ids, ids]);
+    await conn.query(STREAK, [partitions, ids, partitions, ids, partitions]);
     const tasks = [...new Set(counting.map((e) => e.followUps!.taskId))].sort().map(idToBin);
-    const [paused] = await conn.query<ResultSetHeader>(PAUSE, [tasks]);
+    const [paused] = await conn.query<ResultSetHeader>(PAUSE, [partitions, tasks]);
     context.pausedTasks += paused.affectedRows;
-    if (paused.affectedRows > 0) await conn.query(SUPERSEDE, [tasks]);
+    if (paused.affectedRows > 0) await conn.query(SUPERSEDE, [partitions, tasks]);
   },
 };

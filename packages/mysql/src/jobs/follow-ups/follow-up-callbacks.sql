@@ -8,7 +8,10 @@
 -- carries its job's trace context, so the callback's call is a span of the occurrence's trace.
 -- Times are RFC 3339 with milliseconds; ids are formatted as UUIDs.
 -- The jobs come as a derived table of literal rows (withRows, sql.ts; vtgate refuses JSON_TABLE).
--- Parameters: max_attempts, timeout_ms, retry (JSON), then :rows of (job_id, callback_id, response_body|null)
+-- Keyed by the ends' partitions (the shard key): through vtgate the read goes to one shard, and each
+-- callback job takes its job's partition.
+-- Parameters: max_attempts, timeout_ms, retry (JSON), then :rows of (job_id, callback_id, response_body|null),
+--   partitions (list)
 -- Returns: affected rows (callback jobs made)
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
                          attempt, max_attempts, run_at, target, retry, created_at, updated_at, trace_context,
@@ -39,6 +42,6 @@ SELECT d.callback_id, s.tenant_id, s.task_id,
            'responseBody', d.response_body)),
        ?, NOW(3), NOW(3), s.trace_context, s.`partition`
   FROM (:rows) AS d
-  JOIN jobs s ON s.id = d.job_id
+  JOIN jobs s ON s.id = d.job_id AND s.`partition` IN (?)
  WHERE s.state IN ('succeeded', 'dead') AND s.task_id IS NOT NULL AND s.kind <> 'callback'
    AND JSON_EXTRACT(s.callbacks, IF(s.state = 'succeeded', '$.onSuccess', '$.onDead')) IS NOT NULL

@@ -5,10 +5,11 @@
 -- tasks primary key: with few paused tasks the optimizer otherwise takes tasks_due's state prefix,
 -- which reads every paused task of every tenant. The jobs are found by a task_id prefix
 -- (jobs_by_task or jobs_occurrence).
--- Parameters: task_ids (list)
+-- Keyed by the tasks' partitions, which their jobs share (the shard key, docs/sharding.md).
+-- Parameters: partitions (list), task_ids (list)
 -- Returns: affected rows (jobs cancelled)
 UPDATE jobs j
-  JOIN tasks t FORCE INDEX (PRIMARY) ON t.id = j.task_id
+  JOIN tasks t FORCE INDEX (PRIMARY) ON t.id = j.task_id AND t.`partition` = j.`partition`
    SET j.state = 'cancelled', j.occurrence = CONCAT('superseded:', t.version, ':', j.occurrence),
        j.last_error = 'task paused after failures', j.finished_at = NOW(3), j.updated_at = NOW(3)
- WHERE t.id IN (?) AND t.state = 'paused' AND j.kind = 'scheduled' AND j.state = 'pending' AND j.attempt = 0
+ WHERE t.`partition` IN (?) AND t.id IN (?) AND t.state = 'paused' AND j.kind = 'scheduled' AND j.state = 'pending' AND j.attempt = 0

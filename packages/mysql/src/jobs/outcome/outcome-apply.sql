@@ -1,32 +1,37 @@
 -- Applies a batch of outcomes, each row fenced by its claim's attempt and state 'running'.
--- v.next is succeeded | dead | failed | cancelled | pending (a retry, or a give-back at shutdown)
--- | parked (the target answered 202 and completes through job-api): no executor holds it,
--- lease_expires_at is its heartbeat timeout and deadline_at the time by which it must complete
--- (the reconciler's contract, docs/recovery.md).
+-- A row's next state is succeeded | dead | failed | cancelled | pending (a retry, or a give-back
+-- at shutdown) | running (a park: the target answered 202 and completes through job-api): no
+-- executor holds it, lease_expires_at is its heartbeat timeout and deadline_at the time by which it
+-- must complete (the reconciler's contract, docs/recovery.md).
 -- A cancel requested while the call ran turns a retry, give-back or park into 'cancelled'.
--- A give-back (given_back = 1) raises max_attempts by one: the attempt number is the fencing token
--- and cannot go back, so the cap moves instead, and the given-back attempt does not count.
--- Assignments never read a column another assignment writes (multi-table UPDATE has no order).
--- Parameters: rows (derived: id, attempt, next, last_status, last_error, delay_ms, given_back, heartbeat_s, deadline_s)
+-- A give-back raises max_attempts by one: the attempt number is the fencing token and cannot go
+-- back, so the cap moves instead, and the given-back attempt does not count.
+-- One single-table UPDATE keyed by the batch's partitions (the shard key: through vtgate it goes
+-- to one shard; an UPDATE joined to a derived table of rows it refuses, D56). Each row takes its
+-- values from a CASE on its id per column; a CASE lists only the rows whose value is not its ELSE
+-- (the delay only retries, the deadline and heartbeat only parks, the raise only give-backs), so a
+-- row compares its id with about as many ids per CASE as the batch has rows of that kind.
+-- A single-table UPDATE assigns left to right, each assignment reading the values the earlier
+-- ones wrote: `state` first, and the columns after it read the new state (running: parked).
+-- Parameters: :cases_next, :cases_status, :cases_error, :cases_given_back, :cases_delay,
+--   :cases_deadline, :cases_heartbeat ((id, value) pairs), partitions (list), ids (list),
+--   (id, attempt) pairs (list)
 -- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: affected rows
-UPDATE jobs j
-  JOIN (:rows) v ON j.id = v.id AND j.attempt = v.attempt
-   SET j.last_status = v.last_status,
-       j.last_error = v.last_error,
-       j.max_attempts = j.max_attempts + v.given_back,
-       j.run_at = IF(v.next = 'pending', :now + INTERVAL v.delay_ms * 1000 MICROSECOND, j.run_at),
-       j.deadline_at = IF(v.next = 'parked' AND j.cancel_requested = 0, :now + INTERVAL v.deadline_s SECOND, NULL),
-       j.lease_expires_at = IF(v.next = 'parked' AND j.cancel_requested = 0,
-                               GREATEST(COALESCE(j.lease_expires_at, :now), :now + INTERVAL v.heartbeat_s SECOND),
-                               NULL),
-       j.finished_at = IF(v.next IN ('pending', 'parked') AND j.cancel_requested = 0, NULL, :now),
-       j.claimed_by = NULL,
-       j.updated_at = :now,
-       j.state = CASE
-                   WHEN v.next NOT IN ('pending', 'parked') THEN v.next
-                   WHEN j.cancel_requested = 1 THEN 'cancelled'
-                   WHEN v.next = 'parked' THEN 'running'
-                   ELSE 'pending'
-                 END
- WHERE j.state = 'running'
+UPDATE jobs
+   SET state = IF(cancel_requested = 1,
+                  IF((CASE id :cases_next END) IN ('pending', 'running'), 'cancelled', CASE id :cases_next END),
+                  CASE id :cases_next END),
+       last_status = CASE id :cases_status ELSE NULL END,
+       last_error = CASE id :cases_error ELSE NULL END,
+       max_attempts = max_attempts + CASE id :cases_given_back ELSE 0 END,
+       run_at = IF(state = 'pending', :now + INTERVAL (CASE id :cases_delay ELSE 0 END) * 1000 MICROSECOND, run_at),
+       deadline_at = IF(state = 'running', :now + INTERVAL (CASE id :cases_deadline ELSE 0 END) SECOND, NULL),
+       lease_expires_at = IF(state = 'running',
+                             GREATEST(COALESCE(lease_expires_at, :now),
+                                      :now + INTERVAL (CASE id :cases_heartbeat ELSE 0 END) SECOND),
+                             NULL),
+       finished_at = IF(state IN ('pending', 'running'), NULL, :now),
+       claimed_by = NULL,
+       updated_at = :now
+ WHERE `partition` IN (?) AND id IN (?) AND (id, attempt) IN (?) AND state = 'running'

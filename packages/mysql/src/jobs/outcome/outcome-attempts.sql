@@ -7,7 +7,9 @@
 -- job's partition (the shard key, docs/sharding.md) from the job row, which the batch holds locked.
 -- STRAIGHT_JOIN: the rows first, then each owner by its primary key; on a small table the optimizer
 -- would otherwise scan an index that holds (id, `partition`) and probe the rows.
--- Parameters: rows (derived: job_id, attempt, executor, started_at, status, error_class, error, duration_ms)
+-- Keyed by the batch's partitions: through vtgate the read of the owners goes to one shard.
+-- Parameters: rows (derived: job_id, attempt, executor, started_at, status, error_class, error, duration_ms),
+--   partitions (list)
 -- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
 -- Returns: affected rows
 INSERT INTO job_attempts (job_id, attempt, executor, started_at, status, error_class, error, duration_ms,
@@ -15,7 +17,7 @@ INSERT INTO job_attempts (job_id, attempt, executor, started_at, status, error_c
 SELECT v.job_id, v.attempt, v.executor, v.started_at, v.status, v.error_class, v.error, v.duration_ms, :now,
        j.`partition`
   FROM (:rows) v
-  STRAIGHT_JOIN jobs j ON j.id = v.job_id
+  STRAIGHT_JOIN jobs j ON j.id = v.job_id AND j.`partition` IN (?)
 ON DUPLICATE KEY UPDATE
   status = IF(job_attempts.finished_at IS NULL, VALUES(status), job_attempts.status),
   error_class = IF(job_attempts.finished_at IS NULL, VALUES(error_class), job_attempts.error_class),

@@ -8,7 +8,7 @@ import {
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../../ids.ts';
-import { clockedSql, loadSql, withRows } from '../../sql.ts';
+import { clockedSql, loadSql, withNamedCases, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
 import { finishJobs, type JobEnd } from '../finish/index.ts';
 import { releaseTenantSlots } from '../follow-ups/index.ts';
@@ -27,11 +27,28 @@ interface FencedClaimRow extends RowDataPacket {
 }
 
 const MAX_ERROR = 1000;
-/** Distinct (state, status, error) groups written as plain updates; past this, one derived-table update. */
+
+/**
+ * The partition of a write's job, as its claim read it from the row: every statement of the batch
+ * is keyed by the batch's partitions (docs/sharding.md), so through vtgate each goes to one shard.
+ */
+function partitionOf(w: OutcomeWrite): number {
+  const p = w.job.partition;
+  if (p === undefined) throw new Error(`recordOutcomes: the claim of job ${w.job.id} carries no partition`);
+  return p;
+}
+
+/** The distinct partitions of a batch, ascending (the key of each of its statements). */
+function partitionsOf(writes: readonly OutcomeWrite[]): number[] {
+  return [...new Set(writes.map(partitionOf))].sort((a, b) => a - b);
+}
+/** Distinct (state, status, error) groups written as plain updates; past this, outcome-apply.sql's CASE update. */
 const MAX_FINISH_GROUPS = 4;
 
+/** The state a write moves its job to unless a cancel was requested meanwhile (outcome-apply.sql). */
 function nextState(t: JobTransition): string {
   if (t.to === 'retry' || t.to === 'give_back') return 'pending';
+  if (t.to === 'parked') return 'running';
   return t.to;
 }
 
@@ -69,6 +86,7 @@ export async function recordOutcomes(
   }
   applied ??= await withTransaction(pool, async (conn) => {
     const [current] = await conn.query<FencedClaimRow[]>(OUTCOME_LOCK, [
+      partitionsOf(writes),
       writes.map((w) => [idToBin(w.job.id), w.job.attempt]),
     ]);
     return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))), at);
@@ -117,30 +135,24 @@ function claimOf(w: OutcomeWrite): Pick<JobEnd, 'id' | 'attempt' | 'slot'> {
 function endOf(w: OutcomeWrite): JobEnd {
   const { job, transition } = w;
   const to = transition.to;
+  const partition = partitionOf(w);
   return {
     ...claimOf(w),
+    partition,
     state: to === 'retry' || to === 'give_back' ? 'pending' : to,
     followUps: job.followUps ?? null,
     workflowNode:
-      job.workflowId && job.nodeId
-        ? { workflowId: job.workflowId, nodeId: job.nodeId, partition: partitionOfNodeJob(job) }
-        : null,
+      job.workflowId && job.nodeId ? { workflowId: job.workflowId, nodeId: job.nodeId, partition } : null,
     responseBody: w.responseBody ?? null,
   };
-}
-
-/** A node job's partition as its claim read it (its run's): the walk is keyed by it. */
-function partitionOfNodeJob(job: OutcomeWrite['job']): number {
-  if (job.partition === undefined)
-    throw new Error(`outcome: node job ${job.id} claimed without its partition`);
-  return job.partition;
 }
 
 /**
  * The fenced job updates of a batch; returns the rows they matched. Jobs that finished the same
  * way share one plain update (at a peak, the whole batch is one); the rest, whose next state
  * depends on the row (a retry, a park or a give-back meet a requested cancel), go through one
- * update joined to a derived table of per-row values.
+ * single-table update that takes each row's values from a CASE on its id per column
+ * (outcome-apply.sql, D56). Every statement is keyed by the batch's partitions.
  */
 async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[], at: Date | null): Promise<number> {
   type Finish = Extract<JobTransition, { lastStatus: number | null; lastError: string | null }>;
@@ -165,41 +177,51 @@ async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[], at: Date
       t.to,
       t.lastStatus,
       t.lastError?.slice(0, MAX_ERROR) ?? null,
+      partitionsOf(group),
       ids,
       group.map((w, i) => [ids[i], w.job.attempt]),
     ]);
     matched += res.affectedRows;
   }
   if (rest.length > 0) {
-    const apply = withRows(
-      OUTCOME_APPLY(at),
-      [
-        'id',
-        'attempt',
-        'next',
-        'last_status',
-        'last_error',
-        'delay_ms',
-        'given_back',
-        'heartbeat_s',
-        'deadline_s',
-      ],
-      rest.map(({ job, transition: t }) => [
-        idToBin(job.id),
-        job.attempt,
-        nextState(t),
-        'lastStatus' in t ? t.lastStatus : null,
-        'lastError' in t ? (t.lastError?.slice(0, MAX_ERROR) ?? null) : null,
-        t.to === 'retry' ? Math.max(0, Math.round(t.delayMs)) : 0,
-        t.to === 'give_back' ? 1 : 0,
-        t.to === 'parked' ? t.heartbeatSeconds : 0,
-        t.to === 'parked' ? t.deadlineSeconds : 0,
-      ]),
-    );
+    const apply = withNamedCases(OUTCOME_APPLY(at), applyCases(rest), [
+      partitionsOf(rest),
+      rest.map((w) => idToBin(w.job.id)),
+      rest.map((w) => [idToBin(w.job.id), w.job.attempt]),
+    ]);
     const [res] = await conn.query<ResultSetHeader>(apply.sql, apply.params);
     matched += res.affectedRows;
   }
   return matched;
+}
+
+/**
+ * The per-row values of outcome-apply.sql, a list of (id, value) per CASE: each lists only the
+ * rows whose value is not its ELSE (NULL, or 0), so a row's CASE compares its id with those alone.
+ */
+function applyCases(rest: readonly OutcomeWrite[]): Record<string, [Buffer, unknown][]> {
+  const cases: Record<string, [Buffer, unknown][]> = {
+    next: [],
+    status: [],
+    error: [],
+    given_back: [],
+    delay: [],
+    deadline: [],
+    heartbeat: [],
+  };
+  for (const { job, transition: t } of rest) {
+    const id = idToBin(job.id);
+    cases.next!.push([id, nextState(t)]);
+    if ('lastStatus' in t && t.lastStatus !== null) cases.status!.push([id, t.lastStatus]);
+    if ('lastError' in t && t.lastError != null) cases.error!.push([id, t.lastError.slice(0, MAX_ERROR)]);
+    if (t.to === 'give_back') cases.given_back!.push([id, 1]);
+    if (t.to === 'retry') cases.delay!.push([id, Math.max(0, Math.round(t.delayMs))]);
+    if (t.to === 'parked') {
+      cases.deadline!.push([id, t.deadlineSeconds]);
+      cases.heartbeat!.push([id, t.heartbeatSeconds]);
+    }
+  }
+  return cases;
 }
 
 /** The columns of an outcome batch's attempt rows (outcome-attempts.sql, and -parked.sql before `parked`). */
@@ -233,11 +255,11 @@ async function writeAttempts(conn: PoolConnection, writes: OutcomeWrite[], at: D
       [...columns, 'parked'],
       rows.map((r, i) => [...r, writes[i]!.transition.to === 'parked' ? 1 : 0]),
     );
-    await conn.query(parked.sql, parked.params);
+    await conn.query(parked.sql, [...parked.params, partitionsOf(writes)]);
     return;
   }
   const plain = withRows(OUTCOME_ATTEMPTS(at), columns, rows);
-  await conn.query(plain.sql, plain.params);
+  await conn.query(plain.sql, [...plain.params, partitionsOf(writes)]);
 }
 
 /** One outcome; throws ClaimLostError when the claim is no longer current. */
