@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PARTITIONS, newId, partitionOfId } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
-import { CLAIM_STATEMENTS } from '@dsched/mysql/jobs/claim';
+import { ALL_PARTITIONS, CLAIM_STATEMENTS } from '@dsched/mysql/jobs/claim';
 import { migrateMysql } from '@dsched/mysql/migrations';
 import { createPool, databaseNow, type Pool } from '@dsched/mysql/pool';
 import { isRetryableTxError } from '@dsched/mysql/transaction';
@@ -380,7 +380,7 @@ async function claimAtScale(run: Run, rows: number): Promise<number> {
       for (let i = 0; i < 550; i++) {
         await conn.query('BEGIN');
         const t0 = performance.now();
-        await conn.query(CLAIM_SELECT_FAIR, ['default', 0, 16]);
+        await conn.query(CLAIM_SELECT_FAIR, ['default', 0, ALL_PARTITIONS, 16]);
         const ms = performance.now() - t0;
         await conn.query('ROLLBACK');
         if (i >= 50) times.push(ms);

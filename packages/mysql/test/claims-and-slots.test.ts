@@ -4,10 +4,11 @@ import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
+import { ALL_PARTITIONS } from '../src/jobs/claim/claims.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 import { updateTenant } from '../src/tenants/tenant-store.ts';
-import { explainJobsStatement } from './plans.ts';
+import { explainJobsStatement, jobsSql, planSorts, planTableNodes } from './plans.ts';
 
 // Claims on real MariaDB: the plan of the claim query, tenant concurrency slots taken inside the
 // claim, deferral of a saturated tenant's jobs, and cancels that never fire.
@@ -24,6 +25,9 @@ async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[
 
 const claim = (owner: string, limit: number) => claimDue(db.pool, { limit, owner, deferMs: 30_000 });
 
+/** One shard's group of partitions when there are two (docs/sharding.md: the even ones on `-80`). */
+const SHARD_OF_TWO = ALL_PARTITIONS.filter((p) => p % 2 === 0);
+
 describe('the claim query', () => {
   it('is a range scan of jobs_claim in ORDER BY order: no filesort, nothing not yet due walked', async () => {
     const tenant = await createTenantWithKey(db.pool);
@@ -31,18 +35,73 @@ describe('the claim query', () => {
     // Not yet due, at a higher priority: a ref scan on the lane would walk all of these.
     await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
     await db.pool.query('ANALYZE TABLE jobs');
-    const { table, json, filesort } = await explainJobsStatement(db.pool, 'claim-select.sql', [
-      'default',
-      0,
-      10,
-    ]);
-    expect(table).toMatchObject({
-      key: 'jobs_claim',
-      access_type: 'range',
-      used_key_parts: ['claim_lane', 'priority', 'run_at'],
-      using_index: true,
-    });
-    expect(filesort, json).toBe(false);
+    // Keyed by a group of partitions (one primary's: all; one shard's of two: the even ones): the
+    // key is the index's last column, a filter on its entries, so the ranges and order are the same.
+    for (const group of [ALL_PARTITIONS, SHARD_OF_TWO]) {
+      const { table, json, filesort } = await explainJobsStatement(db.pool, 'claim-select.sql', [
+        'default',
+        0,
+        group,
+        10,
+      ]);
+      expect(table).toMatchObject({
+        key: 'jobs_claim',
+        access_type: 'range',
+        used_key_parts: ['claim_lane', 'priority', 'run_at'],
+        using_index: true,
+      });
+      expect(filesort, json).toBe(false);
+    }
+  });
+
+  it("keyed by a group, the claim's other statements keep the plan they had unkeyed: the same index, access and key parts, no filesort", async () => {
+    const tenant = await createTenantWithKey(db.pool);
+    const due = await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 50);
+    await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
+    // Some running, as the lease renewal, its check and the cancel watch find them.
+    await claim('e', 20);
+    await db.pool.query('ANALYZE TABLE jobs');
+    const ids = due.slice(0, 10).map(idToBin);
+    const now = new Date();
+    const planOf = async (sql: string, params: unknown[]) => {
+      const [p] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${sql}`, params);
+      const json = String(p[0]!.EXPLAIN);
+      const table = planTableNodes(JSON.parse(json)).get('jobs')!;
+      return {
+        json,
+        filesort: planSorts(JSON.parse(json)),
+        key: table.key,
+        access: table.access_type,
+        parts: table.used_key_parts,
+      };
+    };
+    for (const group of [ALL_PARTITIONS, SHARD_OF_TWO]) {
+      const cases: [string, unknown[]][] = [
+        ['claim-probe.sql', ['default', 0, group]],
+        ['claim-select-after.sql', ['default', 0, group, 2, now, 2, now, ids[0], [3], 10]],
+        ['claim-read.sql', [ids, group]],
+        ['claim-update.sql', ['e', now, 60, ids, group]],
+        ['claim-defer.sql', [1000, ids, group]],
+        ['claim-cancel.sql', [ids, group]],
+        ['claim-cancel-requested.sql', [ids, 'e', group]],
+        ['claim-lease-renew.sql', [60, ids.map((id) => [id, 1]), 'e', group]],
+        ['claim-lease-check.sql', [ids.map((id) => [id, 1]), 'e', group]],
+      ];
+      for (const [file, params] of cases) {
+        const keyed = jobsSql(file);
+        // The same statement with its key a no-op (its placeholder kept): the plan it had unkeyed.
+        const unkeyed = keyed.replace('`partition` IN (?)', '(`partition` IN (?) OR 1)');
+        expect(unkeyed, file).not.toBe(keyed);
+        const [k, u] = [await planOf(keyed, params), await planOf(unkeyed, params)];
+        expect({ key: k.key, access: k.access, parts: k.parts }, `${file}: ${k.json}`).toEqual({
+          key: u.key,
+          access: u.access,
+          parts: u.parts,
+        });
+        expect(k.key, `${file}: ${k.json}`).toBeTruthy();
+        expect(k.filesort, `${file}: ${k.json}`).toBe(false);
+      }
+    }
   });
 
   it('resumes after its cursor: the rest of that priority, then the lower ones, never what is before it', async () => {

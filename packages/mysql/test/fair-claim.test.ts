@@ -4,6 +4,7 @@ import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
+import { ALL_PARTITIONS } from '../src/jobs/claim/claims.ts';
 import { tagDueJobs } from '../src/jobs/fair-share/fair-tags.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { loadSql, withRows } from '../src/sql.ts';
@@ -45,6 +46,9 @@ async function tenantWithWeight(name: string, weight: number, quotas = {}): Prom
 
 const plan = (file: string, params: unknown[]) => explainJobsStatement(db.pool, file, params);
 
+/** One shard's group of partitions, of two shards (docs/sharding.md). */
+const SHARD_OF_TWO = ALL_PARTITIONS.filter((p) => p % 2 === 0);
+
 describe('the fair claim query', () => {
   it('is a covering range scan of jobs_fair in ORDER BY order: no filesort, untagged and not-yet-due rows not walked', async () => {
     const tenant = await createTenantWithKey(db.pool);
@@ -54,14 +58,22 @@ describe('the fair claim query', () => {
     await insertDueJobs(db.pool, { tenantId: tenant.id, target, priority: 0, runInS: 3600 }, 200);
     await db.pool.query('ANALYZE TABLE jobs');
     for (const [file, params] of [
-      ['claim-select-fair.sql', ['default', 0, 10]],
+      ['claim-select-fair.sql', ['default', 0, SHARD_OF_TWO, 10]],
       ['fair-untagged-select.sql', ['default', 0, 10]],
     ] as const) {
       const { table, json, filesort } = await plan(file, [...params]);
       expect(table).toMatchObject({ key: 'jobs_fair', access_type: 'range' });
       expect(filesort, json).toBe(false);
     }
-    const { table } = await plan('claim-select-fair.sql', ['default', 0, 10]);
+    // Keyed by a group (one primary's, one shard's of two): `partition` is the index's last column.
+    for (const group of [ALL_PARTITIONS, SHARD_OF_TWO]) {
+      const { table } = await plan('claim-select-fair.sql', ['default', 0, group, 10]);
+      expect(table).toMatchObject({
+        used_key_parts: ['claim_lane', 'priority', 'claim_tag'],
+        using_index: true,
+      });
+    }
+    const { table } = await plan('claim-select-fair.sql', ['default', 0, ALL_PARTITIONS, 10]);
     expect(table).toMatchObject({
       used_key_parts: ['claim_lane', 'priority', 'claim_tag'],
       using_index: true,
@@ -69,6 +81,7 @@ describe('the fair claim query', () => {
     const after = await plan('claim-select-fair-after.sql', [
       'default',
       0,
+      SHARD_OF_TWO,
       2,
       5,
       2,

@@ -8,12 +8,13 @@
 -- that became due behind the cursor, or at a higher priority, is taken by the next claim from the
 -- head: the claimer goes back to the head after a claim that was not full, and at least every
 -- second (docs/executor.md). The ranges are read in index order: no filesort.
--- Parameters: lane, lead_us, priority, run_at, priority, run_at, id, priority, limit
+-- Keyed by the claimer's group of partitions, as claim-select.sql (a cursor is per lane and group).
+-- Parameters: lane, lead_us, partitions (list), priority, run_at, priority, run_at, id, priority, limit
 -- :now: the database clock, NOW(3), or the instant a test passes instead (clockedSql, sql.ts)
--- Returns: rows of (id, priority, run_at)
-SELECT id, priority, run_at
+-- Returns: rows of (id, partition, priority, run_at)
+SELECT id, `partition`, priority, run_at
   FROM jobs
- WHERE claim_lane = ? AND run_at <= :now + INTERVAL ? MICROSECOND
+ WHERE claim_lane = ? AND run_at <= :now + INTERVAL ? MICROSECOND AND `partition` IN (?)
    AND ((priority = ? AND run_at > ?) OR (priority = ? AND run_at = ? AND id > ?) OR priority IN (?))
  ORDER BY priority, run_at, id
  LIMIT ?

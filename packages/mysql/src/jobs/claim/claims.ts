@@ -2,6 +2,7 @@ import {
   type ClaimCursor,
   type ClaimedJob,
   type ClaimResult,
+  DEFAULT_PARTITIONS,
   type Lane,
   priorityFromRank,
   type RetryPolicy,
@@ -16,6 +17,7 @@ import { withTransaction } from '../../transaction.ts';
 import { finishJobs } from '../finish/index.ts';
 import { applyFlowControl, createFlowKeys, type FlowRow } from '../flow-control/index.ts';
 import { followUpsOfRow } from '../follow-ups/index.ts';
+import { type ClaimTenant, ClaimTenants } from './claim-tenants.ts';
 
 // Every statement of the claim reads the clock as `:now` (clockedSql): NOW(3), or ClaimArgs.at.
 const clocked = (file: string) => clockedSql(loadSql(import.meta.url, file));
@@ -39,8 +41,22 @@ const CLAIM_PROBE = clocked('./claim-probe.sql');
 /** The claim's locking reads as sent, for the benches and loadtests that EXPLAIN or time them alone. */
 export const CLAIM_STATEMENTS = { select: CLAIM_SELECT(), selectFair: CLAIM_SELECT_FAIR() } as const;
 
+/** Every partition of the default SCHEDULER_PARTITIONS: one primary's one group. */
+export const ALL_PARTITIONS: readonly number[] = Array.from({ length: DEFAULT_PARTITIONS }, (_, i) => i);
+
 export interface ClaimArgs {
   lane: Lane;
+  /**
+   * The group of partitions the claim serves: one shard's (docs/sharding.md). Every statement of
+   * the claim is keyed by it, so on Vitess it goes to that shard alone. Default: ALL_PARTITIONS
+   * (one primary, the default partition count).
+   */
+  partitions?: readonly number[];
+  /**
+   * Where the claim reads its jobs' tenants (secret, limit, weight): the executor keeps one for all
+   * its claims, so a tenant is read once per its time to live. Default: read every claim.
+   */
+  tenants?: ClaimTenants;
   limit: number;
   owner: string;
   leaseSeconds: number;
@@ -71,6 +87,7 @@ export interface ClaimArgs {
 /** claim-select.sql, claim-select-after.sql: the locked ids in claim order. */
 interface DueIdRow extends RowDataPacket {
   id: Buffer;
+  partition: number;
   priority: number;
   run_at: Date;
   /** claim-select-fair*.sql only. */
@@ -98,13 +115,12 @@ interface ClaimRow extends RowDataPacket, FlowRow {
   cancel_requested: number;
   trace_context: Buffer | null;
   db_now: Date;
-  signing_secret: string;
-  max_concurrency: number | null;
-  weight: string | number | null;
   has_callbacks: number;
   counts_failures: number;
   /** Not a column: the id in hex, set once by claimJobs for its maps and the job's id string. */
   hexId: string;
+  /** Not a column: the job's tenant (claim-tenants.sql), set by claimJobs after the read. */
+  tenant: ClaimTenant;
 }
 
 /** claim-slots-part.sql, one part per limited tenant. */
@@ -112,6 +128,8 @@ interface FreeSlotRow extends RowDataPacket {
   tenant_id: Buffer;
   slot: number;
 }
+
+const READ_EVERY_CLAIM = new ClaimTenants({ ttlMs: 0 });
 
 const NOTHING: ClaimResult = {
   jobs: [],
@@ -123,15 +141,24 @@ const NOTHING: ClaimResult = {
 };
 const PRIORITY_RANKS = [0, 1, 2, 3];
 
+/** The claim's group of partitions (ClaimArgs.partitions). */
+function partitionsOf(args: { partitions?: readonly number[] | undefined }): readonly number[] {
+  const group = args.partitions ?? ALL_PARTITIONS;
+  if (group.length === 0) throw new Error('claim: an empty group of partitions');
+  return group;
+}
+
 function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], unknown]> {
   if (args.order === 'fair') return lockFair(conn, args);
   const a = args.after;
   const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
-  if (!a) return conn.query<DueIdRow[]>(CLAIM_SELECT(args.at), [args.lane, leadUs, args.limit]);
+  const group = partitionsOf(args);
+  if (!a) return conn.query<DueIdRow[]>(CLAIM_SELECT(args.at), [args.lane, leadUs, group, args.limit]);
   const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
   return conn.query<DueIdRow[]>(CLAIM_SELECT_AFTER(args.at), [
     args.lane,
     leadUs,
+    group,
     a.priority,
     a.runAt,
     a.priority,
@@ -146,12 +173,14 @@ function lockDue(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], un
 function lockFair(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], unknown]> {
   const a = args.after;
   const leadUs = Math.max(0, Math.round((args.leadMs ?? 0) * 1000));
+  const group = partitionsOf(args);
   if (!a || a.tag === undefined)
-    return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR(args.at), [args.lane, leadUs, args.limit]);
+    return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR(args.at), [args.lane, leadUs, group, args.limit]);
   const lower = PRIORITY_RANKS.filter((p) => p > a.priority);
   return conn.query<DueIdRow[]>(CLAIM_SELECT_FAIR_AFTER(args.at), [
     args.lane,
     leadUs,
+    group,
     a.priority,
     a.tag,
     a.priority,
@@ -199,20 +228,30 @@ async function lockAndClaim(
         ...(last.claim_tag === undefined ? {} : { tag: Number(last.claim_tag) }),
       },
     };
-    const [rows] = await conn.query<ClaimRow[]>(CLAIM_READ(args.at), [locked.map((r) => r.id)]);
+    // Only the partitions of the locked rows: the same shard as the group, fewer values to send.
+    const group = [...new Set(locked.map((r) => Number(r.partition)))];
+    const [rows] = await conn.query<ClaimRow[]>(CLAIM_READ(args.at), [locked.map((r) => r.id), group]);
     // db_now was read before this moment: run_at - db_now counted from here is never early.
     const readAt = performance.now();
+    // The tenants apart from the shard's transaction (claim-tenants.ts), then back on each row.
+    const tenants = await (args.tenants ?? READ_EVERY_CLAIM).get(
+      pool,
+      rows.map((r) => r.tenant_id),
+    );
     // Back into claim order (priority, then run_at): slots go, and calls start, in this order.
     // Each id is turned to hex once (a key for the maps below, and the job's id string).
     const rank = new Map(locked.map((r, i) => [hex(r.id), i]));
-    for (const r of rows) r.hexId = hex(r.id);
+    for (const r of rows) {
+      r.hexId = hex(r.id);
+      r.tenant = tenants.get(hex(r.tenant_id))!;
+    }
     const candidates = rows.sort((a, b) => rank.get(a.hexId)! - rank.get(b.hexId)!);
 
     const toCancel = candidates.filter((r) => Number(r.cancel_requested) === 1);
     const live = candidates.filter((r) => Number(r.cancel_requested) !== 1);
     const slots = await takeSlots(conn, live, args.at);
 
-    const limited = (r: ClaimRow) => r.max_concurrency !== null;
+    const limited = (r: ClaimRow) => r.tenant.maxConcurrency !== null;
     const withSlot = live.filter((r) => !limited(r) || slots.has(r.hexId));
     const deferred = live.filter((r) => limited(r) && !slots.has(r.hexId));
     // Flow control after the tenant's slots: a key's rate is spent only on jobs that can start.
@@ -221,6 +260,7 @@ async function lockAndClaim(
       withSlot,
       live[0]?.db_now ?? new Date(),
       args.flowDeferMs ?? 100,
+      group,
       args.at,
     );
     const claimed = withSlot.filter((r) => r.flow_key === null || flow.admitted.has(r.hexId));
@@ -232,7 +272,7 @@ async function lockAndClaim(
     const done = (result: ClaimResult) => ({ result, missingFlowKeys: flow.missing });
 
     if (toCancel.length > 0) {
-      await conn.query(CLAIM_CANCEL(args.at), [toCancel.map((r) => r.id)]);
+      await conn.query(CLAIM_CANCEL(args.at), [toCancel.map((r) => r.id), group]);
       // Found cancelled at claim: its attempt ended before it started (a node's run moves on).
       const { traced } = await finishJobs(
         conn,
@@ -252,7 +292,11 @@ async function lockAndClaim(
       if (traced.length > 0) counts.ended = traced;
     }
     if (deferred.length > 0) {
-      await conn.query(CLAIM_DEFER(args.at), [Math.round(args.deferMs ?? 1000), deferred.map((r) => r.id)]);
+      await conn.query(CLAIM_DEFER(args.at), [
+        Math.round(args.deferMs ?? 1000),
+        deferred.map((r) => r.id),
+        group,
+      ]);
     }
     if (claimed.length === 0) return done({ jobs: [], ...position, ...counts });
 
@@ -263,6 +307,7 @@ async function lockAndClaim(
       dbNow,
       args.leaseSeconds,
       ids,
+      group,
     ]);
     if (res.affectedRows !== ids.length) throw new Error('claim: locked rows changed under the lock');
     if (slots.size > 0) {
@@ -302,9 +347,10 @@ async function lockAndClaim(
         maxAttempts: Number(r.max_attempts),
         target: readJson<Target>(r.target),
         retry: readJson<RetryPolicy>(r.retry),
-        signingSecret: r.signing_secret,
+        // A tenant whose row is gone: no secret, as the LEFT JOIN this replaced gave.
+        signingSecret: r.tenant.signingSecret as string,
         tenantSlot: slots.get(r.hexId) ?? null,
-        tenantWeight: r.weight === null ? 1 : Number(r.weight),
+        tenantWeight: r.tenant.weight ?? 1,
         claimedAt: new Date(Math.max(r.run_at.getTime(), dbNowMs)),
         dueInMs: Math.max(0, r.run_at.getTime() - dbNowMs - sinceRead),
         owner: args.owner,
@@ -325,9 +371,15 @@ export async function claimableJobsWaiting(
   lane: Lane,
   leadMs = 0,
   at: Date | null = null,
+  /** The group of partitions (ClaimArgs.partitions). */
+  partitions?: readonly number[],
 ): Promise<boolean> {
   const leadUs = Math.max(0, Math.round(leadMs * 1000));
-  const [rows] = await pool.query<RowDataPacket[]>(CLAIM_PROBE(at), [lane, leadUs]);
+  const [rows] = await pool.query<RowDataPacket[]>(CLAIM_PROBE(at), [
+    lane,
+    leadUs,
+    partitionsOf({ partitions }),
+  ]);
   return rows.length > 0;
 }
 
@@ -352,7 +404,7 @@ async function takeSlots(
 ): Promise<Map<string, number>> {
   const wanted = new Map<string, ClaimRow[]>();
   for (const r of rows) {
-    if (r.max_concurrency === null) continue;
+    if (r.tenant.maxConcurrency === null) continue;
     const list = wanted.get(hex(r.tenant_id)) ?? [];
     list.push(r);
     wanted.set(hex(r.tenant_id), list);
@@ -363,7 +415,7 @@ async function takeSlots(
   const params: unknown[] = [];
   for (const jobs of wanted.values()) {
     parts.push(CLAIM_SLOTS_PART(at));
-    params.push(jobs[0]!.tenant_id, Number(jobs[0]!.max_concurrency), jobs.length);
+    params.push(jobs[0]!.tenant_id, jobs[0]!.tenant.maxConcurrency, jobs.length);
   }
   const [free] = await conn.query<FreeSlotRow[]>(parts.join('\nUNION ALL\n'), params);
   const byTenant = new Map<string, number[]>();

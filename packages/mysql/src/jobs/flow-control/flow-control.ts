@@ -1,6 +1,6 @@
 import { admitFlowControlled, type FlowCandidate, type FlowKeyState } from '@dsched/domain';
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
-import { clockedSql, loadSql, withRows } from '../../sql.ts';
+import { clockedSql, loadSql, withCases, withRows } from '../../sql.ts';
 
 const KEYS_EXISTING = loadSql(import.meta.url, './flow-keys-existing.sql');
 const KEYS_LOCK = loadSql(import.meta.url, './flow-keys-lock.sql');
@@ -47,6 +47,8 @@ export async function applyFlowControl(
   rows: readonly FlowRow[],
   dbNow: Date,
   retryMs: number,
+  /** The claim's group of partitions (one shard's), which keys the deferral. */
+  partitions: readonly number[],
   /** The claim's stand-in for the database clock (ClaimArgs.at), when a test passes one. */
   at?: Date | null,
 ): Promise<FlowOutcome> {
@@ -78,11 +80,8 @@ export async function applyFlowControl(
   const decision = admitFlowControlled(candidates, states, dbNow.getTime(), retryMs);
   if (decision.deferredUntil.size > 0) {
     const byId = new Map(limited.map((r) => [r.hexId, r.id]));
-    const defer = withRows(
-      DEFER_UNTIL(at),
-      ['id', 'run_at'],
-      [...decision.deferredUntil].map(([id, at]) => [byId.get(id)!, new Date(at)]),
-    );
+    const until = [...decision.deferredUntil].map(([id, at]) => [byId.get(id)!, new Date(at)] as const);
+    const defer = withCases(DEFER_UNTIL(at), until, [until.map(([id]) => id), partitions]);
     await conn.query(defer.sql, defer.params);
   }
   if (decision.tats.size > 0) {
