@@ -1,4 +1,7 @@
+import { partitionOfId } from '@dsched/domain';
+import { ClaimTenants } from '@dsched/mysql/jobs/claim';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
+import { createShardMap } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, runWorker } from '@dsched/runtime';
 import { traceCalls, traceClaims, traceOutcomes } from './adapters/attempt-tracing.ts';
 import { httpTargetCaller } from './adapters/http-caller.ts';
@@ -26,6 +29,14 @@ async function main(config: ExecutorConfig): Promise<void> {
     otel: config,
     instanceId: instanceId('executor', config.INSTANCE_ID),
     build: async ({ logger, registry, traces }) => {
+      // The groups of partitions the claims serve, one per shard (one on one primary); on Vitess a
+      // keyspace vtgate does not serve stops the executor here, at its start.
+      const shards = await createShardMap(pool, {
+        topology: config.MYSQL_TOPOLOGY,
+        partitions: config.SCHEDULER_PARTITIONS,
+        keyspace: config.VITESS_KEYSPACE,
+        onError: (err) => logger.warn({ err }, 'shard map: reading the shards again failed'),
+      });
       const call = httpTargetCaller({
         allow: config.EXECUTOR_ALLOWED_TARGETS,
         maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,
@@ -39,6 +50,8 @@ async function main(config: ExecutorConfig): Promise<void> {
         {
           claim: traceClaims(
             mysqlJobClaimer(pool, {
+              shards,
+              tenants: new ClaimTenants({ ttlMs: config.EXECUTOR_TENANT_CACHE_MS }),
               owner,
               leaseSeconds,
               deferMs: config.EXECUTOR_TENANT_DEFER_MS,
@@ -60,8 +73,11 @@ async function main(config: ExecutorConfig): Promise<void> {
             }),
             traces,
           ),
-          renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds }),
-          cancelRequested: mysqlCancelWatcher(pool, { owner }),
+          // A batch of outcomes is one shard's: the group of the partition its claim read.
+          outcomeGroup: ({ job }) =>
+            shards.groupOf(job.partition ?? partitionOfId(job.id, config.SCHEDULER_PARTITIONS)).shard,
+          renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds, shards }),
+          cancelRequested: mysqlCancelWatcher(pool, { owner, shards }),
           wakeNodes: mysqlNodeWaker(pool, {
             maxOutputBytes: config.EXECUTOR_MAX_OUTPUT_BYTES,
             taskApiUrl: config.EXECUTOR_TASK_API_URL,
@@ -115,6 +131,7 @@ async function main(config: ExecutorConfig): Promise<void> {
           { name: 'lease renewal', run: () => executor.leaseLoop.stop() },
           { name: 'cancel watch', run: () => executor.cancelLoop.stop() },
           { name: 'http', run: () => call.close() },
+          { name: 'shard map', run: async () => shards.close() },
           { name: 'mysql', run: () => pool.end() },
         ],
       };

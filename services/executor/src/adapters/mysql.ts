@@ -1,12 +1,16 @@
 import {
   type ClaimCursor,
   type ClaimResult,
+  DEFAULT_PARTITIONS,
   type FollowUpReport,
   type Lane,
   openSecret,
+  type PartitionGroup,
+  partitionGroups,
   type SecretsKeyring,
 } from '@dsched/domain';
 import {
+  ClaimTenants,
   cancelRequestedClaims,
   claimableJobsWaiting,
   claimJobs,
@@ -15,6 +19,7 @@ import {
 import { type TagResult, tagDueJobs } from '@dsched/mysql/jobs/fair-share';
 import { recordOutcomes } from '@dsched/mysql/jobs/outcome';
 import type { Pool } from '@dsched/mysql/pool';
+import type { ShardMap } from '@dsched/mysql/shards';
 import {
   attachNodeInputs,
   type MapOptions,
@@ -41,14 +46,35 @@ export const FAIR_TAG_INTERVAL_MS = 100;
 /** How long a lane keeps resuming its claims after its cursor before it reads from the head again. */
 export const CLAIM_CURSOR_MAX_AGE_MS = 1000;
 
-// A lane whose claim came back full resumes its next claim after the last job it locked, instead
-// of walking the already-claimed (delete-marked, not yet purged) entries at the head of the due
-// range again (packages/mysql/src/jobs/claim/claim-select-after.sql). A short claim, or a cursor older
-// than CLAIM_CURSOR_MAX_AGE_MS, sends it back to the head, so a job that became due behind the
-// cursor waits at most that long.
+/** One primary's shard map: one group of the default partition count (tests; main passes its own). */
+export const ONE_PRIMARY: Pick<ShardMap, 'groups' | 'refresh'> = (() => {
+  const groups = partitionGroups(DEFAULT_PARTITIONS, []);
+  return { groups: () => groups, refresh: async () => groups };
+})();
+
+/** How long the executor keeps a tenant's secret, limit and weight read by a claim (ClaimTenants). */
+export const TENANT_CACHE_MS = 5000;
+
+// Each claim serves one group of partitions, one shard's (docs/sharding.md): a lane takes the
+// groups in turn, a full batch from each, starting after the group it claimed from last, and passes
+// over a group with nothing claimable (its probe, one plain read) to the next within the same call,
+// so an idle shard costs a lane a read, not a poll interval. On one primary there is one group:
+// the claims are those of before. Round robin of full batches rather than the batch split over the
+// groups: a claim is one transaction whatever its size, so splitting would cost each round one
+// transaction per shard for the same jobs (and send a shard with no work its share of a batch).
+//
+// A lane whose claim came back full resumes its next claim of that group after the last job it
+// locked, instead of walking the already-claimed (delete-marked, not yet purged) entries at the head
+// of the due range again (packages/mysql/src/jobs/claim/claim-select-after.sql). A short claim, or a
+// cursor older than CLAIM_CURSOR_MAX_AGE_MS, sends it back to the head, so a job that became due
+// behind the cursor waits at most that long.
 export function mysqlJobClaimer(
   pool: Pool,
   options: {
+    /** The groups of partitions to claim from, one per shard (default ONE_PRIMARY). */
+    shards?: Pick<ShardMap, 'groups' | 'refresh'>;
+    /** Where the claims read their jobs' tenants (default: kept TENANT_CACHE_MS). */
+    tenants?: ClaimTenants;
     owner: string;
     leaseSeconds: number;
     deferMs: number;
@@ -73,49 +99,85 @@ export function mysqlJobClaimer(
     fairLanes = [],
     keyring,
     nodeInputs,
+    shards = ONE_PRIMARY,
+    tenants = new ClaimTenants({ ttlMs: TENANT_CACHE_MS, monotonicMs }),
     ...claimOptions
   } = options;
   const open = signingSecretOpener(keyring);
-  const cursors = new Map<Lane, { cursor: ClaimCursor; since: number }>();
+  // Per lane and group (`lane shard`): a cursor is a position in one group's due range.
+  const cursors = new Map<string, { cursor: ClaimCursor; since: number }>();
   const pacer = new FairTagPacer(FAIR_TAG_INTERVAL_MS);
-  // Lanes whose last claim locked something. Any other lane (idle, or just started) asks first
-  // whether anything is claimable, one plain read, so an idle lane's polls cost a statement each,
-  // not one or two transactions (claim-probe.sql); a lane with work claims at once.
-  const busy = new Set<Lane>();
-  return async (lane, limit) => {
+  // Lanes and groups whose last claim locked something. Any other (idle, or just started) asks
+  // first whether anything is claimable, one plain read, so an idle lane's polls cost a statement
+  // per group, not one or two transactions (claim-probe.sql); a group with work is claimed at once.
+  const busy = new Set<string>();
+  // Per lane: the group to start from at its next claim.
+  const next = new Map<Lane, number>();
+  /** The group this claim serves: the first, from the lane's turn on, that is busy or has work. */
+  /** A claim of `group`'s due jobs, the lane's tagging pass already run or skipped. */
+  const claimFrom = async (lane: Lane, limit: number, group: PartitionGroup, key: string) => {
     const fair = fairLanes.includes(lane);
-    if (!busy.has(lane) && !(await claimableJobsWaiting(pool, lane, leadMs[lane] ?? 0))) {
-      if (fair) pacer.claimed(lane, false); // as an empty claim: the next one tags first
-      return NOTHING_CLAIMED;
-    }
-    const held = cursors.get(lane);
+    const held = cursors.get(key);
     const now = monotonicMs();
     const resume = held && now - held.since < CLAIM_CURSOR_MAX_AGE_MS ? held : undefined;
-    // A few batches' worth: the jobs that became due since the last claim, tagged before it.
-    if (fair && pacer.due(lane, now)) {
-      const tagLimit = Math.max(limit * 4, 500);
-      const tagged = await tagDueJobs(pool, { lane, limit: tagLimit, leadMs: leadMs[lane] ?? 0 });
-      pacer.tagged(lane, now, tagged, tagLimit);
-    }
     const result = await claimJobs(pool, {
       lane,
       limit,
       ...claimOptions,
+      partitions: group.partitions,
+      tenants,
       leadMs: leadMs[lane] ?? 0,
       after: resume?.cursor ?? null,
       order: fair ? 'fair' : 'due',
+    }).catch((err: unknown) => {
+      // A group a moment old (a resharding's cut-over) reaches a second shard and fails whole:
+      // read the shards again for the next claim (docs/sharding.md).
+      shards.refresh().catch(() => undefined);
+      throw err;
     });
     for (const job of result.jobs) job.signingSecret = open(job.tenantId, job.signingSecret);
     await attachNodeInputs(pool, result.jobs, nodeInputs);
     if (fair) pacer.claimed(lane, result.locked === limit);
-    if (result.locked > 0) busy.add(lane);
-    else busy.delete(lane);
+    if (result.locked > 0) busy.add(key);
+    else busy.delete(key);
     if (result.cursor && result.locked === limit) {
-      cursors.set(lane, { cursor: result.cursor, since: resume?.since ?? now });
+      cursors.set(key, { cursor: result.cursor, since: resume?.since ?? now });
     } else {
-      cursors.delete(lane);
+      cursors.delete(key);
     }
     return result;
+  };
+  return async (lane, limit) => {
+    const fair = fairLanes.includes(lane);
+    const groups = shards.groups();
+    const start = (next.get(lane) ?? 0) % groups.length;
+    let tagged = false;
+    for (let i = 0; i < groups.length; i++) {
+      const at = (start + i) % groups.length;
+      const group = groups[at]!;
+      const key = `${lane} ${group.shard}`;
+      if (
+        !busy.has(key) &&
+        !(await claimableJobsWaiting(pool, lane, leadMs[lane] ?? 0, null, group.partitions))
+      )
+        continue;
+      // A few batches' worth: the jobs that became due since the last claim, tagged before it
+      // (the tagger's pass is the lane's, over every group: once per call).
+      const now = monotonicMs();
+      if (fair && !tagged && pacer.due(lane, now)) {
+        const tagLimit = Math.max(limit * 4, 500);
+        const result = await tagDueJobs(pool, { lane, limit: tagLimit, leadMs: leadMs[lane] ?? 0 });
+        pacer.tagged(lane, now, result, tagLimit);
+      }
+      tagged = true;
+      const result = await claimFrom(lane, limit, group, key);
+      // The next claim starts at the next group; a group that had nothing after all passes the
+      // turn on within this call.
+      next.set(lane, at + 1);
+      if (result.locked > 0) return result;
+    }
+    if (fair && !tagged) pacer.claimed(lane, false); // as an empty claim: the next one tags first
+    return NOTHING_CLAIMED;
   };
 }
 
@@ -187,15 +249,21 @@ export function mysqlOutcomeWriter(
   return (writes) => recordOutcomes(pool, writes, onFollowUps);
 }
 
+/** Renews the claims a statement per group (shard) they are in. */
 export function mysqlLeaseRenewer(
   pool: Pool,
-  options: { owner: string; leaseSeconds: number },
+  options: { owner: string; leaseSeconds: number; shards?: Pick<ShardMap, 'groups'> },
 ): LeaseRenewer {
-  return (held) => renewClaimLeases(pool, { ...options, held });
+  const { shards = ONE_PRIMARY, ...rest } = options;
+  return (held) => renewClaimLeases(pool, { ...rest, held, groups: shards.groups() });
 }
 
-export function mysqlCancelWatcher(pool: Pool, options: { owner: string }): CancelWatcher {
-  return (held) => cancelRequestedClaims(pool, { owner: options.owner, held });
+export function mysqlCancelWatcher(
+  pool: Pool,
+  options: { owner: string; shards?: Pick<ShardMap, 'groups'> },
+): CancelWatcher {
+  const { owner, shards = ONE_PRIMARY } = options;
+  return (held) => cancelRequestedClaims(pool, { owner, held, groups: shards.groups() });
 }
 
 /** Sleep and wait nodes' ends, and map nodes' steps (their output cap and items' URL in `map`). */

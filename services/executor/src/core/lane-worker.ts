@@ -101,6 +101,7 @@ export class LaneWorker {
     return [...this.#inFlight.values()].map(({ job }) => ({
       id: job.id,
       attempt: job.attempt,
+      ...(job.partition === undefined ? {} : { partition: job.partition }),
       tenantId: job.tenantId,
       tenantSlot: job.tenantSlot,
     }));
