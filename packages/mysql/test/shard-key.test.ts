@@ -168,13 +168,15 @@ async function planTables(sql: string, params: unknown[]): Promise<Map<string, R
 // locked) read that row by its primary key, one lookup per written row: never a scan.
 describe('the plans of the writes that read their owner’s partition', () => {
   const id = () => idToBin(newId());
-  const cases: [string, string, string, string[], unknown[][]][] = [
+  // The last element: the parameters after the rows (the keyed reads' partitions, docs/sharding.md).
+  const cases: [string, string, string, string[], unknown[][], unknown[]][] = [
     [
       'outcome-attempts.sql',
       clockedSql(loadSql(SRC, './jobs/outcome/outcome-attempts.sql'))(),
       'j',
       [...OUTCOME_ATTEMPT_COLUMNS],
       [0, 1].map(() => [id(), 1, 'e', new Date(), 200, null, null, 1]),
+      [[0, 1]],
     ],
     [
       'outcome-attempts-parked.sql',
@@ -182,6 +184,7 @@ describe('the plans of the writes that read their owner’s partition', () => {
       'p',
       [...OUTCOME_ATTEMPT_COLUMNS, 'parked'],
       [0, 1].map(() => [id(), 1, 'e', new Date(), 202, null, null, 1, 1]),
+      [[0, 1]],
     ],
     [
       'node-outputs-upsert.sql',
@@ -189,6 +192,7 @@ describe('the plans of the writes that read their owner’s partition', () => {
       'j',
       ['workflow_id', 'node_id', 'attempt', 'output', 'job_id'],
       [0, 1].map((i) => [id(), `n${i}`, 1, '{}', id()]),
+      [[0, 1]],
     ],
     [
       'occurrence-skips-insert.sql',
@@ -196,12 +200,13 @@ describe('the plans of the writes that read their owner’s partition', () => {
       't',
       ['task_id', 'skipped_from', 'skipped_to', 'reason', 'created_at'],
       [0, 1].map(() => [id(), new Date(), new Date(), 'misfire', new Date()]),
+      [],
     ],
   ];
-  for (const [file, sql, owner, columns, values] of cases) {
+  for (const [file, sql, owner, columns, values, after] of cases) {
     it(`${file} reads the owner (${owner}) by its primary key`, async () => {
       const { sql: text, params } = withRows(sql, columns, values);
-      const tables = await planTables(text, params);
+      const tables = await planTables(text, [...params, ...after]);
       const t = tables.get(owner);
       expect(t, `no ${owner} in the plan of ${file}`).toBeDefined();
       expect(t!.key).toBe('PRIMARY');

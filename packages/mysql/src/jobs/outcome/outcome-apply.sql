@@ -7,7 +7,7 @@
 -- A give-back raises max_attempts by one: the attempt number is the fencing token and cannot go
 -- back, so the cap moves instead, and the given-back attempt does not count.
 -- One single-table UPDATE keyed by the batch's partitions (the shard key: through vtgate it goes
--- to one shard; an UPDATE joined to a derived table of rows it refuses, D56). Each row takes its
+-- to one shard; an UPDATE joined to a derived table of rows it refuses, D57). Each row takes its
 -- values from a CASE on its id per column; a CASE lists only the rows whose value is not its ELSE
 -- (the delay only retries, the deadline and heartbeat only parks, the raise only give-backs), so a
 -- row compares its id with about as many ids per CASE as the batch has rows of that kind.

@@ -152,7 +152,7 @@ function endOf(w: OutcomeWrite): JobEnd {
  * way share one plain update (at a peak, the whole batch is one); the rest, whose next state
  * depends on the row (a retry, a park or a give-back meet a requested cancel), go through one
  * single-table update that takes each row's values from a CASE on its id per column
- * (outcome-apply.sql, D56). Every statement is keyed by the batch's partitions.
+ * (outcome-apply.sql, D57). Every statement is keyed by the batch's partitions.
  */
 async function updateJobs(conn: PoolConnection, writes: OutcomeWrite[], at: Date | null): Promise<number> {
   type Finish = Extract<JobTransition, { lastStatus: number | null; lastError: string | null }>;
