@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCassandraClient } from '@dsched/cassandra/client';
 import { getArchivedJob, writeJobHistory } from '@dsched/cassandra/job-history';
-import { type JobView, newId } from '@dsched/domain';
+import { DEFAULT_PARTITIONS, type JobView, newId, partitionGroups } from '@dsched/domain';
 import { createPool } from '@dsched/mysql/pool';
 import { createRegistry } from '@dsched/runtime';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
@@ -222,6 +222,7 @@ async function archiveRound(): Promise<ArchiveRound> {
     write: cassandraHistoryWriter(cassandra, { ttlSeconds: 86_400, concurrency: 64 }),
     metrics: new ArchiverMetrics(createRegistry('bench')),
     batchSize: 500,
+    groups: () => partitionGroups(DEFAULT_PARTITIONS, []),
   });
   const t0 = performance.now();
   const [own0, cass0] = [ownCpuMs(), cassandraCpuMs()];

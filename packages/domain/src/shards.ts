@@ -88,3 +88,8 @@ export function partitionGroups(partitions: number, shards: readonly string[]): 
     .map((shard) => ({ shard, partitions: byShard.get(shard)! }))
     .filter((g) => g.partitions.length > 0);
 }
+
+/** Every partition, 0..partitions-1: the one group of one primary. */
+export function allPartitions(partitions: number): number[] {
+  return partitionGroups(partitions, [])[0]!.partitions;
+}

@@ -1,4 +1,4 @@
-import { firstCursor, newId } from '@dsched/domain';
+import { allPartitions, DEFAULT_PARTITIONS, firstCursor, newId } from '@dsched/domain';
 import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
@@ -14,6 +14,8 @@ import { redriveJobs, redriveTask } from '../src/jobs/control/redrive.ts';
 import { getLiveJob } from '../src/jobs/job-records.ts';
 import { liveJobIds, liveTaskRuns, liveTenantJobs } from '../src/jobs/lists/job-lists.ts';
 import { jobsSql } from './plans.ts';
+
+const EVERY = allPartitions(DEFAULT_PARTITIONS);
 
 const db = useTestDatabase(import.meta.url);
 let tenantId: string;
@@ -37,11 +39,17 @@ describe('archivable jobs', () => {
       { tenantId, taskId: null, scheduledFor: ago(500), state: 'dead', finishedAt: ago(5) },
       { tenantId, taskId: null, scheduledFor: ago(500), state: 'running', leaseExpiresAt: ago(-60) },
     ]);
-    const picked = await selectArchivableJobs(db.pool, { limit: 10, deadRetentionSeconds: 60 });
+    const picked = await selectArchivableJobs(db.pool, {
+      limit: 10,
+      deadRetentionSeconds: 60,
+      partitions: EVERY,
+    });
     expect(picked.map((r) => r.view.id)).toEqual([old, deadOld, recent]);
     expect(picked.map((r) => r.view.id)).not.toContain(deadNew);
     expect(picked.map((r) => r.view.id)).not.toContain(running);
-    expect(await selectArchivableJobs(db.pool, { limit: 1, deadRetentionSeconds: 60 })).toHaveLength(1);
+    expect(
+      await selectArchivableJobs(db.pool, { limit: 1, deadRetentionSeconds: 60, partitions: EVERY }),
+    ).toHaveLength(1);
     // The dead job waiting since its retention ran out (300 - 60 s ago) is not the oldest: the
     // succeeded one finished 400 s ago.
     const lag = await archiverLagSeconds(db.pool, 60);
@@ -83,8 +91,8 @@ describe('archivable jobs', () => {
     const [id] = await insertJobs(db.pool, [
       { tenantId, taskId: null, scheduledFor: ago(50), state: 'dead', attempt: 3 },
     ]);
-    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 2 }])).toBe(0);
-    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }])).toBe(4); // job + 3 attempts
+    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 2 }], EVERY)).toBe(0);
+    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }], EVERY)).toBe(4); // job + 3 attempts
   });
 
   it('are not deleted when redriven after they were archived: the attempt is the same, the state is not', async () => {
@@ -93,7 +101,7 @@ describe('archivable jobs', () => {
     ]);
     // archived (written to history) at attempt 3, then redriven before the delete
     expect(await redriveJobs(db.pool, tenantId, [id!])).toEqual([id]);
-    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }])).toBe(0);
+    expect(await deleteArchivedJobs(db.pool, [{ id: id!, attempt: 3 }], EVERY)).toBe(0);
     expect(await getLiveJob(db.pool, tenantId, id!)).toMatchObject({ state: 'pending', attempt: 3 });
   });
 });
@@ -112,7 +120,7 @@ function archivedBetweenReads(pool: Pool, id: string, attempt: number): Pool {
         return async (sql: unknown, ...rest: unknown[]) => {
           if (!done && typeof sql === 'string' && sql.includes('FROM job_attempts')) {
             done = true;
-            expect(await deleteArchivedJobs(pool, [{ id, attempt }])).toBe(attempt + 1);
+            expect(await deleteArchivedJobs(pool, [{ id, attempt }], EVERY)).toBe(attempt + 1);
           }
           return (value as (...args: unknown[]) => unknown).call(t, sql, ...rest);
         };

@@ -1,4 +1,5 @@
 import type { WorkflowPlan } from '@dsched/domain';
+import { allPartitions, DEFAULT_PARTITIONS } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { claimDue } from '@dsched/testkit/queue';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
@@ -10,6 +11,8 @@ import { selectArchivableJobs } from '../src/jobs/archive/archive.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
 import { registerWorkflowFollowUps } from '../src/workflows/finish-follow-ups.ts';
 import { sweepWorkflows } from '../src/workflows/workflow-sweep.ts';
+
+const EVERY = allPartitions(DEFAULT_PARTITIONS);
 
 // The reconciler's workflow sweep on real MariaDB: it finishes and repairs runs from their durable
 // node states alone, idempotently, and fails runs past their deadline.
@@ -50,9 +53,9 @@ describe('the workflow sweep', () => {
     );
     // The archiver leaves it until the sweep applied its outcome, so that outcome is never lost.
     const archivable = async () =>
-      (await selectArchivableJobs(db.pool, { limit: 100, deadRetentionSeconds: 0 })).filter(
-        (j) => j.view.workflowId === wf.id,
-      );
+      (
+        await selectArchivableJobs(db.pool, { limit: 100, deadRetentionSeconds: 0, partitions: EVERY })
+      ).filter((j) => j.view.workflowId === wf.id);
     expect(await archivable()).toEqual([]);
     expect((await sweepAll()).repaired).toBe(1);
     expect((await archivable()).map((j) => j.view.nodeId)).toEqual(['a']);

@@ -1,5 +1,6 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
+import { createShardMap } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { traceHistoryWrites } from './adapters/archive-tracing.ts';
 import { failpoint } from './adapters/failpoint.ts';
@@ -18,6 +19,12 @@ import { ArchiverMetrics } from './metrics.ts';
 async function main(config: ArchiverConfig): Promise<void> {
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const cassandra = await connectCassandra(cassandraSettings(config));
+  // The partition groups the archiver works by, one per shard on Vitess (docs/sharding.md).
+  const shards = await createShardMap(pool, {
+    topology: config.MYSQL_TOPOLOGY,
+    partitions: config.SCHEDULER_PARTITIONS,
+    keyspace: config.VITESS_KEYSPACE,
+  });
   await runWorker({
     service: 'archiver',
     logLevel: config.LOG_LEVEL,
@@ -46,6 +53,7 @@ async function main(config: ArchiverConfig): Promise<void> {
         batchSize: config.ARCHIVER_BATCH_SIZE,
         afterWrite: failpoint(config.ARCHIVER_FAILPOINT, 'after-history-write'),
         workflows,
+        groups: () => shards.groups(),
         yieldTo: {
           backlog: mysqlDeliveryBacklog(pool),
           threshold: config.ARCHIVER_YIELD_BACKLOG,
@@ -67,6 +75,7 @@ async function main(config: ArchiverConfig): Promise<void> {
           await pingCassandra(cassandra);
         },
         stopSteps: [
+          { name: 'shard map', run: async () => shards.close() },
           { name: 'mysql', run: () => pool.end() },
           { name: 'cassandra', run: () => cassandra.shutdown() },
         ],

@@ -9,11 +9,15 @@ import type {
 
 export type { ArchivableRun, JobRecord };
 
+/**
+ * The archiver works a group of partitions at a time (one shard on Vitess: docs/sharding.md), so
+ * each statement and transaction of a batch stays on one shard.
+ */
 export interface FinishedJobSource {
-  /** Terminal jobs ready for history, oldest first, with their attempts. */
-  select(limit: number): Promise<JobRecord[]>;
-  /** Deletes the given jobs if they are still the terminal rows that were archived. */
-  delete(jobs: { id: string; attempt: number }[]): Promise<number>;
+  /** Terminal jobs of the group ready for history, oldest first, with their attempts. */
+  select(limit: number, partitions: readonly number[]): Promise<JobRecord[]>;
+  /** Deletes the given jobs of the group if they are still the terminal rows that were archived. */
+  delete(jobs: { id: string; attempt: number }[], partitions: readonly number[]): Promise<number>;
   /** Seconds since the oldest job waiting for the archiver became archivable. */
   lagSeconds(): Promise<number>;
 }

@@ -1,4 +1,5 @@
 import { type CassandraClient, createCassandraClient } from '@dsched/cassandra/client';
+import { DEFAULT_PARTITIONS, partitionGroups } from '@dsched/domain';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { CASSANDRA_CONTACT_POINT, createTestKeyspace, type TestKeyspace } from '@dsched/testkit/cassandra';
 import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
@@ -67,6 +68,7 @@ const archiverWriting = (write: string) =>
     }),
     metrics: new ArchiverMetrics(new Registry()),
     batchSize: 10,
+    groups: () => partitionGroups(DEFAULT_PARTITIONS, []),
   });
 
 describe('the archiver and the write consistency level', () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_PARTITIONS, partitionGroups } from '@dsched/domain';
 import type { RowDataPacket } from '@dsched/mysql/pool';
 import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
 import { useTestStores } from '@dsched/testkit/test-stores';
@@ -48,6 +49,7 @@ describe('archiver yield', () => {
       write: cassandraHistoryWriter(ks.client, { ttlSeconds: 3600, concurrency: 4 }),
       metrics,
       batchSize: 1,
+      groups: () => partitionGroups(DEFAULT_PARTITIONS, []),
       yieldTo: { backlog: mysqlDeliveryBacklog(db.pool), threshold: 4, maxYieldMs: 1000, now: () => clock },
     });
 

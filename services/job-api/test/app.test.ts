@@ -1,5 +1,5 @@
 import { writeJobHistory } from '@dsched/cassandra/job-history';
-import { newId } from '@dsched/domain';
+import { allPartitions, DEFAULT_PARTITIONS, newId } from '@dsched/domain';
 import { loadJobRecords } from '@dsched/mysql/jobs';
 import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
 import { createTask, createTenantWithKey, cronTask, insertJobs } from '@dsched/testkit/fixtures';
@@ -39,6 +39,7 @@ async function archive(ids: string[]): Promise<void> {
   await deleteArchivedJobs(
     db.pool,
     records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })),
+    allPartitions(DEFAULT_PARTITIONS),
   );
 }
 

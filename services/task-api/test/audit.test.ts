@@ -1,4 +1,5 @@
 import { writeJobHistory } from '@dsched/cassandra/job-history';
+import { allPartitions, DEFAULT_PARTITIONS } from '@dsched/domain';
 import { loadJobRecords } from '@dsched/mysql/jobs';
 import { deleteArchivedJobs } from '@dsched/mysql/jobs/archive';
 import { recordOccurrenceSkips } from '@dsched/mysql/tasks';
@@ -63,6 +64,7 @@ describe('GET /v1/tasks/{id}/audit', () => {
     await deleteArchivedJobs(
       db.pool,
       records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })),
+      allPartitions(DEFAULT_PARTITIONS),
     );
     await recordOccurrenceSkips(db.pool, [{ taskId: task.id, from: h(4), to: h(4), reason: 'overlap' }]);
     const before = await missingCount();

@@ -15,6 +15,16 @@ import { withSnapshot } from '../transaction.ts';
 
 const SELECT_JOBS = loadSql(import.meta.url, './select-jobs.sql');
 const SELECT_ATTEMPTS = loadSql(import.meta.url, './select-attempts.sql');
+// The same reads keyed by a group of partitions (one shard on Vitess, docs/sharding.md), for a
+// caller that knows the group: the archiver.
+const KEY = ' AND `partition` IN (?)';
+export const SELECT_JOBS_KEYED = `${SELECT_JOBS}${KEY}`;
+export const SELECT_ATTEMPTS_KEYED = SELECT_ATTEMPTS.replace(
+  'WHERE job_id IN (?)',
+  `WHERE job_id IN (?)${KEY}`,
+);
+if (SELECT_ATTEMPTS_KEYED === SELECT_ATTEMPTS)
+  throw new Error('select-attempts.sql lost its `WHERE job_id IN (?)`');
 
 /** select-jobs.sql. */
 interface JobRow extends RowDataPacket {
@@ -132,15 +142,24 @@ function withOpenAttempt(r: JobRow, attempts: AttemptView[]): AttemptView[] {
  * Loads jobs and their attempts in two statements, whatever the number of jobs, in the order given.
  * Both read one snapshot (withSnapshot): the archiver deletes a job and its attempts in one
  * transaction, and two reads at READ COMMITTED could fall either side of that commit and answer a
- * finished job with no attempts.
+ * finished job with no attempts. With `partitions`, both are keyed by that group.
  */
-export async function loadJobRecords(pool: Pool, ids: (string | Buffer)[]): Promise<JobRecord[]> {
+export async function loadJobRecords(
+  pool: Pool,
+  ids: (string | Buffer)[],
+  partitions?: readonly number[],
+): Promise<JobRecord[]> {
   if (ids.length === 0) return [];
   const bins = ids.map((id) => (typeof id === 'string' ? idToBin(id) : id));
   const read = await withSnapshot(pool, async (conn) => {
-    const [jobs] = await conn.query<JobRow[]>(SELECT_JOBS, [bins]);
+    const [jobs] = await (partitions === undefined
+      ? conn.query<JobRow[]>(SELECT_JOBS, [bins])
+      : conn.query<JobRow[]>(SELECT_JOBS_KEYED, [bins, partitions]));
     if (jobs.length === 0) return null;
-    const [attempts] = await conn.query<AttemptRow[]>(SELECT_ATTEMPTS, [jobs.map((j) => j.id)]);
+    const jobIds = jobs.map((j) => j.id);
+    const [attempts] = await (partitions === undefined
+      ? conn.query<AttemptRow[]>(SELECT_ATTEMPTS, [jobIds])
+      : conn.query<AttemptRow[]>(SELECT_ATTEMPTS_KEYED, [jobIds, partitions]));
     return { jobs, attempts };
   });
   if (!read) return [];

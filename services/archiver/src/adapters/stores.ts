@@ -34,9 +34,9 @@ export function mysqlFinishedJobSource(
   options: { deadRetentionSeconds: number },
 ): FinishedJobSource {
   return {
-    select: (limit) =>
-      selectArchivableJobs(pool, { limit, deadRetentionSeconds: options.deadRetentionSeconds }),
-    delete: (jobs) => deleteArchivedJobs(pool, jobs),
+    select: (limit, partitions) =>
+      selectArchivableJobs(pool, { limit, deadRetentionSeconds: options.deadRetentionSeconds, partitions }),
+    delete: (jobs, partitions) => deleteArchivedJobs(pool, jobs, partitions),
     lagSeconds: () => archiverLagSeconds(pool, options.deadRetentionSeconds),
   };
 }

@@ -28,6 +28,7 @@ export class Archiver {
   readonly #afterWrite: Failpoint;
   readonly #yield: YieldPolicy | undefined;
   readonly #workflows: { runOnce(): Promise<boolean> } | undefined;
+  readonly #groups: () => readonly { partitions: readonly number[] }[];
   #yieldingSince: number | undefined;
 
   constructor(deps: {
@@ -39,6 +40,8 @@ export class Archiver {
     yieldTo?: YieldPolicy;
     /** Finished workflow runs, moved once the jobs are caught up (a run follows its node jobs). */
     workflows?: { runOnce(): Promise<boolean> };
+    /** The groups of partitions, one per shard (a shard map's `groups`); each pass serves each. */
+    groups: () => readonly { partitions: readonly number[] }[];
   }) {
     this.#source = deps.source;
     this.#write = deps.write;
@@ -47,19 +50,26 @@ export class Archiver {
     this.#afterWrite = deps.afterWrite ?? (() => undefined);
     this.#yield = deps.yieldTo && deps.yieldTo.threshold > 0 ? deps.yieldTo : undefined;
     this.#workflows = deps.workflows;
+    this.#groups = deps.groups;
   }
 
-  /** One batch; returns true when it was full, so the loop runs again at once. */
+  /** One batch of each group; returns true when one was full, so the loop runs again at once. */
   async runOnce(): Promise<boolean> {
     if (await this.#shouldYield()) return false;
-    const records = await this.#source.select(this.#batchSize);
-    if (records.length > 0) {
-      await this.#write(records);
-      this.#afterWrite();
-      await this.#source.delete(records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })));
-      this.#metrics.archived.inc(records.length);
+    let full = false;
+    for (const { partitions } of this.#groups()) {
+      const records = await this.#source.select(this.#batchSize, partitions);
+      if (records.length > 0) {
+        await this.#write(records);
+        this.#afterWrite();
+        await this.#source.delete(
+          records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })),
+          partitions,
+        );
+        this.#metrics.archived.inc(records.length);
+      }
+      if (records.length >= this.#batchSize) full = true;
     }
-    const full = records.length >= this.#batchSize;
     // The lag is measured when the archiver has caught up with what it saw (a short batch), so a
     // backlog shows as a growing lag and the query costs nothing while draining.
     if (!full) this.#metrics.lag.set(await this.#source.lagSeconds());

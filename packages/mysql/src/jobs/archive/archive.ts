@@ -25,35 +25,45 @@ interface BacklogRow extends RowDataPacket {
   n: number;
 }
 
-/** Terminal jobs ready for history, oldest first, with their attempts. */
+/**
+ * Terminal jobs of a group of partitions (one shard on Vitess, docs/sharding.md) ready for history,
+ * oldest first, with their attempts.
+ */
 export async function selectArchivableJobs(
   pool: Pool,
-  args: { limit: number; deadRetentionSeconds: number },
+  args: { limit: number; deadRetentionSeconds: number; partitions: readonly number[] },
 ): Promise<JobRecord[]> {
   const [rows] = await pool.query<ArchivableRow[]>(SELECT_ARCHIVABLE, [
+    args.partitions,
     args.limit,
+    args.partitions,
     args.limit,
     args.deadRetentionSeconds,
+    args.partitions,
     args.limit,
   ]);
   const oldest = rows.sort((a, b) => a.finished_at.getTime() - b.finished_at.getTime()).slice(0, args.limit);
   return loadJobRecords(
     pool,
     oldest.map((r) => r.id),
+    args.partitions,
   );
 }
 
 /**
  * Deletes jobs written to history, fenced by the attempt that was written: a job redriven and
- * run again since is not deleted. Returns the rows deleted (jobs, their attempts and tag rows).
+ * run again since is not deleted. `partitions` is the group they were selected in. Returns the
+ * rows deleted (jobs, their attempts and tag rows).
  */
 export async function deleteArchivedJobs(
   pool: Pool,
   jobs: { id: string; attempt: number }[],
+  partitions: readonly number[],
 ): Promise<number> {
   if (jobs.length === 0) return 0;
   const sorted = [...jobs].sort((a, b) => (a.id < b.id ? -1 : 1));
   const [res] = await pool.query<ResultSetHeader>(ARCHIVE_DELETE, [
+    partitions,
     sorted.map((j) => idToBin(j.id)),
     sorted.map((j) => [idToBin(j.id), j.attempt]),
   ]);
