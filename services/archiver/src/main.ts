@@ -45,6 +45,7 @@ async function main(config: ArchiverConfig): Promise<void> {
         batchSize: config.ARCHIVER_WORKFLOW_BATCH_SIZE,
         deleteBatchSize: config.ARCHIVER_WORKFLOW_DELETE_BATCH,
         afterWrite: failpoint(config.ARCHIVER_FAILPOINT, 'after-workflow-history-write'),
+        groups: () => shards.groups(),
       });
       const archiver = new Archiver({
         source: mysqlFinishedJobSource(pool, { deadRetentionSeconds: config.DLQ_RETENTION_S }),

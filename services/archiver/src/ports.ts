@@ -33,19 +33,19 @@ export type Failpoint = () => void;
 
 /** Finished workflow runs in MySQL, read a page at a time and deleted in batches. */
 export interface FinishedWorkflowSource {
-  /** Finished runs ready for history, oldest first. */
-  select(limit: number): Promise<ArchivableRun[]>;
+  /** Finished runs of the group ready for history, oldest first. */
+  select(limit: number, partitions: readonly number[]): Promise<ArchivableRun[]>;
   /** The run as the API shows it, or null once it is gone or marked. */
   summary(tenantId: string, id: string): Promise<WorkflowRecord | null>;
   /** A page of its nodes in node id order, and how many of them still have their job in MySQL. */
   nodePage(
-    id: string,
+    run: { id: string; partition: number },
     afterNodeId: string | undefined,
     limit: number,
   ): Promise<{ nodes: NodeRecord[]; liveJobs: number }>;
   /** Dependencies whose parent id is in [firstParent, lastParent], after a (parent, child) cursor. */
   edgePage(
-    id: string,
+    run: { id: string; partition: number },
     q: { firstParent: string; lastParent: string; after: [string, string] | null; limit: number },
   ): Promise<[string, string][]>;
   /** Up to `limit` of a small run's dependencies, for its graph. */
@@ -53,7 +53,7 @@ export interface FinishedWorkflowSource {
   /** Marks the run archived if it is still as selected; false when it changed. */
   mark(run: ArchivableRun): Promise<boolean>;
   /** Deletes one batch of a marked run's rows; 0 when nothing is left. */
-  deleteBatch(id: string, limit: number): Promise<number>;
+  deleteBatch(run: { id: string; partition: number }, limit: number): Promise<number>;
 }
 
 /** Where a copy of a run lives in history: the run and the version it was copied at. */

@@ -36,6 +36,8 @@ export function archivedGraphFits(run: { nodeCount: number; edgeCount: number })
 /** A finished run the archiver may move; `archived`: its copy is complete, only its delete is left. */
 export interface ArchivableRun {
   id: string;
+  /** The run's partition, the key of its rows (docs/sharding.md). */
+  partition: number;
   tenantId: string;
   state: WorkflowState;
   /** The run's updated_at as selected: the version of its copy and the fence of its mark. */

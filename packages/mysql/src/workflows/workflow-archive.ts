@@ -20,18 +20,31 @@ const DELETE_BATCHES = [
 ];
 const DELETE_RUN = loadSql(import.meta.url, './archive-delete-run.sql');
 
-/** Finished runs ready for history, oldest first (at most `limit` of each final state). */
+/**
+ * Finished runs of a group of partitions (one shard on Vitess, docs/sharding.md) ready for history,
+ * oldest first (at most `limit` of each final state).
+ */
 export async function selectArchivableWorkflows(
   pool: Pool,
-  args: { limit: number; deadRetentionSeconds: number },
+  args: { limit: number; deadRetentionSeconds: number; partitions: readonly number[] },
 ): Promise<ArchivableRun[]> {
-  const { limit, deadRetentionSeconds: keep } = args;
-  const [rows] = await pool.query<RowDataPacket[]>(SELECT_ARCHIVABLE, [limit, keep, limit, keep, limit]);
+  const { limit, deadRetentionSeconds: keep, partitions: group } = args;
+  const [rows] = await pool.query<RowDataPacket[]>(SELECT_ARCHIVABLE, [
+    group,
+    limit,
+    keep,
+    group,
+    limit,
+    keep,
+    group,
+    limit,
+  ]);
   return rows
     .sort((a, b) => a.finished_at.getTime() - b.finished_at.getTime())
     .slice(0, limit)
     .map((r) => ({
       id: binToId(r.id),
+      partition: Number(r.partition),
       tenantId: binToId(r.tenant_id),
       state: r.state,
       updatedAt: r.updated_at,
@@ -45,13 +58,14 @@ export async function selectArchivableWorkflows(
  */
 export async function archiveNodePage(
   pool: Pool,
-  workflowId: string,
+  run: { id: string; partition: number },
   page: { limit: number; afterNodeId?: string },
 ): Promise<{ nodes: NodeRecord[]; liveJobs: number }> {
-  const nodes = await listWorkflowNodes(pool, workflowId, page);
+  const nodes = await listWorkflowNodes(pool, run.id, page);
   if (nodes.length === 0) return { nodes, liveJobs: 0 };
   const [rows] = await pool.query<RowDataPacket[]>(LIVE_NODE_JOBS, [
-    idToBin(workflowId),
+    run.partition,
+    idToBin(run.id),
     nodes[0]!.nodeId,
     nodes.at(-1)!.nodeId,
   ]);
@@ -61,12 +75,13 @@ export async function archiveNodePage(
 /** A page of the dependencies whose parent id is in [firstParent, lastParent], after a cursor. */
 export async function archiveEdgePage(
   pool: Pool,
-  workflowId: string,
+  run: { id: string; partition: number },
   q: { firstParent: string; lastParent: string; after: [string, string] | null; limit: number },
 ): Promise<[string, string][]> {
   const [afterParent, afterChild] = q.after ?? [q.firstParent, ''];
   const [rows] = await pool.query<RowDataPacket[]>(EDGES_PAGE, [
-    idToBin(workflowId),
+    run.partition,
+    idToBin(run.id),
     q.firstParent,
     q.lastParent,
     afterParent,
@@ -79,7 +94,12 @@ export async function archiveEdgePage(
 
 /** Marks a run archived if it is still as copied; false when it changed (a node retry reopened it). */
 export async function markWorkflowArchived(pool: Pool, run: ArchivableRun): Promise<boolean> {
-  const [res] = await pool.query<ResultSetHeader>(MARK, [idToBin(run.id), run.state, run.updatedAt]);
+  const [res] = await pool.query<ResultSetHeader>(MARK, [
+    run.partition,
+    idToBin(run.id),
+    run.state,
+    run.updatedAt,
+  ]);
   return res.affectedRows === 1;
 }
 
@@ -89,14 +109,15 @@ export async function markWorkflowArchived(pool: Pool, run: ArchivableRun): Prom
  */
 export async function deleteArchivedWorkflowBatch(
   pool: Pool,
-  workflowId: string,
+  run: { id: string; partition: number },
   limit: number,
 ): Promise<number> {
-  const id = idToBin(workflowId);
+  const id = idToBin(run.id);
+  const p = run.partition;
   for (const statement of DELETE_BATCHES) {
-    const [res] = await pool.query<ResultSetHeader>(statement, [id, id, limit]);
+    const [res] = await pool.query<ResultSetHeader>(statement, [p, id, p, id, limit]);
     if (res.affectedRows > 0) return res.affectedRows;
   }
-  const [res] = await pool.query<ResultSetHeader>(DELETE_RUN, [id, id]);
+  const [res] = await pool.query<ResultSetHeader>(DELETE_RUN, [p, id, p, id]);
   return res.affectedRows;
 }

@@ -57,15 +57,19 @@ export function mysqlFinishedWorkflowSource(
   options: { deadRetentionSeconds: number },
 ): FinishedWorkflowSource {
   return {
-    select: (limit) =>
-      selectArchivableWorkflows(pool, { limit, deadRetentionSeconds: options.deadRetentionSeconds }),
+    select: (limit, partitions) =>
+      selectArchivableWorkflows(pool, {
+        limit,
+        deadRetentionSeconds: options.deadRetentionSeconds,
+        partitions,
+      }),
     summary: (tenantId, id) => getWorkflow(pool, tenantId, id),
-    nodePage: (id, afterNodeId, limit) =>
-      archiveNodePage(pool, id, { limit, ...(afterNodeId ? { afterNodeId } : {}) }),
-    edgePage: (id, q) => archiveEdgePage(pool, id, q),
+    nodePage: (run, afterNodeId, limit) =>
+      archiveNodePage(pool, run, { limit, ...(afterNodeId ? { afterNodeId } : {}) }),
+    edgePage: (run, q) => archiveEdgePage(pool, run, q),
     edges: (id, limit) => listWorkflowEdges(pool, id, limit),
     mark: (run) => markWorkflowArchived(pool, run),
-    deleteBatch: (id, limit) => deleteArchivedWorkflowBatch(pool, id, limit),
+    deleteBatch: (run, limit) => deleteArchivedWorkflowBatch(pool, run, limit),
   };
 }
 

@@ -23,6 +23,7 @@ export class WorkflowArchiver {
   readonly #batchSize: number;
   readonly #deleteBatchSize: number;
   readonly #afterWrite: Failpoint;
+  readonly #groups: () => readonly { partitions: readonly number[] }[];
 
   constructor(deps: {
     source: FinishedWorkflowSource;
@@ -33,6 +34,8 @@ export class WorkflowArchiver {
     /** Rows one MySQL delete statement takes. */
     deleteBatchSize: number;
     afterWrite?: Failpoint | undefined;
+    /** The groups of partitions, one per shard (a shard map's `groups`); each pass serves each. */
+    groups: () => readonly { partitions: readonly number[] }[];
   }) {
     this.#source = deps.source;
     this.#write = deps.write;
@@ -40,11 +43,20 @@ export class WorkflowArchiver {
     this.#batchSize = deps.batchSize;
     this.#deleteBatchSize = deps.deleteBatchSize;
     this.#afterWrite = deps.afterWrite ?? (() => undefined);
+    this.#groups = deps.groups;
   }
 
-  /** One batch of runs; true when it was full, so the loop runs again at once. */
+  /** One batch of runs of each group; true when one was full, so the loop runs again at once. */
   async runOnce(): Promise<boolean> {
-    const runs = await this.#source.select(this.#batchSize);
+    let full = false;
+    for (const { partitions } of this.#groups()) {
+      if (await this.#runGroup(partitions)) full = true;
+    }
+    return full;
+  }
+
+  async #runGroup(partitions: readonly number[]): Promise<boolean> {
+    const runs = await this.#source.select(this.#batchSize, partitions);
     for (const run of runs) {
       if (!run.archived) {
         if (!(await this.#copy(run))) continue;
@@ -53,7 +65,7 @@ export class WorkflowArchiver {
         // version no reader looks up, and a later pass copies it again.
         if (!(await this.#source.mark(run))) continue;
       }
-      while ((await this.#source.deleteBatch(run.id, this.#deleteBatchSize)) > 0);
+      while ((await this.#source.deleteBatch(run, this.#deleteBatchSize)) > 0);
       this.#metrics.workflowsArchived.inc();
     }
     return runs.length >= this.#batchSize;
@@ -67,7 +79,7 @@ export class WorkflowArchiver {
     const placement = new NodePlacement();
     let after: string | undefined;
     for (;;) {
-      const page = await this.#source.nodePage(run.id, after, ARCHIVE_NODE_BUCKET_SIZE);
+      const page = await this.#source.nodePage(run, after, ARCHIVE_NODE_BUCKET_SIZE);
       // A node job not archived yet: the run follows its jobs into history, never before them.
       if (page.liveJobs > 0) return false;
       if (page.nodes.length === 0) break;
@@ -79,7 +91,7 @@ export class WorkflowArchiver {
       const lastParent = page.nodes.at(-1)!.nodeId;
       let cursor: [string, string] | null = null;
       for (;;) {
-        const edges = await this.#source.edgePage(run.id, {
+        const edges = await this.#source.edgePage(run, {
           firstParent,
           lastParent,
           after: cursor,
