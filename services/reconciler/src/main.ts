@@ -1,4 +1,5 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
+import { createShardMap } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
 import {
@@ -22,6 +23,13 @@ async function main(config: ReconcilerConfig): Promise<void> {
   });
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const instance = instanceId('reconciler', config.INSTANCE_ID);
+  // The partition groups the passes work by, one per shard on Vitess (docs/sharding.md).
+  const shards = await createShardMap(pool, {
+    topology: config.MYSQL_TOPOLOGY,
+    partitions: config.SCHEDULER_PARTITIONS,
+    keyspace: config.VITESS_KEYSPACE,
+  });
+  const groups = () => shards.groups();
   await runWorker({
     service: 'reconciler',
     logLevel: config.LOG_LEVEL,
@@ -33,7 +41,7 @@ async function main(config: ReconcilerConfig): Promise<void> {
       const store = mysqlClaimStore(pool, traces);
       const metrics = new ReconcilerMetrics(registry);
       const batchSize = config.RECONCILER_BATCH_SIZE;
-      const reconciler = new Reconciler({ store, metrics, batchSize });
+      const reconciler = new Reconciler({ store, metrics, batchSize, groups });
       const workflows = new WorkflowSweep({
         sweep: mysqlWorkflowSweeper(pool),
         gauges: mysqlWorkflowGauges(pool),
@@ -77,7 +85,7 @@ async function main(config: ReconcilerConfig): Promise<void> {
       ];
       if (kubernetes) {
         const gone = kubernetesGoneExecutors(kubernetes.api, kubernetes.namespace, logger);
-        const sweep = new GoneExecutorSweep({ store, gone, metrics, batchSize });
+        const sweep = new GoneExecutorSweep({ store, gone, metrics, batchSize, groups });
         loops.push(
           new Loop({
             name: 'kubernetes-executors',
@@ -93,6 +101,7 @@ async function main(config: ReconcilerConfig): Promise<void> {
         ready: () => pingMysql(pool),
         stopSteps: [
           { name: 'operation lease', run: () => operations.release() },
+          { name: 'shard map', run: async () => shards.close() },
           { name: 'mysql', run: () => pool.end() },
         ],
       };

@@ -2,11 +2,14 @@ import type { MaintenanceGauges, Operation, ReleaseResult } from '@dsched/domain
 
 export type { MaintenanceGauges, ReleaseResult };
 
-/** The reconciler's statements on the queue, each one batch. */
+/**
+ * The reconciler's statements on the queue, each one batch of one group of partitions (one shard
+ * on Vitess: docs/sharding.md).
+ */
 export interface ClaimStore {
-  releaseExpired(limit: number): Promise<ReleaseResult>;
-  failPastDeadline(limit: number): Promise<ReleaseResult>;
-  releaseClaimsOf(owners: string[], limit: number): Promise<ReleaseResult>;
+  releaseExpired(limit: number, partitions: readonly number[]): Promise<ReleaseResult>;
+  failPastDeadline(limit: number, partitions: readonly number[]): Promise<ReleaseResult>;
+  releaseClaimsOf(owners: string[], limit: number, partitions: readonly number[]): Promise<ReleaseResult>;
   runningOwners(): Promise<string[]>;
   gauges(): Promise<MaintenanceGauges>;
 }

@@ -18,9 +18,10 @@ import type { ClaimStore, OperationStore, WorkflowGaugeReader, WorkflowSweeper }
 export function mysqlClaimStore(pool: Pool, traces?: JobTraces): ClaimStore {
   const spans = (reason: string) => traces && endSpans(traces, 'reconcile', { reason, batch: true });
   return {
-    releaseExpired: (limit) => releaseExpiredClaims(pool, limit, spans('lease_expired')),
-    failPastDeadline: (limit) => failPastDeadline(pool, limit, spans('deadline')),
-    releaseClaimsOf: (owners, limit) => releaseClaimsOf(pool, owners, limit, spans('executor_gone')),
+    releaseExpired: (limit, group) => releaseExpiredClaims(pool, limit, spans('lease_expired'), null, group),
+    failPastDeadline: (limit, group) => failPastDeadline(pool, limit, spans('deadline'), null, group),
+    releaseClaimsOf: (owners, limit, group) =>
+      releaseClaimsOf(pool, owners, limit, spans('executor_gone'), null, group),
     runningOwners: () => runningClaimOwners(pool),
     gauges: () => readMaintenanceGauges(pool),
   };

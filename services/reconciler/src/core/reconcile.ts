@@ -5,26 +5,35 @@ import type { ClaimStore, GoneExecutors } from '../ports.ts';
 // SKIP LOCKED, so two replicas take disjoint batches, and every update is fenced by the attempt
 // it read, so a claim renewed or finished meanwhile is left alone.
 
-/** Expired claims and asynchronous jobs past their deadline, one batch of each per pass. */
+/** The groups of partitions, one per shard (a shard map's `groups`): each pass serves each. */
+export type Groups = () => readonly { partitions: readonly number[] }[];
+
+/** Expired claims and asynchronous jobs past their deadline, one batch of each per group per pass. */
 export class Reconciler {
   readonly #store: ClaimStore;
   readonly #metrics: ReconcilerMetrics;
   readonly #batchSize: number;
+  readonly #groups: Groups;
 
-  constructor(deps: { store: ClaimStore; metrics: ReconcilerMetrics; batchSize: number }) {
+  constructor(deps: { store: ClaimStore; metrics: ReconcilerMetrics; batchSize: number; groups: Groups }) {
     this.#store = deps.store;
     this.#metrics = deps.metrics;
     this.#batchSize = deps.batchSize;
+    this.#groups = deps.groups;
   }
 
   /** Returns true when a batch was full, so the loop runs again at once. */
   async runOnce(): Promise<boolean> {
-    const expired = await this.#store.releaseExpired(this.#batchSize);
-    this.#metrics.count('lease_expired', expired);
-    const late = await this.#store.failPastDeadline(this.#batchSize);
-    this.#metrics.count('deadline', late);
     const full = (r: { released: number; dead: number }) => r.released + r.dead >= this.#batchSize;
-    return full(expired) || full(late);
+    let again = false;
+    for (const { partitions } of this.#groups()) {
+      const expired = await this.#store.releaseExpired(this.#batchSize, partitions);
+      this.#metrics.count('lease_expired', expired);
+      const late = await this.#store.failPastDeadline(this.#batchSize, partitions);
+      this.#metrics.count('deadline', late);
+      if (full(expired) || full(late)) again = true;
+    }
+    return again;
   }
 }
 
@@ -38,17 +47,20 @@ export class GoneExecutorSweep {
   readonly #gone: GoneExecutors;
   readonly #metrics: ReconcilerMetrics;
   readonly #batchSize: number;
+  readonly #groups: Groups;
 
   constructor(deps: {
     store: ClaimStore;
     gone: GoneExecutors;
     metrics: ReconcilerMetrics;
     batchSize: number;
+    groups: Groups;
   }) {
     this.#store = deps.store;
     this.#gone = deps.gone;
     this.#metrics = deps.metrics;
     this.#batchSize = deps.batchSize;
+    this.#groups = deps.groups;
   }
 
   async runOnce(): Promise<boolean> {
@@ -56,9 +68,13 @@ export class GoneExecutorSweep {
     if (owners.length === 0) return false;
     const gone = await this.#gone(owners);
     if (gone.length === 0) return false;
-    const r = await this.#store.releaseClaimsOf(gone, this.#batchSize);
-    this.#metrics.count('executor_gone', r);
-    return r.released + r.dead >= this.#batchSize;
+    let again = false;
+    for (const { partitions } of this.#groups()) {
+      const r = await this.#store.releaseClaimsOf(gone, this.#batchSize, partitions);
+      this.#metrics.count('executor_gone', r);
+      if (r.released + r.dead >= this.#batchSize) again = true;
+    }
+    return again;
   }
 }
 

@@ -1,4 +1,10 @@
-import type { JobsEnded, MaintenanceGauges, ReleaseResult } from '@dsched/domain';
+import {
+  allPartitions,
+  DEFAULT_PARTITIONS,
+  type JobsEnded,
+  type MaintenanceGauges,
+  type ReleaseResult,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../../ids.ts';
 import { databaseNow } from '../../pool.ts';
@@ -57,10 +63,18 @@ interface CountRow extends RowDataPacket {
 const NONE: ReleaseResult = { released: 0, dead: 0 };
 
 /**
+ * The group a pass serves when its caller names none: every partition of the default count. Tests
+ * only; the reconciler passes each group of its shard map (docs/sharding.md).
+ */
+const EVERY = allPartitions(DEFAULT_PARTITIONS);
+
+/**
  * What sets one pass apart from the others: its locking select, its fenced update (each with its
  * parameters at the pass's instant) and what the attempt rows it ends say.
  */
 interface Pass {
+  /** The group of partitions the pass serves: every statement is keyed by it. */
+  partitions: readonly number[];
   select: string;
   selectParams: (now: Date) => unknown[];
   update: string;
@@ -103,10 +117,11 @@ async function releaseBatch(
   const { errorClass, error } = pass.attemptEnd;
   // A claimed job's attempt row is written here from the job row, before the update forgets the
   // executor; a parked job's attempt row exists (open) and is closed after it.
-  await conn.query(INSERT_ATTEMPTS, [now, now, errorClass, error, now, now, ids, pairs]);
+  const group = pass.partitions;
+  await conn.query(INSERT_ATTEMPTS, [now, now, errorClass, error, now, now, group, ids, pairs]);
   const [res] = await conn.query<ResultSetHeader>(pass.update, pass.updateParams(now, ids, pairs));
   if (res.affectedRows === 0) return { result: NONE, traced: [] };
-  await conn.query(CLOSE_ATTEMPTS, [now, errorClass, error, now, ids, pairs]);
+  await conn.query(CLOSE_ATTEMPTS, [now, errorClass, error, now, group, ids, pairs]);
   // The rows stay locked from the select to here, so the update changed exactly those rows and
   // `spent` (read under the lock) says which of them went to the DLQ, the others back to pending.
   // Either way an attempt ended here, as one an executor recorded: the finish path follows it.
@@ -141,12 +156,14 @@ export function releaseExpiredClaims(
   limit: number,
   onEnded?: JobsEnded,
   at: Date | null = null,
+  partitions: readonly number[] = EVERY,
 ): Promise<ReleaseResult> {
   const pass: Pass = {
+    partitions,
     select: SELECT_EXPIRED,
-    selectParams: (now) => [now, limit],
+    selectParams: (now) => [now, partitions, limit],
     update: RELEASE_EXPIRED,
-    updateParams: (now, ids, pairs) => [now, now, now, ids, pairs, now],
+    updateParams: (now, ids, pairs) => [now, now, now, partitions, ids, pairs, now],
     attemptEnd: { errorClass: 'lease_expired', error: 'claim lease expired before the outcome was recorded' },
   };
   return runPass(pool, pass, onEnded, at);
@@ -158,12 +175,14 @@ export function failPastDeadline(
   limit: number,
   onEnded?: JobsEnded,
   at: Date | null = null,
+  partitions: readonly number[] = EVERY,
 ): Promise<ReleaseResult> {
   const pass: Pass = {
+    partitions,
     select: SELECT_PAST_DEADLINE,
-    selectParams: (now) => [now, limit],
+    selectParams: (now) => [now, partitions, limit],
     update: FAIL_PAST_DEADLINE,
-    updateParams: (now, ids, pairs) => [now, now, now, ids, pairs, now],
+    updateParams: (now, ids, pairs) => [now, now, now, partitions, ids, pairs, now],
     attemptEnd: { errorClass: 'deadline', error: 'no completion before the deadline' },
   };
   return runPass(pool, pass, onEnded, at);
@@ -176,13 +195,15 @@ export async function releaseClaimsOf(
   limit: number,
   onEnded?: JobsEnded,
   at: Date | null = null,
+  partitions: readonly number[] = EVERY,
 ): Promise<ReleaseResult> {
   if (owners.length === 0) return NONE;
   const pass: Pass = {
+    partitions,
     select: SELECT_OF_OWNERS,
-    selectParams: () => [owners, limit],
+    selectParams: () => [owners, partitions, limit],
     update: RELEASE_OF_OWNERS,
-    updateParams: (now, ids, pairs) => [now, now, now, ids, pairs, owners],
+    updateParams: (now, ids, pairs) => [now, now, now, partitions, ids, pairs, owners],
     attemptEnd: { errorClass: 'executor_gone', error: 'the executor holding the claim is gone' },
   };
   return runPass(pool, pass, onEnded, at);
