@@ -90,6 +90,7 @@ function makeTick(lookaheadS: number): SchedulerTick {
     }),
     limits: { maxJobs: 5000, plan: { misfireThresholdMs: 60_000, maxCatchUp: 100, maxPerPass: 100 } },
     scope: () => ({ holder: keeper.holder, held: keeper.held() }),
+    shardOf: () => '-', // one primary: one group
     onLost: (p) => {
       throw new Error(`bench lost partitions ${p.join(',')}`);
     },

@@ -63,6 +63,7 @@ async function taskWithJobs(tenantId: string, path: string, callbacks: Record<st
       conn,
       Array.from({ length: n }, (_, i) => ({
         taskId: idToBin(task.id),
+        partition: 0,
         occurrence: new Date(base - i * 1000).toISOString(),
         kind: 'scheduled' as const,
         tagged: false,

@@ -42,6 +42,7 @@ async function taskWithJobs(
       conn,
       Array.from({ length: n }, (_, i) => ({
         taskId: idToBin(task.id),
+        partition: 0,
         occurrence: new Date(T0 + i * 60_000).toISOString(),
         kind: 'scheduled' as const,
         tagged: false,
@@ -287,6 +288,7 @@ describe('pause after failures', () => {
         [
           {
             taskId: idToBin(task.id),
+            partition: 0,
             occurrence: new Date(T0 + 10 * 60_000).toISOString(),
             kind: 'scheduled',
             tagged: false,

@@ -86,6 +86,31 @@ describe('the due set', () => {
     expect(await jobTimes(db.pool, task!.id)).toEqual([]);
     expect((await nextFireOf(db.pool, task!.id))!.getTime()).toBe(at.getTime() + MINUTE);
   });
+
+  it('moves each task of a batch to its own next fire, whatever its place among the ids', async () => {
+    const now = await dbNow(db.pool);
+    const past = new Date(now.getTime() - 5_000);
+    // 300 daily tasks, each at a minute of its own (00:00 to 04:59 UTC): 300 different next fires.
+    const minuteOf = (i: number) => `${i % 60} ${Math.floor(i / 60)} * * *`;
+    const tasks = await addTasks(
+      db.pool,
+      Array.from({ length: 300 }, (_, i) => cronTask(tenantId, minuteOf(i), past)),
+      5,
+    );
+    const r = await materialise(db.pool, { limit: 1000 });
+    expect(r.dueTasks).toBe(300);
+    const wrong: string[] = [];
+    for (const [i, t] of tasks.entries()) {
+      const next = (await nextFireOf(db.pool, t.id))!;
+      const ok =
+        next.getTime() > now.getTime() &&
+        next.getTime() <= now.getTime() + 86_400_000 &&
+        next.getUTCMinutes() === i % 60 &&
+        next.getUTCHours() === Math.floor(i / 60);
+      if (!ok) wrong.push(`${minuteOf(i)}: ${next.toISOString()}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe('job rows', () => {
@@ -105,6 +130,7 @@ describe('job rows', () => {
         [
           {
             taskId: idToBin(task!.id),
+            partition: 0,
             occurrence: 'backfill:x',
             kind: 'backfill',
             scheduledFor,
@@ -113,6 +139,7 @@ describe('job rows', () => {
           },
           {
             taskId: idToBin(task!.id),
+            partition: 0,
             occurrence: scheduledFor.toISOString(),
             kind: 'scheduled',
             tagged: false,

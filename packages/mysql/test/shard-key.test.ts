@@ -94,7 +94,13 @@ describe('the shard key', () => {
     });
     expect(made.jobsInserted).toBe(1);
     await recordOccurrenceSkips(db.pool, [
-      { taskId, from: new Date(Date.now() - 60_000), to: new Date(Date.now() - 30_000), reason: 'misfire' },
+      {
+        taskId,
+        partition: TASK_PARTITION,
+        from: new Date(Date.now() - 60_000),
+        to: new Date(Date.now() - 30_000),
+        reason: 'misfire',
+      },
     ]);
     // A run in its own partition: nodes, edges, tags, root jobs; then outputs and the walk's jobs.
     const wf = await submitWorkflow(db.pool, tenant.id, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], {
@@ -200,7 +206,7 @@ describe('the plans of the writes that read their owner’s partition', () => {
       't',
       ['task_id', 'skipped_from', 'skipped_to', 'reason', 'created_at'],
       [0, 1].map(() => [id(), new Date(), new Date(), 'misfire', new Date()]),
-      [],
+      [[0, 1]],
     ],
   ];
   for (const [file, sql, owner, columns, values, after] of cases) {

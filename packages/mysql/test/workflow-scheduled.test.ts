@@ -39,6 +39,7 @@ async function occurrence(taskId: string, at: string): Promise<string> {
         {
           id: jobId,
           taskId: idToBin(taskId),
+          partition: 0,
           occurrence: at,
           kind: 'scheduled',
           tagged: false,

@@ -34,7 +34,15 @@ export const schedulerConfigSchema = z
   .refine((c) => c.SCHEDULER_LEASE_CHECK_MS * 2 <= c.SCHEDULER_LEASE_TTL_MS, {
     path: ['SCHEDULER_LEASE_CHECK_MS'],
     message: 'must be at most half of SCHEDULER_LEASE_TTL_MS',
-  });
+  })
+  // reverse_bits gives each of 2^k shards P/2^k partitions only when P is a power of two (docs/sharding.md).
+  .refine(
+    (c) => c.MYSQL_TOPOLOGY !== 'vitess' || (c.SCHEDULER_PARTITIONS & (c.SCHEDULER_PARTITIONS - 1)) === 0,
+    {
+      path: ['SCHEDULER_PARTITIONS'],
+      message: 'must be a power of two when MYSQL_TOPOLOGY=vitess',
+    },
+  );
 
 export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
+import { createShardMap } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { mysqlDueMaterialiser, mysqlPartitionLeases } from './adapters/mysql.ts';
 import { loadSchedulerConfig, type SchedulerConfig } from './config.ts';
@@ -19,6 +20,14 @@ async function main(config: SchedulerConfig): Promise<void> {
     instanceId: instanceId('scheduler', config.INSTANCE_ID),
     build: async ({ logger, registry, traces }) => {
       const metrics = new SchedulerMetrics(registry);
+      // Each batch is drawn from the partitions of one shard (docs/sharding.md); a keyspace vtgate
+      // does not serve stops the service here.
+      const shards = await createShardMap(pool, {
+        topology: config.MYSQL_TOPOLOGY,
+        partitions: config.SCHEDULER_PARTITIONS,
+        keyspace: config.VITESS_KEYSPACE,
+        onError: (err) => logger.warn({ err }, 'shard map refresh failed; keeping the last one'),
+      });
       // One holder id per process start, so a restarted replica never mistakes old leases for its own.
       const holder = `${instanceId('scheduler', config.INSTANCE_ID)}#${randomBytes(4).toString('hex')}`;
       const keeper = new PartitionLeaseKeeper({
@@ -49,6 +58,7 @@ async function main(config: SchedulerConfig): Promise<void> {
           },
         },
         scope,
+        shardOf: (partition) => shards.groupOf(partition).shard,
         onLost: (partitions) => {
           logger.warn({ partitions }, 'partition leases lost: no longer materialising them');
           keeper.lost(partitions);
@@ -59,7 +69,12 @@ async function main(config: SchedulerConfig): Promise<void> {
       const loops = [
         new Loop({
           name: 'tick',
-          runOnce: () => tick.runOnce(),
+          // A failed batch may have met a shard map a moment old (a resharding's cut-over): read it again.
+          runOnce: () =>
+            tick.runOnce().catch(async (err: unknown) => {
+              await shards.refresh().catch(() => undefined);
+              throw err;
+            }),
           intervalMs: config.SCHEDULER_TICK_MS,
           logger,
         }),
@@ -94,7 +109,13 @@ async function main(config: SchedulerConfig): Promise<void> {
               if (leased) await keeper.stop();
             },
           },
-          { name: 'mysql', run: () => pool.end() },
+          {
+            name: 'mysql',
+            run: () => {
+              shards.close();
+              return pool.end();
+            },
+          },
         ],
       };
     },

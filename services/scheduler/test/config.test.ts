@@ -13,7 +13,11 @@ describe('scheduler configuration', () => {
       SCHEDULER_LEASE_TTL_MS: 10_000,
       SCHEDULER_LEASE_CHECK_MS: 1_000,
       SCHEDULER_LOOKAHEAD_S: 10,
+      MYSQL_TOPOLOGY: 'single',
+      VITESS_KEYSPACE: 'dsched',
     });
+    // 48 partitions are fine on one primary; on Vitess they must be a power of two.
+    expect(loadSchedulerConfig({ ...base, SCHEDULER_PARTITIONS: '48' }).SCHEDULER_PARTITIONS).toBe(48);
   });
 
   it.each([
@@ -22,6 +26,8 @@ describe('scheduler configuration', () => {
     [{ SCHEDULER_LEASE_TTL_MS: '3000', SCHEDULER_LEASE_CHECK_MS: '2000' }, 'SCHEDULER_LEASE_CHECK_MS'],
     [{ SCHEDULER_PARTITIONS: '0' }, 'SCHEDULER_PARTITIONS'],
     [{ SCHEDULER_BATCH_SIZE: 'lots' }, 'SCHEDULER_BATCH_SIZE'],
+    [{ MYSQL_TOPOLOGY: 'sharded' }, 'MYSQL_TOPOLOGY'],
+    [{ MYSQL_TOPOLOGY: 'vitess', SCHEDULER_PARTITIONS: '48' }, 'SCHEDULER_PARTITIONS'],
   ])('refuses %j naming %s', (env, variable) => {
     try {
       loadSchedulerConfig({ ...base, ...env });

@@ -66,7 +66,9 @@ describe('GET /v1/tasks/{id}/audit', () => {
       records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })),
       allPartitions(DEFAULT_PARTITIONS),
     );
-    await recordOccurrenceSkips(db.pool, [{ taskId: task.id, from: h(4), to: h(4), reason: 'overlap' }]);
+    await recordOccurrenceSkips(db.pool, [
+      { taskId: task.id, partition: 0, from: h(4), to: h(4), reason: 'overlap' },
+    ]);
     const before = await missingCount();
 
     const res = await app.inject({

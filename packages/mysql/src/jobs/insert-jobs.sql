@@ -10,7 +10,10 @@
 -- failures (counts_failures): its outcome then knows from the row what follows it. Its flow
 -- control (key, parallelism, rate; docs/flow-control.md) is copied into columns the claim reads, and
 -- its tags (docs/tags.md) into the job's own (insert-job-tags.sql then indexes them).
--- Parameters: created_at, updated_at, then :rows
+-- Keyed by the jobs' partitions (`t.partition IN`, their tasks'; each inserted row carries its
+-- task's), so through vtgate the read of the tasks and every row written reach one shard when the
+-- partitions are one group's (docs/sharding.md).
+-- Parameters: created_at, updated_at, then :rows, then partitions (list)
 -- Returns: affected rows
 INSERT IGNORE INTO jobs (id, tenant_id, task_id, occurrence, kind, scheduled_for, priority, lane, state,
                          attempt, max_attempts, run_at, target, retry, callbacks, counts_failures,
@@ -26,3 +29,4 @@ SELECT j.id, t.tenant_id, t.id, j.occurrence, j.kind, j.scheduled_for,
        t.tags, t.`partition`
   FROM (:rows) AS j
   JOIN tasks t ON t.id = j.task_id
+ WHERE t.`partition` IN (?)

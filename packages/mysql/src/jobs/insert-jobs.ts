@@ -14,6 +14,8 @@ const INSERT_JOB_TAGS = loadSql(import.meta.url, './insert-job-tags.sql');
  */
 export interface NewJob {
   taskId: Buffer;
+  /** Its task's partition (the shard key): the statement is keyed by the jobs' partitions. */
+  partition: number;
   occurrence: string;
   kind: 'scheduled' | 'trigger' | 'backfill';
   scheduledFor: Date;
@@ -32,7 +34,7 @@ export interface NewJob {
  */
 export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date): Promise<number> {
   if (jobs.length === 0) return 0;
-  const ids = jobs.map((j) => idToBin(j.id ?? newId(now.getTime())));
+  const ids = jobs.map((j) => idToBin(j.id ?? newId(now.getTime(), j.partition)));
   const rows = withRows(
     INSERT_JOBS,
     ['id', 'task_id', 'occurrence', 'kind', 'scheduled_for', 'trace', 'run_at'],
@@ -46,11 +48,12 @@ export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date
       j.runAt,
     ]),
   );
-  const [res] = await conn.query<ResultSetHeader>(rows.sql, [now, now, ...rows.params]);
+  const partitions = [...new Set(jobs.map((j) => j.partition))];
+  const [res] = await conn.query<ResultSetHeader>(rows.sql, [now, now, ...rows.params, partitions]);
   const tagged = jobs.flatMap((j, i) => (j.tagged ? [[ids[i], j.taskId]] : []));
   if (tagged.length > 0 && res.affectedRows > 0) {
     const tags = withRows(INSERT_JOB_TAGS, ['id', 'task_id'], tagged);
-    await conn.query(tags.sql, tags.params);
+    await conn.query(tags.sql, [...tags.params, partitions]);
   }
   return res.affectedRows;
 }

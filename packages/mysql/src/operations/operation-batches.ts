@@ -212,7 +212,7 @@ async function changeTasks(
     try {
       const change = decide(task, now);
       if (!change) continue;
-      await writeTaskChange(conn, task.version, change);
+      await writeTaskChange(conn, task.version, change, Number(locked.partition));
       done++;
     } catch (err) {
       if (!(err instanceof DschedError)) throw err;

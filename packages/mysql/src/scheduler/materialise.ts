@@ -135,7 +135,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     const forbidding = tasks.filter((t) => t.overlap_policy === 'forbid').map((t) => t.id);
     const live = new Set<string>();
     if (forbidding.length > 0) {
-      const [rows] = await conn.query<LiveRunRow[]>(SELECT_LIVE_RUNS, [forbidding]);
+      const [rows] = await conn.query<LiveRunRow[]>(SELECT_LIVE_RUNS, [forbidding, partitions]);
       for (const r of rows) live.add(r.task_id.toString('hex'));
     }
 
@@ -174,6 +174,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     const jobs: NewJob[] = plan.jobs.map((j, i) => ({
       id: ids[i]!,
       taskId: bins.get(j.taskId)!,
+      partition: partitionOf.get(j.taskId)!,
       occurrence: j.occurrence,
       kind: 'scheduled',
       scheduledFor: j.scheduledFor,
@@ -184,14 +185,14 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     for (const j of plan.jobs) result.scheduledFor.push(j.scheduledFor);
     const skips = plan.skips.map(({ taskId, range }) => {
       result.skipped[range.reason] = (result.skipped[range.reason] ?? 0) + 1;
-      return { taskId, ...inclusiveRange(range), reason: range.reason };
+      return { taskId, partition: partitionOf.get(taskId)!, ...inclusiveRange(range), reason: range.reason };
     });
     const advance = plan.advance.map(({ taskId, nextFireAt }) => [bins.get(taskId)!, nextFireAt] as const);
 
     result.jobsInserted = await insertJobs(conn, jobs, now);
     await recordOccurrenceSkips(conn, skips);
     if (advance.length > 0) {
-      const update = withCases(ADVANCE_TASKS, advance, [now, advance.map(([id]) => id)]);
+      const update = withCases(ADVANCE_TASKS, advance, [now, advance.map(([id]) => id), partitions]);
       await conn.query(update.sql, update.params);
     }
     return result;

@@ -18,16 +18,17 @@ export type SkipReason = 'misfire' | 'overlap' | 'paused';
  */
 export async function recordOccurrenceSkips(
   conn: Pool | PoolConnection,
-  skips: { taskId: string; from: Date; to: Date; reason: SkipReason }[],
+  skips: { taskId: string; partition: number; from: Date; to: Date; reason: SkipReason }[],
 ): Promise<void> {
   if (skips.length === 0) return;
-  // Each takes its task's partition (the shard key) from the task row, which the caller holds locked.
+  // Each takes its task's partition (the shard key) from the task row, which the caller holds
+  // locked; the statement is keyed by the tasks' partitions.
   const insert = withRows(
     SKIPS_INSERT,
     ['task_id', 'skipped_from', 'skipped_to', 'reason', 'created_at'],
     skips.map((s) => [idToBin(s.taskId), s.from, s.to, s.reason, new Date()]),
   );
-  await conn.query(insert.sql, insert.params);
+  await conn.query(insert.sql, [...insert.params, [...new Set(skips.map((s) => s.partition))]]);
 }
 
 /**

@@ -40,7 +40,9 @@ export async function applyTaskPlan(pool: Pool, args: ApplyArgs): Promise<ApplyP
     const plan = args.decide(keyed, await databaseNow(conn));
     if (plan.result.dryRun) return plan;
     // Deletes first: their quota is free for the creates.
-    for (const { readVersion, change } of plan.changes) await writeTaskChange(conn, readVersion, change);
+    for (const { readVersion, change } of plan.changes) {
+      await writeTaskChange(conn, readVersion, change, args.partitionOf(change.task.id));
+    }
     if (plan.creates.length > 0) {
       const n = plan.creates.length;
       const [reserved] = await conn.query<ResultSetHeader>(RESERVE_QUOTAS, [n, idToBin(args.tenantId), n]);

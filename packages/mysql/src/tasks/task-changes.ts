@@ -96,7 +96,11 @@ export async function lockTask(conn: PoolConnection, tenantId: string, id: strin
   return rows[0] ?? null;
 }
 
-async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): Promise<void> {
+async function applyToUnstartedJobs(
+  conn: PoolConnection,
+  change: TaskChange,
+  partition: number,
+): Promise<void> {
   if (change.unstarted === 'keep') return;
   const t = change.task;
   const kinds = change.kinds === 'all' ? ['scheduled', 'trigger', 'backfill'] : ['scheduled'];
@@ -113,6 +117,7 @@ async function applyToUnstartedJobs(conn: PoolConnection, change: TaskChange): P
       // The replacement's id carries the partition of the job it replaces: its task's.
       id: newId(t.updatedAt.getTime(), Number(j.partition)),
       taskId: idToBin(t.id),
+      partition,
       occurrence: j.occurrence,
       kind: j.kind,
       scheduledFor: j.scheduled_for,
@@ -143,7 +148,7 @@ export async function changeTask(
     const current = rowToTask(row);
     const change = decide(current, await databaseNow(conn, at));
     if (!change) return { task: current, changed: false };
-    await writeTaskChange(conn, current.version, change);
+    await writeTaskChange(conn, current.version, change, Number(row.partition));
     return { task: change.task, changed: true };
   });
 }
@@ -151,12 +156,13 @@ export async function changeTask(
 /**
  * Writes a change to a task read under its row lock at `readVersion`, in the caller's transaction:
  * the task (fenced by that version), its unstarted jobs, the occurrences it skips, the tenant's
- * task count.
+ * task count. `partition`: the task's (the shard key its jobs and skips are keyed by).
  */
 export async function writeTaskChange(
   conn: PoolConnection,
   readVersion: number,
   change: TaskChange,
+  partition: number,
 ): Promise<void> {
   const t = change.task;
   try {
@@ -175,10 +181,10 @@ export async function writeTaskChange(
   }
   // Its tag index rows follow its tags (none once deleted): rewritten by the task's key.
   await writeTaskTags(conn, t, true);
-  await applyToUnstartedJobs(conn, change);
+  await applyToUnstartedJobs(conn, change, partition);
   if (change.skipped) {
     const s = change.skipped;
-    await recordOccurrenceSkips(conn, [{ taskId: t.id, ...inclusiveRange(s), reason: s.reason }]);
+    await recordOccurrenceSkips(conn, [{ taskId: t.id, partition, ...inclusiveRange(s), reason: s.reason }]);
   }
   if (change.releasesQuota) await conn.query(RELEASE_QUOTA, [idToBin(t.tenantId)]);
 }

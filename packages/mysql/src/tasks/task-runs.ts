@@ -61,6 +61,7 @@ export async function triggerTask(
     const key = occurrenceKey('trigger', now, discriminator ?? jobId);
     const job = {
       taskId: task.id,
+      partition: Number(task.partition),
       occurrence: key,
       kind: 'trigger' as const,
       scheduledFor: now,
@@ -94,6 +95,7 @@ export async function backfillTask(
       return {
         id,
         taskId: task.id,
+        partition: Number(task.partition),
         occurrence,
         kind: 'backfill' as const,
         scheduledFor: at,
