@@ -67,6 +67,47 @@ export function withRows(
 }
 
 /**
+ * A value for each row by its key, as a binary search: the statement's `:search` marker becomes
+ * `IF(key < ?, …, …)` nested about log2(n) deep over `pairs` sorted by key, so each row finds its
+ * value in log2(n) comparisons. `CASE key WHEN ? THEN ? …` (withCases) tries the pairs in turn, n/2
+ * on average, so a batch of n rows costs n²/2 comparisons (1,000 rows: half a million). A single-table
+ * expression, which vtgate passes to the rows' shard as it is (docs/sharding.md). Keys compare as
+ * the column does: binary ids (Buffer) bytewise, as BINARY(16) does. Only keys among `pairs` may
+ * reach the expression (the statement's WHERE says so): any other key gets a neighbour's value.
+ * `params` are the statement's other parameters, in order.
+ */
+export function withSearch(
+  statement: string,
+  key: string,
+  pairs: readonly (readonly [Buffer, unknown])[],
+  params: readonly unknown[],
+): { sql: string; params: unknown[] } {
+  if (pairs.length === 0) throw new Error('withSearch: no pairs');
+  const parts = withoutComments(statement).split(':search');
+  if (parts.length !== 2) throw new Error('withSearch: statement needs one :search marker');
+  const sorted = [...pairs].sort((a, b) => Buffer.compare(a[0], b[0]));
+  const searchParams: unknown[] = [];
+  const tree = (lo: number, hi: number): string => {
+    if (lo === hi) {
+      searchParams.push(sorted[lo]![1]);
+      return '?';
+    }
+    const mid = (lo + hi + 1) >> 1;
+    searchParams.push(sorted[mid]![0]);
+    return `IF(${key} < ?, ${tree(lo, mid - 1)}, ${tree(mid, hi)})`;
+  };
+  const search = tree(0, sorted.length - 1);
+  const before = parts[0]!.split('?').length - 1;
+  const after = parts[1]!.split('?').length - 1;
+  if (before + after !== params.length)
+    throw new Error(`withSearch: ${params.length} parameters for ${before + after} placeholders`);
+  return {
+    sql: parts[0] + search + parts[1],
+    params: [...params.slice(0, before), ...searchParams, ...params.slice(before)],
+  };
+}
+
+/**
  * `WHEN ? THEN ? …` for every `:cases` of a statement (as in `CASE id :cases END`), so one
  * single-table UPDATE gives each row its own value: vtgate plans that onto the rows' shards, an
  * UPDATE joined to a derived table of rows (withRows) or to JSON_TABLE it cannot

@@ -13,7 +13,7 @@ import { binToId } from '../ids.ts';
 import { insertJobs, type NewJob } from '../jobs/index.ts';
 import { partitionLeaseName } from '../leases/index.ts';
 import { databaseNow } from '../pool.ts';
-import { loadSql, withCases } from '../sql.ts';
+import { loadSql, withSearch } from '../sql.ts';
 import { inclusiveRange, recordOccurrenceSkips, scheduleFromRow } from '../tasks/index.ts';
 import { withTransaction } from '../transaction.ts';
 
@@ -192,7 +192,7 @@ export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Pr
     result.jobsInserted = await insertJobs(conn, jobs, now);
     await recordOccurrenceSkips(conn, skips);
     if (advance.length > 0) {
-      const update = withCases(ADVANCE_TASKS, advance, [now, advance.map(([id]) => id), partitions]);
+      const update = withSearch(ADVANCE_TASKS, 'id', advance, [now, advance.map(([id]) => id), partitions]);
       await conn.query(update.sql, update.params);
     }
     return result;
