@@ -1,3 +1,5 @@
+import { newId } from '@dsched/domain';
+import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import {
   itRoutesToOneShard,
@@ -6,7 +8,9 @@ import {
   routeOf,
   shardsIn,
 } from '@dsched/testkit/vitess-routes';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { idToBin } from '../src/ids.ts';
+import { withRows, withSearch } from '../src/sql.ts';
 
 // The route of each hot statement of materialise through vtgate (docs/sharding.md, invariant 12):
 // one shard, never scatter. Runs on the Vitess leg only (`pnpm test:vitess`: vitest.config.ts runs
@@ -16,12 +20,77 @@ const db = useTestDatabase(import.meta.url);
 
 const NOW = new Date('2026-12-05T09:00:00.000Z');
 
-/** The hot statements of materialise keyed by the partition. */
+// A task in each shard (partitions 0 and 1), so the inserts have task rows to copy and write.
+const tasks: Buffer[] = [];
+beforeAll(async () => {
+  const tenant = await createTenantWithKey(db.pool);
+  for (const p of [0, 1]) tasks.push(idToBin((await createTask(db.pool, cronTask(tenant.id), p)).id));
+});
+
+const JOB_COLUMNS = ['id', 'task_id', 'occurrence', 'kind', 'scheduled_for', 'trace', 'run_at'];
+/** insert-jobs.ts's literal rows: a job of each task (only the group's task matches the key). */
+const jobRows = () =>
+  tasks.map((t, i) => [
+    idToBin(newId(NOW.getTime(), i)),
+    t,
+    NOW.toISOString(),
+    'scheduled',
+    NOW,
+    Buffer.alloc(25),
+    NOW,
+  ]);
+const SKIP_COLUMNS = ['task_id', 'skipped_from', 'skipped_to', 'reason', 'created_at'];
+const skipRows = () => tasks.map((t) => [t, NOW, NOW, 'misfire', NOW]);
+const advancePairs = () => tasks.map((t) => [t, NOW] as const);
+
+/** A statement whose text the product builds (withRows, withSearch): its text and parameters from one build. */
+function built(
+  file: string,
+  build: (text: string, partitions: number[]) => { sql: string; params: unknown[] },
+): RoutedStatement {
+  return {
+    file,
+    text: (text, partitions) => build(text, partitions).sql,
+    params: (partitions) => build(productSql(file), partitions).params,
+  };
+}
+
+/** The hot statements of materialise keyed by the partition, each as materialise.ts sends it. */
 const KEYED: Record<string, RoutedStatement> = {
   'materialise: the due set (select-due-tasks)': {
     file: 'scheduler/select-due-tasks.sql',
     params: (partitions) => [partitions, NOW, NOW, 1001],
   },
+  'materialise: live runs of overlap-forbidding tasks (select-live-runs)': {
+    file: 'scheduler/select-live-runs.sql',
+    params: (partitions) => [tasks, partitions],
+  },
+  'materialise: the job insert (insert-jobs)': built('jobs/insert-jobs.sql', (text, partitions) => {
+    const rows = withRows(text, JOB_COLUMNS, jobRows());
+    return { sql: rows.sql, params: [NOW, NOW, ...rows.params, partitions] };
+  }),
+  'materialise: the jobs’ tag rows (insert-job-tags)': built(
+    'jobs/insert-job-tags.sql',
+    (text, partitions) => {
+      const rows = withRows(
+        text,
+        ['id', 'task_id'],
+        jobRows().map((r) => [r[0], r[1]]),
+      );
+      return { sql: rows.sql, params: [...rows.params, partitions] };
+    },
+  ),
+  'materialise: occurrence skips (occurrence-skips-insert)': built(
+    'tasks/occurrence-skips-insert.sql',
+    (text, partitions) => {
+      const rows = withRows(text, SKIP_COLUMNS, skipRows());
+      return { sql: rows.sql, params: [...rows.params, partitions] };
+    },
+  ),
+  'materialise: the advance of next_fire_at (advance-tasks)': built(
+    'scheduler/advance-tasks.sql',
+    (text, partitions) => withSearch(text, 'id', advancePairs(), [NOW, tasks, partitions]),
+  ),
 };
 
 describe('hot statements through vtgate', () => {
