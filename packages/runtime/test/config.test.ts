@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       DATABASE_URL: 'mysql://u:p@h:3306/db',
       DATABASE_POOL_SIZE: 10,
       MYSQL_TOPOLOGY: 'single',
+      SCHEDULER_PARTITIONS: 64,
+      VITESS_KEYSPACE: 'dsched',
     });
   });
 });
