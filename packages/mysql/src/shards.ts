@@ -56,6 +56,19 @@ function indexed(groups: readonly PartitionGroup[]): Map<number, PartitionGroup>
   return m;
 }
 
+/** The shard map's options from a service's configuration (runtime's mysqlConfigShape). */
+export function shardMapOptions(
+  config: { MYSQL_TOPOLOGY: MysqlTopology; SCHEDULER_PARTITIONS: number; VITESS_KEYSPACE: string },
+  onError?: (err: unknown) => void,
+): ShardMapOptions {
+  return {
+    topology: config.MYSQL_TOPOLOGY,
+    partitions: config.SCHEDULER_PARTITIONS,
+    keyspace: config.VITESS_KEYSPACE,
+    ...(onError ? { onError } : {}),
+  };
+}
+
 /** A ShardMap read from `pool` (see the top of this file). */
 export async function createShardMap(pool: Pool, options: ShardMapOptions): Promise<ShardMap> {
   const { topology, partitions } = options;

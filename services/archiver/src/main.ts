@@ -1,6 +1,6 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { createShardMap } from '@dsched/mysql/shards';
+import { createShardMap, shardMapOptions } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { traceHistoryWrites } from './adapters/archive-tracing.ts';
 import { failpoint } from './adapters/failpoint.ts';
@@ -20,11 +20,7 @@ async function main(config: ArchiverConfig): Promise<void> {
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const cassandra = await connectCassandra(cassandraSettings(config));
   // The partition groups the archiver works by, one per shard on Vitess (docs/sharding.md).
-  const shards = await createShardMap(pool, {
-    topology: config.MYSQL_TOPOLOGY,
-    partitions: config.SCHEDULER_PARTITIONS,
-    keyspace: config.VITESS_KEYSPACE,
-  });
+  const shards = await createShardMap(pool, shardMapOptions(config));
   await runWorker({
     service: 'archiver',
     logLevel: config.LOG_LEVEL,

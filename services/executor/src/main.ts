@@ -1,7 +1,7 @@
 import { partitionOfId } from '@dsched/domain';
 import { ClaimTenants } from '@dsched/mysql/jobs/claim';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { createShardMap } from '@dsched/mysql/shards';
+import { createShardMap, shardMapOptions } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, runWorker } from '@dsched/runtime';
 import { traceCalls, traceClaims, traceOutcomes } from './adapters/attempt-tracing.ts';
 import { httpTargetCaller } from './adapters/http-caller.ts';
@@ -31,12 +31,10 @@ async function main(config: ExecutorConfig): Promise<void> {
     build: async ({ logger, registry, traces }) => {
       // The groups of partitions the claims serve, one per shard (one on one primary); on Vitess a
       // keyspace vtgate does not serve stops the executor here, at its start.
-      const shards = await createShardMap(pool, {
-        topology: config.MYSQL_TOPOLOGY,
-        partitions: config.SCHEDULER_PARTITIONS,
-        keyspace: config.VITESS_KEYSPACE,
-        onError: (err) => logger.warn({ err }, 'shard map: reading the shards again failed'),
-      });
+      const shards = await createShardMap(
+        pool,
+        shardMapOptions(config, (err) => logger.warn({ err }, 'shard map: reading the shards again failed')),
+      );
       const call = httpTargetCaller({
         allow: config.EXECUTOR_ALLOWED_TARGETS,
         maxRequestBytes: config.EXECUTOR_MAX_REQUEST_BYTES,

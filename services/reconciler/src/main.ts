@@ -1,5 +1,5 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { createShardMap } from '@dsched/mysql/shards';
+import { createShardMap, shardMapOptions } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
 import {
@@ -24,11 +24,7 @@ async function main(config: ReconcilerConfig): Promise<void> {
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const instance = instanceId('reconciler', config.INSTANCE_ID);
   // The partition groups the passes work by, one per shard on Vitess (docs/sharding.md).
-  const shards = await createShardMap(pool, {
-    topology: config.MYSQL_TOPOLOGY,
-    partitions: config.SCHEDULER_PARTITIONS,
-    keyspace: config.VITESS_KEYSPACE,
-  });
+  const shards = await createShardMap(pool, shardMapOptions(config));
   const groups = () => shards.groups();
   await runWorker({
     service: 'reconciler',

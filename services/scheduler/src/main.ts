@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { createShardMap } from '@dsched/mysql/shards';
+import { createShardMap, shardMapOptions } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { mysqlDueMaterialiser, mysqlPartitionLeases } from './adapters/mysql.ts';
 import { loadSchedulerConfig, type SchedulerConfig } from './config.ts';
@@ -22,12 +22,12 @@ async function main(config: SchedulerConfig): Promise<void> {
       const metrics = new SchedulerMetrics(registry);
       // Each batch is drawn from the partitions of one shard (docs/sharding.md); a keyspace vtgate
       // does not serve stops the service here.
-      const shards = await createShardMap(pool, {
-        topology: config.MYSQL_TOPOLOGY,
-        partitions: config.SCHEDULER_PARTITIONS,
-        keyspace: config.VITESS_KEYSPACE,
-        onError: (err) => logger.warn({ err }, 'shard map refresh failed; keeping the last one'),
-      });
+      const shards = await createShardMap(
+        pool,
+        shardMapOptions(config, (err) =>
+          logger.warn({ err }, 'shard map refresh failed; keeping the last one'),
+        ),
+      );
       // One holder id per process start, so a restarted replica never mistakes old leases for its own.
       const holder = `${instanceId('scheduler', config.INSTANCE_ID)}#${randomBytes(4).toString('hex')}`;
       const keeper = new PartitionLeaseKeeper({
