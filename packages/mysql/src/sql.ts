@@ -163,16 +163,56 @@ export function withNamedCases(
   cases: Readonly<Record<string, readonly (readonly [unknown, unknown])[]>>,
   params: readonly unknown[],
 ): { sql: string; params: unknown[] } {
-  const split = withoutComments(statement).split(/:cases_([a-z_]+)/);
+  const { parts, lists } = namedLists(statement, 'cases', cases, 'withNamedCases');
+  return joinCases(parts, lists, params);
+}
+
+/**
+ * A value for each row by its key, for a statement whose rows share a few values: each
+ * `:groups_NAME` marker (as in `CASE :groups_n ELSE 0 END`) becomes `WHEN key IN (?) THEN ?` for
+ * each distinct value of its list, the IN list holding the keys that take it. Both servers sort an
+ * IN list of constants and search it, so a row costs about (distinct values × log2 n) comparisons,
+ * where `CASE key WHEN ? …` (withCases) costs n/2 of them: the walk's counts of a step that told E
+ * edges take at most √(2E) distinct values, as they sum to E (walk-count.sql). One single-table
+ * expression, which vtgate sends to the rows' shard as it is (docs/sharding.md). An empty list is
+ * `WHEN NULL THEN NULL` (the ELSE). `params` are the statement's other parameters, in order.
+ */
+export function withCaseGroups(
+  statement: string,
+  key: string,
+  cases: Readonly<Record<string, readonly (readonly [unknown, unknown])[]>>,
+  params: readonly unknown[],
+): { sql: string; params: unknown[] } {
+  const { parts, lists } = namedLists(statement, 'groups', cases, 'withCaseGroups');
+  const grouped = lists.map((list) => {
+    const byValue = new Map<unknown, unknown[]>();
+    for (const [k, value] of list) {
+      const keys = byValue.get(value);
+      if (keys) keys.push(k);
+      else byValue.set(value, [k]);
+    }
+    return [...byValue].map(([value, keys]): [unknown, unknown] => [keys, value]);
+  });
+  return joinCases(parts, grouped, params, `WHEN ${key} IN (?) THEN ?`);
+}
+
+/** A statement split at its markers `:PREFIX_NAME`, with the list of `cases` each marker names. */
+function namedLists(
+  statement: string,
+  prefix: string,
+  cases: Readonly<Record<string, readonly (readonly [unknown, unknown])[]>>,
+  caller: string,
+): { parts: string[]; lists: (readonly (readonly [unknown, unknown])[])[] } {
+  const split = withoutComments(statement).split(new RegExp(`:${prefix}_([a-z_]+)`));
   const parts = split.filter((_, i) => i % 2 === 0);
   const names = split.filter((_, i) => i % 2 === 1);
-  if (names.length === 0) throw new Error('withNamedCases: statement has no :cases_NAME marker');
+  if (names.length === 0) throw new Error(`${caller}: statement has no :${prefix}_NAME marker`);
   const lists = names.map((name) => {
     const list = cases[name];
-    if (!list) throw new Error(`withNamedCases: no list for :cases_${name}`);
+    if (!list) throw new Error(`${caller}: no list for :${prefix}_${name}`);
     return list;
   });
-  return joinCases(parts, lists, params);
+  return { parts, lists };
 }
 
 /** The parts of a statement joined by `WHEN ? THEN ? …` of each list, with the parameters in order. */
@@ -180,6 +220,7 @@ function joinCases(
   parts: readonly string[],
   lists: readonly (readonly (readonly [unknown, unknown])[])[],
   params: readonly unknown[],
+  when = 'WHEN ? THEN ?',
 ): { sql: string; params: unknown[] } {
   const out: unknown[] = [];
   let next = 0;
@@ -191,7 +232,7 @@ function joinCases(
     sql += part;
     const list = lists[i];
     if (!list) return;
-    sql += list.length === 0 ? 'WHEN NULL THEN NULL' : list.map(() => 'WHEN ? THEN ?').join(' ');
+    sql += list.length === 0 ? 'WHEN NULL THEN NULL' : list.map(() => when).join(' ');
     out.push(...list.flat());
   });
   if (next !== params.length)

@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { OUTCOME_ATTEMPT_COLUMNS } from '../src/jobs/outcome/outcomes.ts';
-import { clockedSql, withNamedCases, withRows } from '../src/sql.ts';
+import { clockedSql, withCaseGroups, withNamedCases, withRows } from '../src/sql.ts';
 
 // The route of each statement of the executor's outcome path through vtgate (docs/sharding.md,
 // invariant 12): the fenced updates, the attempt rows and the follow-ups of a batch, keyed by the
@@ -105,11 +105,18 @@ function built(
   };
 }
 
-/**
- * The statements of an outcome batch, each keyed by the batch's partitions. Not here:
- * follow-up-streak, keyed too, which vtgate v24 refuses (VT13001 "pushed wrong predicate to the
- * join" on its derived table's join; docs/vitess.md).
- */
+/** A streak's move as failure-streaks.ts sends it: one task reset, another two dead further. */
+function streak(partitions: number[]): { sql: string; params: unknown[] } {
+  const [reset, dead] = idsIn(partitions);
+  return withCaseGroups(
+    productSql('jobs/follow-ups/follow-up-streak.sql'),
+    't.id',
+    { reset: [[reset, 0]], dead: [[dead, 2]] },
+    [partitions, [reset, dead]],
+  );
+}
+
+/** The statements of an outcome batch, each keyed by the batch's partitions. */
 const KEYED: Record<string, RoutedStatement> = {
   'outcome: the locking read of a mismatched batch (outcome-lock)': {
     file: 'jobs/outcome/outcome-lock.sql',
@@ -138,6 +145,11 @@ const KEYED: Record<string, RoutedStatement> = {
     'jobs/follow-ups/follow-up-callbacks.sql',
     callbacks,
   ),
+  "follow-ups: the streaks' moves read (follow-up-streak-select)": {
+    file: 'jobs/follow-ups/follow-up-streak-select.sql',
+    params: (partitions) => [partitions, idsIn(partitions), partitions, idsIn(partitions)],
+  },
+  'follow-ups: the streaks moved (follow-up-streak)': built('jobs/follow-ups/follow-up-streak.sql', streak),
   'follow-ups: the pause a streak reached (follow-up-pause)': {
     file: 'jobs/follow-ups/follow-up-pause.sql',
     params: (partitions) => [partitions, idsIn(partitions)],

@@ -7,7 +7,8 @@ import {
   shardsIn,
 } from '@dsched/testkit/vitess-routes';
 import { describe, expect, it } from 'vitest';
-import { withCaseColumns } from '../src/sql.ts';
+import { withCaseColumns, withCaseGroups } from '../src/sql.ts';
+import { stepToken } from '../src/workflows/workflow-runs.ts';
 
 // The route of each statement of the workflow walk through vtgate (docs/sharding.md, invariant 12):
 // a run and all its nodes, edges and node jobs share the run's partition, and every statement of
@@ -19,12 +20,16 @@ const db = useTestDatabase(import.meta.url);
 const RUN = Buffer.alloc(16, 7);
 const OTHER = Buffer.alloc(16, 9);
 const JOB = Buffer.alloc(16, 3);
-const TOKEN = Buffer.alloc(16, 5);
+const TOKEN_JOB = Buffer.alloc(16, 4);
+// A step token as the walk makes it: a decimal string for the BIGINT UNSIGNED column. (A 16-byte
+// binary here was what vtgate's tablet refused in retry-reset, "Truncated incorrect BINARY value":
+// MySQL's strict mode on the conversion, not a route.)
+const TOKEN = stepToken();
 const nodes = () => [
   [RUN, 'a'],
   [OTHER, 'b'],
 ];
-/** The parents' placeholders of walk-count, walk-decide and the node job inserts. */
+/** The parents' placeholders of walk-count-select and the node job inserts. */
 const told = (partitions: number[]) => ['', null, null, partitions, nodes()];
 const finishNodes = (partitions: number[]) =>
   withCaseColumns(
@@ -33,13 +38,33 @@ const finishNodes = (partitions: number[]) =>
     [TOKEN, partitions, nodes(), [JOB]],
   );
 
-/**
- * The walk's statements, keyed by the runs' partitions. Not here, because vtgate v24 refuses them
- * though they are keyed (seen 2026-12-05, docs/vitess.md): walk-count and walk-decide ("VT13001:
- * [BUG] pushed wrong predicate to the join: c.workflow_id = d.workflow_id") and retry-reset
- * ("Truncated incorrect BINARY value" for its step token); until they are rewritten the walk does
- * not run through vtgate.
- */
+/** walk-count.sql as the walk sends it: two children, counted off by one and by two failed. */
+const count = (partitions: number[]) =>
+  withCaseGroups(
+    productSql('workflows/walk-count.sql'),
+    'c.job_id',
+    {
+      n: [
+        [JOB, 1],
+        [TOKEN_JOB, 2],
+      ],
+      failed: [[TOKEN_JOB, 2]],
+      skipped: [],
+    },
+    [TOKEN, partitions, nodes()],
+  );
+/** retry-reset.sql as a retry sends it: the node and one descendant. */
+const reset = (partitions: number[]) =>
+  withCaseColumns(
+    productSql('workflows/retry-reset.sql'),
+    [
+      ['a', 0, 0, 0, 0],
+      ['b', 1, 0, 0, 1],
+    ],
+    [partitions[0], RUN, ['a', 'b'], TOKEN],
+  );
+
+/** The walk's statements and a retry's, keyed by the runs' partitions. */
 const KEYED: Record<string, RoutedStatement> = {
   'walk: finish the nodes (walk-finish-nodes)': {
     file: 'workflows/walk-finish-nodes.sql',
@@ -48,6 +73,19 @@ const KEYED: Record<string, RoutedStatement> = {
   },
   'walk: the nodes finished (walk-finished-check)': {
     file: 'workflows/walk-finished-check.sql',
+    params: (partitions) => [partitions, nodes(), TOKEN],
+  },
+  "walk: the children's counts read (walk-count-select)": {
+    file: 'workflows/walk-count-select.sql',
+    params: (partitions) => told(partitions),
+  },
+  'walk: the children count their parents off (walk-count)': {
+    file: 'workflows/walk-count.sql',
+    text: (_, partitions) => count(partitions).sql,
+    params: (partitions) => count(partitions).params,
+  },
+  'walk: the children decided (walk-decide)': {
+    file: 'workflows/walk-decide.sql',
     params: (partitions) => [partitions, nodes(), TOKEN],
   },
   'walk: the children that run get jobs (walk-node-jobs-insert)': {
@@ -94,6 +132,11 @@ const KEYED: Record<string, RoutedStatement> = {
   'retry: their parents recounted (retry-recount)': {
     file: 'workflows/retry-recount.sql',
     params: (partitions) => [TOKEN, partitions[0], RUN, ['a']],
+  },
+  'retry: the nodes reset (retry-reset)': {
+    file: 'workflows/retry-reset.sql',
+    text: (_, partitions) => reset(partitions).sql,
+    params: (partitions) => reset(partitions).params,
   },
 };
 

@@ -4,7 +4,7 @@ import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
 import { beforeAll, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
-import { loadSql, withCaseColumns } from '../src/sql.ts';
+import { loadSql, withCaseColumns, withCaseGroups } from '../src/sql.ts';
 import { insertWorkflow } from '../src/workflows/workflow-submit.ts';
 
 // The walk's statements reach children through the edges by the parent's key, whatever the
@@ -57,7 +57,7 @@ function tables(json: string): Map<string, Record<string, unknown>> {
 // The run's partition (planWorkflow's last argument): every walk statement is keyed by it.
 const PARTITION = 0;
 const parents = () => Array.from({ length: 20 }, (_, i) => [workflowId, `m${i}`]);
-/** The parents' placeholders of the walk's statements (walk-count.sql): bounds, partitions, keys. */
+/** The parents' placeholders of the walk's statements (walk-count-select.sql): bounds, partitions, keys. */
 const told = (after: string, upto: string | null, keys: unknown[][]) => [
   after,
   upto,
@@ -68,8 +68,7 @@ const told = (after: string, upto: string | null, keys: unknown[][]) => [
 
 // The parents are read by their own key (p), then the edges by (workflow, parent).
 it.each([
-  ['walk-count.sql', () => [...told('', null, parents()), 1, [PARTITION]]],
-  ['walk-decide.sql', () => [...told('', null, parents()), [PARTITION], 1]],
+  ['walk-count-select.sql', () => told('', null, parents())],
   ['walk-node-jobs-insert.sql', () => [...told('', null, parents()), [PARTITION], 1]],
   ['walk-node-job-tags.sql', () => [...told('', null, parents()), 1]],
   ['retry-descendants.sql', () => [PARTITION, workflowId, parents().map(([, n]) => n), 1, 100]],
@@ -96,8 +95,7 @@ it.each([
 // tabular EXPLAIN: the JSON one prints the constants, the run's binary id among them, raw.
 const slice = () => told('m100', 'm199', [[workflowId, 'root']]);
 it.each([
-  ['walk-count.sql', () => [...slice(), 1, [PARTITION]]],
-  ['walk-decide.sql', () => [...slice(), [PARTITION], 1]],
+  ['walk-count-select.sql', () => slice()],
   ['walk-node-jobs-insert.sql', () => [...slice(), [PARTITION], 1]],
 ] as const)('%s reads a slice as a range of the edges (workflow, parent, child)', async (file, params) => {
   const [rows] = await db.pool.query<RowDataPacket[]>(`EXPLAIN ${loadSql(SQL_DIR, file)}`, params());
@@ -144,14 +142,46 @@ it('walk-finish-nodes.sql reads the nodes by their primary key', async () => {
   ]);
 });
 
+// The children a step found (walk-count-select.sql) are counted and decided by their keys: single-
+// table UPDATEs over a range of the nodes' primary key (a CASE on the job id for each count), the
+// run's row, where walk-decide.sql reads it, by its primary key.
+const children = () => Array.from({ length: 50 }, (_, i) => [workflowId, `m${i}`]);
+const jobIds = () => children().map((_, i) => Buffer.alloc(16, i));
+it.each([
+  [
+    'walk-count.sql',
+    () =>
+      withCaseGroups(
+        loadSql(SQL_DIR, 'walk-count.sql'),
+        'c.job_id',
+        { n: jobIds().map((id, i) => [id, 1 + (i % 3)]), failed: [[jobIds()[0], 1]], skipped: [] },
+        [1, [PARTITION], children()],
+      ),
+    false,
+  ],
+  [
+    'walk-decide.sql',
+    () => ({ sql: loadSql(SQL_DIR, 'walk-decide.sql'), params: [[PARTITION], children(), 1] }),
+    true,
+  ],
+] as const)('%s reads the children by their primary key', async (_file, statement, readsRun) => {
+  const { sql, params } = statement();
+  const t = tables(await explainJson(sql, params));
+  const child = t.get('c');
+  expect([child?.key, child?.access_type], JSON.stringify([...t])).toEqual(['PRIMARY', 'range']);
+  const run = t.get('w');
+  if (readsRun) expect([run?.key, run?.used_key_parts], JSON.stringify([...t])).toEqual(['PRIMARY', ['id']]);
+});
+
+async function explainJson(sql: string, params: readonly unknown[]): Promise<string> {
+  const [explained] = await db.pool.query<RowDataPacket[]>(`EXPLAIN FORMAT=JSON ${sql}`, params as unknown[]);
+  return String(explained[0]!.EXPLAIN);
+}
+
 async function plan(
   file: string,
   params: readonly unknown[],
 ): Promise<Map<string, Record<string, unknown>> & { json: string }> {
-  const [explained] = await db.pool.query<RowDataPacket[]>(
-    `EXPLAIN FORMAT=JSON ${loadSql(SQL_DIR, file)}`,
-    params as unknown[],
-  );
-  const json = String(explained[0]!.EXPLAIN);
+  const json = await explainJson(loadSql(SQL_DIR, file), params);
   return Object.assign(tables(json), { json });
 }

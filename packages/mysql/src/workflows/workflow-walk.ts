@@ -1,7 +1,7 @@
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import type { JobEnd } from '../jobs/finish/index.ts';
-import { loadSql, withCaseColumns } from '../sql.ts';
+import { loadSql, withCaseColumns, withCaseGroups } from '../sql.ts';
 import { stepToken, stopRuns } from './workflow-runs.ts';
 
 // The walk (docs/workflows.md): run inside the transaction that ended node jobs (a follow-up of the
@@ -13,6 +13,7 @@ import { stepToken, stopRuns } from './workflow-runs.ts';
 
 const FINISH_NODES = loadSql(import.meta.url, './walk-finish-nodes.sql');
 const FINISHED_CHECK = loadSql(import.meta.url, './walk-finished-check.sql');
+const COUNT_SELECT = loadSql(import.meta.url, './walk-count-select.sql');
 const COUNT = loadSql(import.meta.url, './walk-count.sql');
 const DECIDE = loadSql(import.meta.url, './walk-decide.sql');
 const NODE_JOBS_INSERT = `${loadSql(import.meta.url, './walk-node-jobs-insert.sql')}\n${loadSql(
@@ -240,7 +241,8 @@ async function tellSlice(conn: PoolConnection, node: FrontierNode, budget: WalkB
 /**
  * The parents' children in the given bounds count them off, are decided, and those that may run get
  * jobs. The parents are all whole (bounds '' and NULL) or one wide parent's slice (takeStep), so the
- * bounds are the step's; each statement reads the parents' own rows by key (walk-count.sql).
+ * bounds are the step's; each statement reads the parents' own rows by key (walk-count-select.sql),
+ * or the children they found (walk-count.sql, walk-decide.sql).
  */
 async function tell(
   conn: PoolConnection,
@@ -253,10 +255,22 @@ async function tell(
   const partitions = partitionsOf(parents.map((p) => p.node));
   const keys = parents.map(({ node: f }) => [f.workflowId, f.nodeId]);
   const bounded = [afterId, uptoId, uptoId, partitions, keys];
-  const [counted] = await conn.query<ResultSetHeader>(COUNT, [...bounded, token, partitions]);
-  // Leaves (most of a wide run's last level) have no children to decide.
+  // Leaves (most of a wide run's last level) have no children to count.
+  const [children] = await conn.query<RowDataPacket[]>(COUNT_SELECT, bounded);
+  if (children.length === 0) return;
+  // Each child's counts by its job id; a zero is the CASE's ELSE, so it is not listed.
+  const count = (column: string) =>
+    children.map((c): [Buffer, number] => [c.job_id, Number(c[column])]).filter(([, n]) => n !== 0);
+  const childKeys = children.map((c) => [c.workflow_id, c.node_id]);
+  const counting = withCaseGroups(
+    COUNT,
+    'c.job_id',
+    { n: count('n'), failed: count('failed'), skipped: count('skipped') },
+    [token, partitions, childKeys],
+  );
+  const [counted] = await conn.query<ResultSetHeader>(counting.sql, counting.params);
   if (counted.affectedRows === 0) return;
-  const [decided] = await conn.query<ResultSetHeader>(DECIDE, [...bounded, partitions, token]);
+  const [decided] = await conn.query<ResultSetHeader>(DECIDE, [partitions, childKeys, token]);
   if (decided.affectedRows === 0) return;
   const [made] = await conn.query<ResultSetHeader>(NODE_JOBS_INSERT, [...bounded, partitions, token]);
   if (made.affectedRows === 0) return;
