@@ -215,7 +215,8 @@ async function makeSlice(
     from,
   ]);
   if (moved.affectedRows !== 1) throw new Error(`map node ${m.node_id}: its slice was made by another waker`);
-  if (state === 'ready') await dispatchHeld(conn, [m.workflow_id], { onlyCapped: true });
+  if (state === 'ready')
+    await dispatchHeld(conn, [{ id: m.workflow_id, partition: Number(m.partition) }], { onlyCapped: true });
   // The last slice's own items are still to run (made in this transaction), so the walk decides
   // the node when the last item ends; until then its job has nothing to do.
   if (isLast === 1) await park(conn, m, parkMs);

@@ -8,7 +8,9 @@
 -- The job copies its run's tags too (docs/tags.md); node-job-tags-run.sql indexes them.
 -- A sleep or wait node's job is scheduled for (and due at) its wake time: a delay from now, or an
 -- instant no earlier than now (node-wake.ts ends it then); a call node's, now.
--- Parameters: workflow_id
+-- Keyed by the run's partition, which its nodes and node jobs share (docs/sharding.md): one shard
+-- through vtgate.
+-- Parameters: partition, workflow_id
 -- Returns: affected rows
 INSERT INTO jobs (id, tenant_id, task_id, occurrence, kind, workflow_id, node_id, scheduled_for, priority,
                          lane, state, attempt, max_attempts, run_at, target, retry, created_at, updated_at,
@@ -20,5 +22,5 @@ SELECT n.job_id, w.tenant_id, NULL, CONCAT('workflow:', LOWER(HEX(n.job_id))), '
        n.target, n.retry, NOW(3), NOW(3), n.flow_key, n.flow_parallelism, n.flow_rate,
        w.trace_context, w.tags, n.`partition`
   FROM workflow_nodes n
-  JOIN workflows w ON w.id = n.workflow_id
- WHERE n.workflow_id = ? AND n.state = 'pending'
+  JOIN workflows w ON w.id = n.workflow_id AND w.`partition` = n.`partition`
+ WHERE n.`partition` = ? AND n.workflow_id = ? AND n.state = 'pending'

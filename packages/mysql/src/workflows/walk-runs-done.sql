@@ -3,13 +3,17 @@
 -- FOR UPDATE over the batch's runs, then locked over those it found (workflow-runs.ts). Two
 -- transactions that finish a run's last two nodes at once may each still see the other's node as
 -- pending and both leave the run running: the reconciler's sweep (sweep-running.sql) finishes those.
--- Parameters: ids (list)
--- Returns: rows of (id, tenant_id, failed)
-SELECT w.id, w.tenant_id,
+-- Keyed by the runs' partitions, the nodes' probes by their run's (docs/sharding.md): one shard
+-- through vtgate, the subqueries merged into its route.
+-- Parameters: partitions (list), ids (list)
+-- Returns: rows of (id, partition, tenant_id, failed)
+SELECT w.id, w.`partition`, w.tenant_id,
        EXISTS (SELECT 1 FROM workflow_nodes n
-                WHERE n.workflow_id = w.id AND n.state IN ('dead', 'upstream_failed', 'cancelled')) AS failed
+                WHERE n.workflow_id = w.id AND n.`partition` = w.`partition`
+                  AND n.state IN ('dead', 'upstream_failed', 'cancelled')) AS failed
   FROM workflows w
- WHERE w.id IN (?) AND w.state = 'running'
+ WHERE w.`partition` IN (?) AND w.id IN (?) AND w.state = 'running'
    AND NOT EXISTS (SELECT 1 FROM workflow_nodes n
-                    WHERE n.workflow_id = w.id AND n.state IN ('waiting', 'ready', 'pending'))
+                    WHERE n.workflow_id = w.id AND n.`partition` = w.`partition`
+                      AND n.state IN ('waiting', 'ready', 'pending'))
    FOR UPDATE

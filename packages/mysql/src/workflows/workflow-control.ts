@@ -3,7 +3,7 @@ import { idToBin } from '../ids.ts';
 import { loadSql, withCaseColumns } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { holdPausedRunJobs, releaseHeldRunJobs } from './workflow-hold.ts';
-import { dispatchHeld, stepToken, stopRuns } from './workflow-runs.ts';
+import { dispatchHeld, runKeys, stepToken, stopRuns } from './workflow-runs.ts';
 
 // A tenant's operations on a run: cancel, pause, resume, retry a node. Each is one short
 // transaction under the run's row lock.
@@ -42,7 +42,7 @@ export async function cancelWorkflow(
     const run = await lockRun(conn, tenantId, id);
     if (!run) return 'not_found';
     if (run.state !== 'running') return 'not_running';
-    await stopRuns(conn, [run.id], 'cancelled', reason ? { reason } : {});
+    await stopRuns(conn, runKeys([run]), 'cancelled', reason ? { reason } : {});
     return 'done';
   });
 }
@@ -66,7 +66,7 @@ export async function setWorkflowPaused(
       await holdPausedRunJobs(conn, [run.id]);
     } else {
       await releaseHeldRunJobs(conn, run.id);
-      await dispatchHeld(conn, [run.id], { onlyCapped: false });
+      await dispatchHeld(conn, runKeys([run]), { onlyCapped: false });
     }
     return 'done';
   });
@@ -151,7 +151,7 @@ export async function retryWorkflowNode(
       );
       await conn.query(statement.sql, statement.params);
     }
-    await dispatchHeld(conn, [wf], { onlyCapped: false });
+    await dispatchHeld(conn, [{ id: wf, partition }], { onlyCapped: false });
     return 'done';
   });
 }

@@ -1,6 +1,7 @@
 -- Ends runs that are still running: succeeded, failed or cancelled, once (conditional on running).
--- Parameters: state, ids (list)
+-- Keyed by the runs' partitions (docs/sharding.md): one shard through vtgate.
+-- Parameters: state, partitions (list), ids (list)
 -- Returns: affected rows
 UPDATE workflows
    SET state = ?, finished_at = NOW(3), updated_at = NOW(3)
- WHERE id IN (?) AND state = 'running'
+ WHERE `partition` IN (?) AND id IN (?) AND state = 'running'

@@ -16,9 +16,12 @@ const NODE_JOB_TAGS_RUN = loadSql(import.meta.url, './node-job-tags-run.sql');
 const TAGS_INSERT = loadSql(import.meta.url, './workflow-tags-insert.sql');
 
 /** The jobs of a run's pending nodes that have none, and their tag index rows. */
-export async function insertRunNodeJobs(conn: PoolConnection, id: Buffer): Promise<void> {
-  await conn.query(NODE_JOBS_INSERT_RUN, [id]);
-  await conn.query(NODE_JOB_TAGS_RUN, [id]);
+export async function insertRunNodeJobs(
+  conn: PoolConnection,
+  run: { id: Buffer; partition: number },
+): Promise<void> {
+  await conn.query(NODE_JOBS_INSERT_RUN, [run.partition, run.id]);
+  await conn.query(NODE_JOB_TAGS_RUN, [run.partition, run.id]);
 }
 
 export type NewWorkflow = WorkflowPlan;
@@ -75,7 +78,7 @@ export async function storeWorkflow(
   }
   await insertNodes(conn, id, wf);
   await insertEdges(conn, id, wf.partition, wf.nodes);
-  await insertRunNodeJobs(conn, id);
+  await insertRunNodeJobs(conn, { id, partition: wf.partition });
   return true;
 }
 

@@ -3,7 +3,7 @@ import { binToId } from '../ids.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { holdPausedRunJobs } from './workflow-hold.ts';
-import { dispatchHeld, finishDoneRuns, stopRuns } from './workflow-runs.ts';
+import { dispatchHeld, finishDoneRuns, type RunKey, runKeys, stopRuns } from './workflow-runs.ts';
 import { startScheduledRuns } from './workflow-scheduled.ts';
 import { advanceWorkflows, continueWalk, fullBudget, type WalkBounds } from './workflow-walk.ts';
 
@@ -69,7 +69,7 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     held = await holdPausedRunJobs(conn, ids);
     // One budget of children for the whole transaction: the repairs' walk and the queue's.
     const budget = fullBudget(SWEEP_WALK_BOUNDS);
-    let advanced = new Map<string, Buffer>();
+    let advanced = new Map<string, RunKey>();
     if (ids.length > 0) {
       const [stranded] = await conn.query<RowDataPacket[]>(STRANDED, [ids, limit]);
       advanced = await advanceWorkflows(
@@ -92,18 +92,13 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     const partitions = [...new Set(runs.map((r) => Number(r.partition)))];
     const walked = await continueWalk(conn, partitions, SWEEP_WALK_BOUNDS, budget);
     walkFull = walked.size > 0;
-    const touched = [...ids, ...advanced.values(), ...walked.values()];
+    const touched = [...runKeys(runs), ...advanced.values(), ...walked.values()];
     await dispatchHeld(conn, touched, { onlyCapped: true });
     finished = await finishDoneRuns(conn, touched);
   });
   const pastDeadline = await withTransaction(pool, async (conn) => {
     const [late] = await conn.query<RowDataPacket[]>(SWEEP_PAST_DEADLINE, [limit]);
-    const stopped = await stopRuns(
-      conn,
-      late.map((r) => r.id as Buffer),
-      'failed',
-      { reason: 'workflow deadline passed' },
-    );
+    const stopped = await stopRuns(conn, runKeys(late), 'failed', { reason: 'workflow deadline passed' });
     return stopped.length;
   });
   const full = ids.length === limit;

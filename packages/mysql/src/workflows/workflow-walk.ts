@@ -2,7 +2,7 @@ import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/prom
 import { idToBin } from '../ids.ts';
 import type { JobEnd } from '../jobs/finish/index.ts';
 import { loadSql, withCaseColumns, withCaseGroups } from '../sql.ts';
-import { stepToken, stopRuns } from './workflow-runs.ts';
+import { type RunKey, stepToken, stopRuns } from './workflow-runs.ts';
 
 // The walk (docs/workflows.md): run inside the transaction that ended node jobs (a follow-up of the
 // finish path, finish-follow-ups.ts, whatever path ended them; and the reconciler's sweep), it
@@ -96,8 +96,8 @@ export async function advanceWorkflows(
   finished: readonly FinishedNodeJob[],
   bounds: WalkBounds = OUTCOME_WALK_BOUNDS,
   budget: WalkBudget = fullBudget(bounds),
-): Promise<Map<string, Buffer>> {
-  const runs = new Map<string, Buffer>();
+): Promise<Map<string, RunKey>> {
+  const runs = new Map<string, RunKey>();
   if (finished.length === 0) return runs;
   const token = stepToken();
   const sorted = [...finished].sort((a, b) =>
@@ -117,9 +117,9 @@ export async function advanceWorkflows(
     const [rows] = await conn.query<RowDataPacket[]>(FINISHED_CHECK, [partitions, nodes, token]);
     frontier = rows.map(frontierNode);
   }
-  for (const f of frontier) runs.set(f.workflowId.toString('hex'), f.workflowId);
+  for (const f of frontier) runs.set(f.workflowId.toString('hex'), runOf(f));
   // fail_fast: a dead node stops its run before its children are told (they are cancelled with it).
-  const dead = frontier.filter((f) => f.state === 'dead').map((f) => f.workflowId);
+  const dead = frontier.filter((f) => f.state === 'dead').map(runOf);
   if (dead.length > 0) await stopRuns(conn, dead, 'failed', { onlyFailFast: true });
   const step = takeStep(frontier, budget);
   // What did not fit waits on the walk queue, as a walk left at its bound does.
@@ -131,7 +131,7 @@ export async function advanceWorkflows(
   await tellStep(conn, step, budget);
   // The queue of the batch's partitions; the rest is other walkers' (docs/sharding.md).
   for (const run of (await continueWalk(conn, partitions, bounds, budget)).values())
-    runs.set(run.toString('hex'), run);
+    runs.set(run.id.toString('hex'), run);
   return runs;
 }
 
@@ -146,8 +146,8 @@ export async function continueWalk(
   partitions: readonly number[],
   bounds: WalkBounds,
   budget: WalkBudget = fullBudget(bounds),
-): Promise<Map<string, Buffer>> {
-  const runs = new Map<string, Buffer>();
+): Promise<Map<string, RunKey>> {
+  const runs = new Map<string, RunKey>();
   if (partitions.length === 0) return runs;
   for (let i = 0; i < bounds.maxSteps; i++) {
     const [rows] = await conn.query<RowDataPacket[]>(PENDING_SELECT, [partitions, bounds.stepLimit]);
@@ -162,7 +162,7 @@ export async function continueWalk(
       ]);
     await tellStep(conn, step, budget);
     for (const f of [...step.whole, ...(step.slice ? [step.slice] : [])])
-      runs.set(f.workflowId.toString('hex'), f.workflowId);
+      runs.set(f.workflowId.toString('hex'), runOf(f));
     if (step.deferred.length > 0) break;
   }
   return runs;
@@ -280,6 +280,11 @@ async function tell(
 /** The distinct partitions of some nodes' runs, for a statement's key. */
 function partitionsOf(nodes: readonly { partition: number }[]): number[] {
   return [...new Set(nodes.map((n) => n.partition))].sort((a, b) => a - b);
+}
+
+/** A frontier node's run, for its ends (workflow-runs.ts). */
+function runOf(f: FrontierNode): RunKey {
+  return { id: f.workflowId, partition: f.partition };
 }
 
 function frontierNode(r: RowDataPacket): FrontierNode {

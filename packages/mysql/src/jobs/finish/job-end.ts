@@ -47,8 +47,8 @@ export type FollowUpPhase = (typeof FOLLOW_UP_PHASES)[number];
 
 /** What one finishJobs call's follow-ups did, and what later ones read of earlier ones. */
 export interface FinishContext extends FollowUpReport {
-  /** Workflow runs the follow-ups touched (the walk, by hex id), for the run ends of `settle`. */
-  runs: Map<string, Buffer>;
+  /** Workflow runs the follow-ups touched (the walk, by hex id, with their partitions), for the run ends of `settle`. */
+  runs: Map<string, { id: Buffer; partition: number }>;
   /** The ends in a sampled trace, for the path to make their spans once it committed. */
   traced: EndedJob[];
 }
