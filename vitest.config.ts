@@ -53,6 +53,19 @@ const VITESS = [
   'packages/mysql/test/signing-secrets.test.ts',
   'packages/mysql/test/clock.test.ts',
   'packages/mysql/test/pool-types.test.ts',
+  'packages/mysql/test/workflow-walk.test.ts',
+  'packages/mysql/test/workflow-map.test.ts',
+  'packages/mysql/test/workflow-scheduled.test.ts',
+  'packages/mysql/test/workflow-tags.test.ts',
+  'packages/mysql/test/workflow-waits.test.ts',
+  'packages/mysql/test/workflow-wide-parents.test.ts',
+  'packages/mysql/test/workflow-outputs.test.ts',
+  'packages/mysql/test/walk-agrees.property.test.ts',
+  'packages/mysql/test/follow-ups.test.ts',
+  'packages/mysql/test/finish-path.test.ts',
+  'packages/mysql/test/outcomes-and-leases.test.ts',
+  'packages/mysql/test/workflow-pause.test.ts',
+  'packages/mysql/test/workflow-sweep.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.

@@ -18,16 +18,23 @@ afterAll(async () => {
 });
 
 async function jobTags(workflowId: string): Promise<Record<string, [unknown, string[]]>> {
+  // A row per job and index row, gathered here: vtgate cannot merge a GROUP_CONCAT … ORDER BY
+  // across the shards this unkeyed read reaches (VT12001).
   const [rows] = await db.pool.query<RowDataPacket[]>(
-    `SELECT j.node_id, j.tags, GROUP_CONCAT(jt.tag ORDER BY jt.tag) AS indexed
-       FROM jobs j LEFT JOIN job_tags jt ON jt.job_id = j.id AND jt.scheduled_for = j.scheduled_for
-      WHERE j.workflow_id = ? GROUP BY j.id, j.node_id, j.tags`,
+    `SELECT j.node_id, j.tags, jt.tag
+       FROM jobs j LEFT JOIN job_tags jt
+            ON jt.job_id = j.id AND jt.scheduled_for = j.scheduled_for AND jt.\`partition\` = j.\`partition\`
+      WHERE j.workflow_id = ?`,
     [idToBin(workflowId)],
   );
   const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
-  return Object.fromEntries(
-    rows.map((r) => [r.node_id, [json(r.tags), r.indexed ? r.indexed.split(',') : []]]),
-  );
+  const out: Record<string, [unknown, string[]]> = {};
+  for (const r of rows) {
+    out[r.node_id] ??= [json(r.tags), []];
+    if (r.tag !== null) out[r.node_id]![1].push(r.tag);
+  }
+  for (const entry of Object.values(out)) entry[1].sort();
+  return out;
 }
 
 async function drain(workflowId: string, perStep: number): Promise<void> {
