@@ -1,9 +1,10 @@
 CREATE TABLE `fair_clocks` (
+  `partition` smallint(5) unsigned NOT NULL,
   `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `vt` bigint(20) unsigned NOT NULL DEFAULT 0,
   `max_tag` bigint(20) unsigned NOT NULL DEFAULT 0,
   `heads_after` binary(16) DEFAULT NULL,
-  PRIMARY KEY (`lane`)
+  PRIMARY KEY (`partition`,`lane`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `flow_keys` (
@@ -193,10 +194,11 @@ CREATE TABLE `tenant_api_keys` (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tenant_fair_clocks` (
+  `partition` smallint(5) unsigned NOT NULL,
   `tenant_id` binary(16) NOT NULL,
   `lane` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `vt` bigint(20) unsigned NOT NULL DEFAULT 0,
-  PRIMARY KEY (`tenant_id`,`lane`)
+  PRIMARY KEY (`partition`,`lane`,`tenant_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 CREATE TABLE `tenant_rate_buckets` (

@@ -137,7 +137,7 @@ export function mysqlJobClaimer(
     });
     for (const job of result.jobs) job.signingSecret = open(job.tenantId, job.signingSecret);
     await attachNodeInputs(pool, result.jobs, nodeInputs);
-    if (fair) pacer.claimed(lane, result.locked === limit);
+    if (fair) pacer.claimed(key, result.locked === limit);
     if (result.locked > 0) busy.add(key);
     else busy.delete(key);
     if (result.cursor && result.locked === limit) {
@@ -151,7 +151,7 @@ export function mysqlJobClaimer(
     const fair = fairLanes.includes(lane);
     const groups = shards.groups();
     const start = (next.get(lane) ?? 0) % groups.length;
-    let tagged = false;
+    let tried = false;
     for (let i = 0; i < groups.length; i++) {
       const at = (start + i) % groups.length;
       const group = groups[at]!;
@@ -161,22 +161,29 @@ export function mysqlJobClaimer(
         !(await claimableJobsWaiting(pool, lane, leadMs[lane] ?? 0, null, group.partitions))
       )
         continue;
-      // A few batches' worth: the jobs that became due since the last claim, tagged before it
-      // (the tagger's pass is the lane's, over every group: once per call).
+      // A few batches' worth: the jobs of this group that became due since its last claim, tagged
+      // before it, with the shard's own clocks (docs/sharding.md "Fair share per shard").
       const now = monotonicMs();
-      if (fair && !tagged && pacer.due(lane, now)) {
+      if (fair && pacer.due(key, now)) {
         const tagLimit = Math.max(limit * 4, 500);
-        const result = await tagDueJobs(pool, { lane, limit: tagLimit, leadMs: leadMs[lane] ?? 0 });
-        pacer.tagged(lane, now, result, tagLimit);
+        const result = await tagDueJobs(pool, {
+          lane,
+          partitions: group.partitions,
+          tenants,
+          limit: tagLimit,
+          leadMs: leadMs[lane] ?? 0,
+        });
+        pacer.tagged(key, now, result, tagLimit);
       }
-      tagged = true;
+      tried = true;
       const result = await claimFrom(lane, limit, group, key);
       // The next claim starts at the next group; a group that had nothing after all passes the
       // turn on within this call.
       next.set(lane, at + 1);
       if (result.locked > 0) return result;
     }
-    if (fair && !tagged) pacer.claimed(lane, false); // as an empty claim: the next one tags first
+    // As an empty claim: the next one of each group tags first.
+    if (fair && !tried) for (const group of groups) pacer.claimed(`${lane} ${group.shard}`, false);
     return NOTHING_CLAIMED;
   };
 }
@@ -195,26 +202,27 @@ export function mysqlJobClaimer(
  */
 export class FairTagPacer {
   readonly #intervalMs: number;
-  readonly #lanes = new Map<Lane, { taggedAt: number; drained: boolean; full: boolean }>();
+  /** By lane and group (`lane shard`): each shard's lane is tagged by its own passes. */
+  readonly #lanes = new Map<string, { taggedAt: number; drained: boolean; full: boolean }>();
 
   constructor(intervalMs: number) {
     this.#intervalMs = intervalMs;
   }
 
   /** Whether a claim of the lane at `now` (monotonic ms) should tag first. */
-  due(lane: Lane, now: number): boolean {
+  due(lane: string, now: number): boolean {
     const s = this.#lanes.get(lane);
     return !s?.drained || !s.full || now - s.taggedAt >= this.#intervalMs;
   }
 
   /** A pass ran at `now` and returned `result`; it could tag up to `limit`. */
-  tagged(lane: Lane, now: number, result: TagResult, limit: number): void {
+  tagged(lane: string, now: number, result: TagResult, limit: number): void {
     const drained = result.busy || result.tagged < limit;
     this.#lanes.set(lane, { taggedAt: now, drained, full: this.#lanes.get(lane)?.full ?? false });
   }
 
   /** The lane's claim came back with as many jobs as it asked for (`full`), or fewer. */
-  claimed(lane: Lane, full: boolean): void {
+  claimed(lane: string, full: boolean): void {
     const s = this.#lanes.get(lane);
     if (s) s.full = full;
   }

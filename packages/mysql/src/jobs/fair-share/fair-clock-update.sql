@@ -1,7 +1,7 @@
--- Stores the lane's virtual clock after a tagging pass; it never moves back. And where the next
+-- Stores the shard's lane clock after a tagging pass; it never moves back. And where the next
 -- pass's walk of the tenants' heads starts (fair-heads-select.sql): NULL from the first.
--- Parameters: vt, max_tag, heads_after, lane
+-- Parameters: vt, max_tag, heads_after, anchor, lane
 -- Returns: affected rows
 UPDATE fair_clocks
    SET vt = GREATEST(vt, ?), max_tag = GREATEST(max_tag, ?), heads_after = ?
- WHERE lane = ?
+ WHERE `partition` = ? AND lane = ?

@@ -1,8 +1,8 @@
--- The weight and the lane's finish tag of the tenants of a tagging batch. A plain read: the
--- lane's clock row (fair-clock-lock.sql) serialises the writers of tenant_fair_clocks.
--- Parameters: lane, tenant ids (list)
--- Returns: rows of (tenant_id, weight, vt): vt NULL for a tenant never tagged in the lane
-SELECT t.id AS tenant_id, t.weight, c.vt
-  FROM tenants t
-  LEFT JOIN tenant_fair_clocks c ON c.tenant_id = t.id AND c.lane = ?
- WHERE t.id IN (?)
+-- The shard's finish tags in the lane of the tenants of a tagging batch (their weights come from
+-- the tenant cache: `tenants` is in the global keyspace on Vitess). A plain read: the shard's lane
+-- clock row (fair-clock-lock.sql) serialises the writers of its tenant clocks.
+-- Parameters: anchor, lane, tenant ids (list)
+-- Returns: rows of (tenant_id, vt): none for a tenant never tagged in the shard's lane
+SELECT tenant_id, vt
+  FROM tenant_fair_clocks
+ WHERE `partition` = ? AND lane = ? AND tenant_id IN (?)
