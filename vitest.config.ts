@@ -66,6 +66,7 @@ const VITESS = [
   'packages/mysql/test/outcomes-and-leases.test.ts',
   'packages/mysql/test/workflow-pause.test.ts',
   'packages/mysql/test/workflow-sweep.test.ts',
+  'packages/mysql/test/flow-control.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.

@@ -308,3 +308,82 @@ describe('cancelled jobs in the claim', () => {
     ]);
   });
 });
+
+describe('a crash between the claim’s steps (docs/sharding.md)', () => {
+  it('leaves slots and flow holds that keep a tenant and a key under their limits, never over, until they expire with the lease', async () => {
+    const limited = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 2 });
+    const keyed = await createTenantWithKey(db.pool);
+    await insertDueJobs(db.pool, { tenantId: limited.id, target }, 4);
+    const flowJobs = await insertDueJobs(db.pool, { tenantId: keyed.id, target }, 4);
+    await db.pool.query('UPDATE jobs SET flow_key = ?, flow_parallelism = 2 WHERE id IN (?)', [
+      'endpoint',
+      flowJobs.map(idToBin),
+    ]);
+    await db.pool.query('INSERT IGNORE INTO flow_keys (tenant_id, flow_key) VALUES (?, ?)', [
+      idToBin(keyed.id),
+      'endpoint',
+    ]);
+    const t0 = (await rows('SELECT NOW(3) AS db_now'))[0]!.db_now as Date;
+    const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+    const claimAt = (seconds: number, afterHolds?: () => Promise<void>) =>
+      claimDue(db.pool, {
+        limit: 10,
+        owner: `e${seconds}`,
+        leaseSeconds: 30,
+        deferMs: 0,
+        flowDeferMs: 0,
+        at: at(seconds),
+        ...(afterHolds ? { afterHolds } : {}),
+      });
+    const running = async () =>
+      (await rows("SELECT tenant_id FROM jobs WHERE state = 'running'")).map((r) =>
+        (r.tenant_id as Buffer).equals(idToBin(limited.id)) ? 'limited' : 'keyed',
+      );
+
+    // Step 2 commits its slots and holds, then the claimer dies before step 3 commits.
+    await expect(claimAt(0, () => Promise.reject(new Error('crash between the steps')))).rejects.toThrow(
+      'crash between the steps',
+    );
+    const slots = await rows(
+      'SELECT attempt, expires_at FROM tenant_slots WHERE tenant_id = ? AND job_id IS NOT NULL',
+      [idToBin(limited.id)],
+    );
+    expect(slots.map((s) => [Number(s.attempt), (s.expires_at as Date).getTime()])).toEqual([
+      [1, at(30).getTime()],
+      [1, at(30).getTime()],
+    ]);
+    const holds = await rows('SELECT attempt, expires_at FROM flow_holds WHERE tenant_id = ?', [
+      idToBin(keyed.id),
+    ]);
+    expect(holds.map((h) => [Number(h.attempt), (h.expires_at as Date).getTime()])).toEqual([
+      [1, at(30).getTime()],
+      [1, at(30).getTime()],
+    ]);
+    // No attempt started: every job is pending at attempt 0, none running.
+    const jobs = await rows('SELECT state, attempt FROM jobs');
+    expect(jobs.every((j) => j.state === 'pending' && Number(j.attempt) === 0)).toBe(true);
+
+    // Within the lease the orphaned slots and holds count: the tenant and the key run under their
+    // limits (here nothing), never over them.
+    const during = await claimAt(10);
+    expect(during.jobs).toHaveLength(0);
+    expect(during.deferred).toBe(4);
+    expect(during.flowDeferred).toBe(4);
+    expect(await running()).toEqual([]);
+
+    // Past the lease they count no more: each limit is taken again, exactly.
+    const after = await claimAt(31);
+    expect(after.jobs.filter((j) => j.tenantId === limited.id)).toHaveLength(2);
+    expect(after.jobs.filter((j) => j.tenantId === keyed.id)).toHaveLength(2);
+    expect((await running()).sort()).toEqual(['keyed', 'keyed', 'limited', 'limited']);
+    // The expired holds are gone (replaced or deleted): the key's holds are its two calls.
+    const live = await rows('SELECT attempt, expires_at FROM flow_holds WHERE tenant_id = ?', [
+      idToBin(keyed.id),
+    ]);
+    expect(live.map((h) => (h.expires_at as Date).getTime())).toEqual([at(61).getTime(), at(61).getTime()]);
+    expect(after.jobs.filter((j) => j.tenantId === keyed.id).every((j) => j.flowHold === true)).toBe(true);
+    expect(after.jobs.filter((j) => j.tenantId === limited.id).every((j) => j.flowHold === undefined)).toBe(
+      true,
+    );
+  });
+});

@@ -163,7 +163,6 @@ describe('a node job ended by the reconciler', () => {
 describe('the follow-ups', () => {
   it('run in their phases: what the attempt leaves, then the walk, then the run ends', () => {
     expect(followUps().map((f) => `${f.phase}: ${f.name}`)).toEqual([
-      'record: tenant slots',
       'record: callback jobs',
       'record: failure streaks',
       'record: node outputs',

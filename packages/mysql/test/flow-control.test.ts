@@ -1,10 +1,13 @@
+import type { ClaimedJob } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { claimDue, clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
+import { renewClaimLeases } from '../src/jobs/claim/claim-leases.ts';
 import { recordOutcomes } from '../src/jobs/outcome/outcomes.ts';
+import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 
 // Flow control in the claim on real MariaDB: a key's parallelism and rate hold across claimers,
 // over-limit jobs are deferred (not failed, no attempt spent), keys are per tenant.
@@ -15,6 +18,7 @@ const target = { url: 'http://127.0.0.1:9/' };
 beforeEach(async () => {
   await clearJobs(db.pool);
   await db.pool.query('DELETE FROM flow_keys');
+  await db.pool.query('DELETE FROM flow_holds');
 });
 
 async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
@@ -103,5 +107,65 @@ describe('flow control in the claim', () => {
     const r = await claim('a');
     expect(r.jobs).toHaveLength(5);
     expect(r.flowDeferred).toBe(5);
+  });
+});
+
+describe('flow holds (a key’s calls in flight, counted from its holds on the global keyspace)', () => {
+  it('a hold lives with its claim’s lease: renewed, it keeps counting; a lost claim’s late outcome leaves its job’s new hold alone', async () => {
+    const t = await createTenantWithKey(db.pool);
+    const [job, other] = await keyed(t.id, 2, 'endpoint', 1, null);
+    await db.pool.query('INSERT INTO flow_keys (tenant_id, flow_key) VALUES (?, ?)', [
+      idToBin(t.id),
+      'endpoint',
+    ]);
+    const t0 = (await rows('SELECT NOW(3) AS db_now'))[0]!.db_now as Date;
+    const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+    const claimAt = (seconds: number, owner: string) =>
+      claimDue(db.pool, { limit: 5, owner, leaseSeconds: 30, flowDeferMs: 0, at: at(seconds) });
+    const holds = async () =>
+      (await rows('SELECT job_id, attempt, expires_at FROM flow_holds')).map((h) => [
+        (h.job_id as Buffer).equals(idToBin(job!)) ? 'job' : 'other',
+        Number(h.attempt),
+        (h.expires_at as Date).getTime() - t0.getTime(),
+      ]);
+
+    const succeed = (claimed: ClaimedJob, seconds: number) =>
+      recordOutcomes(
+        db.pool,
+        [
+          {
+            job: claimed,
+            transition: { to: 'succeeded', lastStatus: 200, lastError: null },
+            attempt: { status: 200, errorClass: null, error: null, durationMs: 1 },
+          },
+        ],
+        undefined,
+        at(seconds),
+      );
+
+    const [lost] = (await claimAt(0, 'a')).jobs;
+    expect(lost).toMatchObject({ id: job, attempt: 1, flowHold: true });
+    expect(await holds()).toEqual([['job', 1, 30_000]]);
+    // Renewed with its claim's lease at 20 s: at 40 s, past its first lease, it still counts.
+    await renewClaimLeases(db.pool, { owner: 'a', leaseSeconds: 30, held: [lost!], at: at(20) });
+    expect(await holds()).toEqual([['job', 1, 50_000]]);
+    expect((await claimAt(40, 'b')).jobs).toHaveLength(0);
+    await db.pool.query("UPDATE jobs SET state = 'succeeded' WHERE id = ?", [idToBin(other!)]);
+
+    // a dies: past its lease the reconciler gives the job back, and c claims it again.
+    await releaseExpiredClaims(db.pool, 10, undefined, at(51));
+    const [current] = (await claimAt(52, 'c')).jobs;
+    expect(current).toMatchObject({ id: job, attempt: 2, flowHold: true });
+    expect(await holds()).toEqual([['job', 2, 82_000]]);
+    // a's late outcome: its hold is gone already, and c's is left alone.
+    const stale = await succeed(lost!, 53);
+    expect(stale).toHaveLength(1);
+    expect(await holds()).toEqual([['job', 2, 82_000]]);
+    await keyed(t.id, 1, 'endpoint', 1, null);
+    expect((await claimAt(54, 'd')).jobs).toHaveLength(0);
+    // c's outcome frees its hold once committed: the key has room again.
+    await succeed(current!, 55);
+    expect(await holds()).toEqual([]);
+    expect((await claimAt(56, 'e')).jobs).toHaveLength(1);
   });
 });

@@ -94,6 +94,8 @@ export interface ClaimedJob {
   signingSecret: string;
   /** The tenant slot this claim holds, when the tenant has a concurrency limit. */
   tenantSlot: number | null;
+  /** The claim holds a flow control hold (its job names a flow control key): freed by its outcome. */
+  flowHold?: boolean;
   /** The tenant's fair-share weight when claimed (metrics of dispatch share by weight); 1 if unknown. */
   tenantWeight?: number;
   /**
@@ -145,6 +147,8 @@ export interface ClaimRef {
   attempt: number;
   tenantId?: string;
   tenantSlot?: number | null;
+  /** It holds a flow control hold (ClaimedJob.flowHold). */
+  flowHold?: boolean;
   /** Set on a workflow node's job: its outcome also advances the run (mysql workflow-walk.ts). */
   workflowId?: string | null;
   nodeId?: string | null;

@@ -104,6 +104,7 @@ export class LaneWorker {
       ...(job.partition === undefined ? {} : { partition: job.partition }),
       tenantId: job.tenantId,
       tenantSlot: job.tenantSlot,
+      ...(job.flowHold ? { flowHold: true } : {}),
     }));
   }
 

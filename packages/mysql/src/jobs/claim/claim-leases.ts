@@ -2,6 +2,7 @@ import { type ClaimRef, type LeaseReport, type PartitionGroup, partitionOfId } f
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../../ids.ts';
 import { clockedSql, loadSql } from '../../sql.ts';
+import { renewFlowHolds } from '../flow-control/index.ts';
 import { ALL_PARTITIONS } from './claims.ts';
 
 const CLAIM_LEASE_RENEW = clockedSql(loadSql(import.meta.url, './claim-lease-renew.sql'));
@@ -44,8 +45,8 @@ interface HeldClaimRow extends RowDataPacket {
 }
 
 /**
- * Renews the leases of all `held` claims of `owner` in one statement (and their tenant slots in
- * one more). Only when fewer rows matched than were named does it read which claims were lost
+ * Renews the leases of all `held` claims of `owner` in one statement (and their tenant slots and
+ * flow holds in one more each, on the global keyspace, when they hold any). Only when fewer rows matched than were named does it read which claims were lost
  * and which are being cancelled. `at`: the instant the leases run from, instead of the database
  * clock (tests).
  */
@@ -70,6 +71,12 @@ export async function renewClaimLeases(
       slots.map((c) => [idToBin(c.tenantId!), c.tenantSlot, idToBin(c.id), c.attempt]),
     ]);
   }
+  await renewFlowHolds(
+    pool,
+    held.filter((c) => c.flowHold),
+    args.leaseSeconds,
+    args.at,
+  );
   // A statement per group (per shard), each alone: one primary has one.
   for (const { partitions, claims } of byGroup(held, args.groups ?? ONE_GROUP)) {
     const pairs = claims.map((c) => [idToBin(c.id), c.attempt]);

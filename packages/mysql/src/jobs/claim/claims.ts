@@ -11,12 +11,13 @@ import {
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, maybeBinToId, uuidFromHex } from '../../ids.ts';
 import { readJson } from '../../json.ts';
-import { clockedSql, loadSql, withRows } from '../../sql.ts';
+import { clockedSql, loadSql } from '../../sql.ts';
 import { binToTrace } from '../../trace-context.ts';
 import { withTransaction } from '../../transaction.ts';
 import { finishJobs } from '../finish/index.ts';
-import { applyFlowControl, createFlowKeys, type FlowRow } from '../flow-control/index.ts';
+import { createFlowKeys, deferFlowControlled, type FlowRow } from '../flow-control/index.ts';
 import { followUpsOfRow } from '../follow-ups/index.ts';
+import { takeHolds } from './claim-holds.ts';
 import { type ClaimTenant, ClaimTenants } from './claim-tenants.ts';
 
 // Every statement of the claim reads the clock as `:now` (clockedSql): NOW(3), or ClaimArgs.at.
@@ -26,13 +27,6 @@ const CLAIM_SELECT_AFTER = clocked('./claim-select-after.sql');
 const CLAIM_SELECT_FAIR = clocked('./claim-select-fair.sql');
 const CLAIM_SELECT_FAIR_AFTER = clocked('./claim-select-fair-after.sql');
 const CLAIM_READ = clocked('./claim-read.sql');
-const CLAIM_SLOTS_PART = clockedSql(
-  loadSql(import.meta.url, './claim-slots-part.sql')
-    .split('\n')
-    .filter((line) => !line.startsWith('--'))
-    .join('\n'),
-);
-const CLAIM_SLOTS_HOLD = clocked('./claim-slots-hold.sql');
 const CLAIM_UPDATE = clocked('./claim-update.sql');
 const CLAIM_DEFER = clocked('./claim-defer.sql');
 const CLAIM_CANCEL = clocked('./claim-cancel.sql');
@@ -82,6 +76,12 @@ export interface ClaimArgs {
    * it writes. Tests step time with it instead of sleeping; production leaves it out (NOW(3)).
    */
   at?: Date | null;
+  /**
+   * Runs between the claim's step 2 (its slots and flow holds committed on the global keyspace)
+   * and step 3 (the shard's transaction starting the attempts): a test makes it throw to see what a
+   * crash between the two leaves (docs/sharding.md). Production leaves it out.
+   */
+  afterHolds?: () => Promise<void>;
 }
 
 /** claim-select.sql, claim-select-after.sql: the locked ids in claim order. */
@@ -121,12 +121,6 @@ interface ClaimRow extends RowDataPacket, FlowRow {
   hexId: string;
   /** Not a column: the job's tenant (claim-tenants.sql), set by claimJobs after the read. */
   tenant: ClaimTenant;
-}
-
-/** claim-slots-part.sql, one part per limited tenant. */
-interface FreeSlotRow extends RowDataPacket {
-  tenant_id: Buffer;
-  slot: number;
 }
 
 const READ_EVERY_CLAIM = new ClaimTenants({ ttlMs: 0 });
@@ -196,11 +190,12 @@ function lockFair(conn: PoolConnection, args: ClaimArgs): Promise<[DueIdRow[], u
 }
 
 /**
- * Claims up to `limit` due jobs of a lane for `owner`, in one short transaction: one locking read
- * of ids that skips rows other claimers hold, one read of those rows by primary key, one locking
- * read of free concurrency slots for the limited tenants among them (only when there are any),
- * then one statement per kind of change for the whole batch. Committed at once so the locks are
- * short.
+ * Claims up to `limit` due jobs of a lane for `owner`, in three steps (docs/sharding.md): a short
+ * transaction on the shard locks the ids (skipping rows other claimers hold) and reads those rows
+ * by primary key; only when some of them belong to a limited tenant or name a flow control key, a
+ * transaction on the global keyspace takes their slots and flow holds and commits (claim-holds.ts);
+ * then the shard's transaction starts the attempts, defers the rest, and commits. A fixed number of
+ * statements whatever the batch, so the locks are short.
  */
 export async function claimJobs(pool: Pool, args: ClaimArgs): Promise<ClaimResult> {
   if (args.limit <= 0) return NOTHING;
@@ -249,25 +244,19 @@ async function lockAndClaim(
 
     const toCancel = candidates.filter((r) => Number(r.cancel_requested) === 1);
     const live = candidates.filter((r) => Number(r.cancel_requested) !== 1);
-    const slots = await takeSlots(conn, live, args.at);
-
-    const limited = (r: ClaimRow) => r.tenant.maxConcurrency !== null;
-    const withSlot = live.filter((r) => !limited(r) || slots.has(r.hexId));
-    const deferred = live.filter((r) => limited(r) && !slots.has(r.hexId));
-    // Flow control after the tenant's slots: a key's rate is spent only on jobs that can start.
-    const flow = await applyFlowControl(
-      conn,
-      withSlot,
-      live[0]?.db_now ?? new Date(),
-      args.flowDeferMs ?? 100,
-      group,
-      args.at,
+    // Step 2 (docs/sharding.md): the slots and flow holds the candidates need, taken and committed
+    // on the global keyspace before this transaction starts an attempt; none to take, no step.
+    const holds = await takeHolds(pool, live, live[0]?.db_now ?? new Date(), args);
+    const { slots, flow } = holds;
+    await args.afterHolds?.();
+    const deferred = live.filter((r) => holds.tenantDeferred.has(r.hexId));
+    const claimed = live.filter(
+      (r) => !holds.tenantDeferred.has(r.hexId) && (r.flow_key === null || flow.admitted.has(r.hexId)),
     );
-    const claimed = withSlot.filter((r) => r.flow_key === null || flow.admitted.has(r.hexId));
     const counts: Pick<ClaimResult, 'deferred' | 'cancelled' | 'flowDeferred' | 'ended'> = {
       deferred: deferred.length,
       cancelled: toCancel.length,
-      flowDeferred: flow.deferred,
+      flowDeferred: flow.deferredUntil.size,
     };
     const done = (result: ClaimResult) => ({ result, missingFlowKeys: flow.missing });
 
@@ -298,6 +287,7 @@ async function lockAndClaim(
         group,
       ]);
     }
+    await deferFlowControlled(conn, live, flow.deferredUntil, group, args.at);
     if (claimed.length === 0) return done({ jobs: [], ...position, ...counts });
 
     const ids = claimed.map((r) => r.id);
@@ -310,14 +300,6 @@ async function lockAndClaim(
       group,
     ]);
     if (res.affectedRows !== ids.length) throw new Error('claim: locked rows changed under the lock');
-    if (slots.size > 0) {
-      const held = claimed
-        .filter((r) => slots.has(r.hexId))
-        .map((r) => [r.tenant_id, slots.get(r.hexId), r.id, Number(r.attempt) + 1]);
-      const hold = withRows(CLAIM_SLOTS_HOLD(args.at), ['tenant_id', 'slot', 'job_id', 'attempt'], held);
-      await conn.query(hold.sql, [...hold.params, args.leaseSeconds]);
-    }
-
     const sinceRead = performance.now() - readAt;
     // A claim's jobs mostly share a few tenants: each tenant id is formatted once per claim.
     const tenantIds = new Map<string, string>();
@@ -350,6 +332,7 @@ async function lockAndClaim(
         // A tenant whose row is gone: no secret, as the LEFT JOIN this replaced gave.
         signingSecret: r.tenant.signingSecret as string,
         tenantSlot: slots.get(r.hexId) ?? null,
+        ...(r.flow_key === null ? {} : { flowHold: true }),
         tenantWeight: r.tenant.weight ?? 1,
         claimedAt: new Date(Math.max(r.run_at.getTime(), dbNowMs)),
         dueInMs: Math.max(0, r.run_at.getTime() - dbNowMs - sinceRead),
@@ -390,45 +373,4 @@ export async function claimDueJobs(pool: Pool, args: ClaimArgs): Promise<Claimed
 
 function hex(b: Buffer): string {
   return b.toString('hex');
-}
-
-/**
- * Takes free slots for the candidates of limited tenants, at most one per candidate, in claim
- * order (each row's hexId set by claimJobs); returns job id (hex) → slot. One statement whatever
- * the number of tenants.
- */
-async function takeSlots(
-  conn: PoolConnection,
-  rows: ClaimRow[],
-  at: Date | null | undefined,
-): Promise<Map<string, number>> {
-  const wanted = new Map<string, ClaimRow[]>();
-  for (const r of rows) {
-    if (r.tenant.maxConcurrency === null) continue;
-    const list = wanted.get(hex(r.tenant_id)) ?? [];
-    list.push(r);
-    wanted.set(hex(r.tenant_id), list);
-  }
-  const assigned = new Map<string, number>();
-  if (wanted.size === 0) return assigned;
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  for (const jobs of wanted.values()) {
-    parts.push(CLAIM_SLOTS_PART(at));
-    params.push(jobs[0]!.tenant_id, jobs[0]!.tenant.maxConcurrency, jobs.length);
-  }
-  const [free] = await conn.query<FreeSlotRow[]>(parts.join('\nUNION ALL\n'), params);
-  const byTenant = new Map<string, number[]>();
-  for (const s of free) {
-    const list = byTenant.get(hex(s.tenant_id)) ?? [];
-    list.push(Number(s.slot));
-    byTenant.set(hex(s.tenant_id), list);
-  }
-  for (const [tenant, jobs] of wanted) {
-    const slots = byTenant.get(tenant) ?? [];
-    jobs.forEach((job, i) => {
-      if (i < slots.length) assigned.set(job.hexId, slots[i]!);
-    });
-  }
-  return assigned;
 }

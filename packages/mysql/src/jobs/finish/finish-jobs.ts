@@ -3,7 +3,6 @@ import { idToBin } from '../../ids.ts';
 import { loadSql } from '../../sql.ts';
 import { callbackJobs } from '../follow-ups/callbacks.ts';
 import { failureStreaks } from '../follow-ups/failure-streaks.ts';
-import { tenantSlots } from '../follow-ups/tenant-slots.ts';
 import { type FinishContext, FOLLOW_UP_PHASES, type FollowUp, type JobEnd } from './job-end.ts';
 
 // One way to end a job (docs/design.md invariant 11). Whatever ended an attempt of a job (the
@@ -13,7 +12,7 @@ import { type FinishContext, FOLLOW_UP_PHASES, type FollowUp, type JobEnd } from
 // follow-up registered here on those ends, in phases, so a follow-up never depends on which path
 // ended the job.
 //
-// The follow-ups of jobs themselves (tenant slots, callback jobs, failure streaks) are listed
+// The follow-ups of jobs themselves (callback jobs, failure streaks) are listed
 // below; the layers above register theirs (packages/mysql/src/workflows registers node outputs,
 // the hold of a paused run's retried node, the walk and run ends): this folder imports nothing of
 // theirs.
@@ -39,7 +38,7 @@ async function withPartitions(conn: PoolConnection, ends: readonly JobEnd[]): Pr
   });
 }
 
-const registered: FollowUp[] = [tenantSlots, callbackJobs, failureStreaks];
+const registered: FollowUp[] = [callbackJobs, failureStreaks];
 
 /** Adds a follow-up of a layer above jobs/ (once: a second registration of the name is ignored). */
 export function registerFollowUp(followUp: FollowUp): void {

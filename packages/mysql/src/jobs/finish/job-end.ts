@@ -23,7 +23,10 @@ export interface JobEnd {
   followUps: FinishFollowUps | null;
   /** A workflow node's job: its node, whose run the end moves on, and the run's partition (the job row's). */
   workflowNode: { workflowId: string; nodeId: string; partition: number } | null;
-  /** The tenant slot the ended attempt held (an executor's claim of a limited tenant's job). */
+  /**
+   * The tenant slot the ended attempt held (an executor's claim of a limited tenant's job): freed by
+   * the outcome after its commit (outcomes.ts), not by a follow-up.
+   */
   slot?: { tenantId: string; slot: number } | null;
   /** The call's capped response body (the executor's outcome). */
   responseBody?: string | null;
@@ -38,7 +41,7 @@ export interface JobEnd {
 }
 
 /**
- * When a follow-up runs: `record`, what the ended attempt leaves (its slot, its output, its callback
+ * When a follow-up runs: `record`, what the ended attempt leaves (its output, its callback
  * job, its task's streak, the hold of a retry in a paused run); `tell`, what the end tells other
  * rows (the walk: a node's children); `settle`, what ends with it (runs with nothing left to run).
  */

@@ -1,3 +1,13 @@
-// Flow control keys (parallelism, rate) held across the fleet, decided inside the claim
-// (docs/flow-control.md).
-export { applyFlowControl, createFlowKeys, type FlowOutcome, type FlowRow } from './flow-control.ts';
+// Flow control keys (parallelism, rate) held across the fleet: decided in the claim's transaction
+// on the global keyspace, with a hold per admitted job (docs/flow-control.md, docs/sharding.md).
+export {
+  applyFlowControl,
+  createFlowKeys,
+  deferFlowControlled,
+  type FlowHold,
+  type FlowOutcome,
+  type FlowRow,
+  holdFlowKeys,
+  releaseFlowHolds,
+  renewFlowHolds,
+} from './flow-control.ts';

@@ -3,8 +3,8 @@ import { binToId } from '../../ids.ts';
 
 // What a job's final outcome sets off besides itself, known from its row (docs/callbacks.md,
 // docs/scheduling.md#pause-on-failure): its callback job (callbacks.ts) and its task's failure
-// streak with the pause it may reach (failure-streaks.ts). Beside them, the tenant slot its attempt
-// held (tenant-slots.ts). Each is a follow-up of the finish path (../finish/finish-jobs.ts): run in
+// streak with the pause it may reach (failure-streaks.ts). Each is a follow-up of the finish path
+// (../finish/finish-jobs.ts): run in
 // the transaction that ended the job, after its fenced update, so each happens exactly once per end
 // whatever crashes around it.
 

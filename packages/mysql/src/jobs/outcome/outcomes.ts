@@ -11,6 +11,7 @@ import { idToBin } from '../../ids.ts';
 import { clockedSql, loadSql, withNamedCases, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
 import { finishJobs, type JobEnd } from '../finish/index.ts';
+import { releaseFlowHolds } from '../flow-control/index.ts';
 import { releaseTenantSlots } from '../follow-ups/index.ts';
 
 const OUTCOME_LOCK = loadSql(import.meta.url, './outcome-lock.sql');
@@ -58,8 +59,8 @@ function key(id: string | Buffer, attempt: number): string {
 
 /**
  * Applies a batch of outcomes in one transaction of a few statements, whatever its size: update
- * the job rows (each fenced by its attempt), write every attempt row, free the tenant slots.
- * Returns the writes whose claim was lost (their job rows were left alone).
+ * the job rows (each fenced by its attempt), write every attempt row; then, once committed, free
+ * the tenant slots and flow holds. Returns the writes whose claim was lost (their job rows were left alone).
  *
  * The common case has no stale result, so the fenced updates run first; only when they match
  * fewer rows than they name is the transaction rolled back and run again behind a locking read
@@ -91,8 +92,28 @@ export async function recordOutcomes(
     ]);
     return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))), at);
   });
+  await releaseHolds(pool, writes);
   if (applied.followUps && onFollowUps) onFollowUps(applied.followUps);
   return applied.lost;
+}
+
+/**
+ * Frees the tenant slots and flow holds the batch's attempts held, once its transaction committed:
+ * they are in the global keyspace (docs/sharding.md), so never in the shard's transaction. Every
+ * write's attempt has ended, current or lost, whatever became of its job (the call it guarded is
+ * over); each is freed only while that attempt holds it. If this fails they run out with the
+ * attempt's lease, which nobody renews any more: the tenant runs under its limit meanwhile.
+ */
+async function releaseHolds(pool: Pool, writes: readonly OutcomeWrite[]): Promise<void> {
+  try {
+    await releaseTenantSlots(pool, writes.map(claimOf));
+    await releaseFlowHolds(
+      pool,
+      writes.filter((w) => w.job.flowHold).map((w) => ({ id: w.job.id, attempt: w.job.attempt })),
+    );
+  } catch {
+    // Committed outcomes stand; the slots and holds expire (above).
+  }
 }
 
 class FenceMismatch extends Error {}
@@ -110,9 +131,6 @@ async function applyOutcomes(
   await writeAttempts(conn, writes, at);
   const finished = await finishJobs(conn, current.map(endOf));
   const lost = live ? writes.filter((w) => !live.has(key(w.job.id, w.job.attempt))) : [];
-  // A slot is freed by its holder whatever became of the job: the call it guarded has ended. The
-  // finish path frees those of the ends; a lost claim's holder frees its own here.
-  await releaseTenantSlots(conn, lost.map(claimOf));
   const followUps = current.some(isReported)
     ? { callbackJobs: finished.callbackJobs, pausedTasks: finished.pausedTasks }
     : null;
