@@ -225,6 +225,25 @@ describe('the fair claim order', () => {
     expect(back[0]!.claim_tag).toBeNull();
   });
 
+  it('does not tag again a job another pass tagged between this pass’s read and its update', async () => {
+    // Passes on one shard's lane are serialised by its clock row; two groups that overlap (a shard
+    // map a moment old during a resharding's cut-over) are not: the update's own condition holds.
+    const t = await tenantWithWeight('tagged-twice', 1);
+    const [id] = await insertDueJobs(db.pool, { tenantId: t, target }, 1);
+    expect(await tagAll()).toBe(1);
+    const before = await rows('SELECT fair_tag FROM jobs WHERE id = ?', [idToBin(id!)]);
+    const update = withSearch(
+      loadSql(import.meta.url, '../src/jobs/fair-share/fair-tags-update.sql'),
+      'id',
+      [[idToBin(id!), 123_456_789]],
+      [[idToBin(id!)], ALL_PARTITIONS],
+    );
+    const [r] = await db.pool.query<ResultSetHeader>(update.sql, update.params);
+    expect(r.affectedRows).toBe(0);
+    const after = await rows('SELECT fair_tag FROM jobs WHERE id = ?', [idToBin(id!)]);
+    expect(after[0]!.fair_tag).toEqual(before[0]!.fair_tag);
+  });
+
   it('tags a retried job again when it is due, behind the work its tenant has waiting', async () => {
     const t = await tenantWithWeight('t', 1);
     await insertDueJobs(db.pool, { tenantId: t, target }, 3);
