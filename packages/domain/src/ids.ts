@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { partitionInId } from './partition.ts';
 
 // UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then 74 random bits. Time-ordered, so inserts land
 // at the right-hand end of the primary key, and globally unique without coordination (invariant 8).
@@ -55,7 +56,7 @@ export function newId(nowMs: number = Date.now(), partition?: number): string {
  * job's id beside the job it reports, which shares its partition (docs/sharding.md).
  */
 export function newIdBeside(beside: string, nowMs: number = Date.now()): string {
-  return newId(nowMs, Number.parseInt(beside.slice(32, 36), 16));
+  return newId(nowMs, partitionInId(beside));
 }
 
 export function formatUuid(bytes: Uint8Array): string {

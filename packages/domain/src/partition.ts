@@ -18,7 +18,16 @@ export function partitionOf(id: string, partitions: number): number {
  * before the shard key (migration 0061) has its task's or run's partition, which its id may not say.
  */
 export function partitionOfId(id: string, partitions: number): number {
-  return Number.parseInt(id.slice(32, 36), 16) % partitions;
+  return partitionInId(id) % partitions;
+}
+
+/**
+ * The partition newId wrote into an id (its last two bytes, not reduced): for every id made in its
+ * partition, partitionOfId(id, P) for any P. A path that knows no P (job-api) keys by it; an id
+ * stored before the shard key names a partition its row need not have, and such a lookup misses.
+ */
+export function partitionInId(id: string): number {
+  return Number.parseInt(id.slice(32, 36), 16);
 }
 
 /** A partition lease as a scheduler replica holds it; the token fences every write made under it. */

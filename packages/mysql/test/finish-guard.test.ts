@@ -19,6 +19,7 @@ describe('the finish path without the workflows layer', () => {
         {
           id: '00000000-0000-7000-8000-000000000001',
           attempt: 1,
+          partition: 0,
           state: 'succeeded',
           followUps: null,
           workflowNode: { workflowId: '00000000-0000-7000-8000-000000000002', nodeId: 'a', partition: 0 },

@@ -1,4 +1,10 @@
-import { CALLBACK_RETRY, type ClaimedJob, type FollowUpReport, type OutcomeWrite } from '@dsched/domain';
+import {
+  CALLBACK_RETRY,
+  type ClaimedJob,
+  type FollowUpReport,
+  newId,
+  type OutcomeWrite,
+} from '@dsched/domain';
 import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
@@ -123,6 +129,7 @@ describe('callback jobs', () => {
         {
           id: first.id,
           attempt: first.attempt,
+          partition: first.partition!,
           state: 'succeeded',
           followUps: first.followUps!,
           workflowNode: null,
@@ -192,7 +199,7 @@ describe('callback jobs', () => {
       { callbacks: { onSuccess: 'http://127.0.0.1:9/ok', onDead: 'http://127.0.0.1:9/dead' } },
       1,
     );
-    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT id FROM jobs');
+    const [rows] = await db.pool.query<RowDataPacket[]>('SELECT id, `partition` FROM jobs');
     const jobId = binToId(rows[0]!.id);
     expect(await cancelJob(db.pool, task.tenantId, jobId)).toBe('cancelled');
     const report = await withTransaction(db.pool, (conn) =>
@@ -200,6 +207,7 @@ describe('callback jobs', () => {
         {
           id: jobId,
           attempt: 0,
+          partition: Number(rows[0]!.partition),
           state: 'succeeded',
           followUps: { taskId: task.id, callbacks: true, countsFailures: false },
           workflowNode: null,
@@ -317,5 +325,47 @@ describe('pause after failures', () => {
     expect(ahead).toHaveLength(1);
     expect(ahead[0]).toMatchObject({ state: 'cancelled' });
     expect(String(ahead[0]!.occurrence)).toMatch(/^superseded:\d+:/);
+  });
+});
+
+describe('a job stored before the shard key, in another partition than its id names (D54, D60)', () => {
+  it('is found by job-api by its row and cancelled, its follow-ups keyed by its row’s partition', async () => {
+    const task = await taskWithJobs({ callbacks: { onDead: 'http://127.0.0.1:9/dead' } }, 0);
+    // Its row is in its task's partition, its id names the next one (on the other shard through
+    // vtgate): as 0061 left a job of a task made before it (D54).
+    const [tasks] = await db.pool.query<RowDataPacket[]>('SELECT `partition` FROM tasks WHERE id = ?', [
+      idToBin(task.id),
+    ]);
+    const partition = Number(tasks[0]!.partition);
+    const jobId = newId(T0, (partition + 1) % 64);
+    await withTransaction(db.pool, (conn) =>
+      insertJobs(
+        conn,
+        [
+          {
+            id: jobId,
+            taskId: idToBin(task.id),
+            partition,
+            occurrence: new Date(T0).toISOString(),
+            kind: 'scheduled' as const,
+            tagged: false,
+            scheduledFor: new Date(T0),
+            runAt: new Date(T0),
+          },
+        ],
+        new Date(),
+      ),
+    );
+    expect(await cancelJob(db.pool, task.tenantId, jobId)).toBe('cancelled');
+    const [after] = await db.pool.query<RowDataPacket[]>('SELECT state, `partition` FROM jobs WHERE id = ?', [
+      idToBin(jobId),
+    ]);
+    expect(after[0]).toMatchObject({ state: 'cancelled', partition });
+    expect(await cancelJob(db.pool, task.tenantId, jobId)).toBe('already_cancelled');
+  });
+
+  it('a job that exists nowhere is not found, after the keyed lock and the unkeyed look', async () => {
+    const task = await taskWithJobs({}, 0);
+    expect(await cancelJob(db.pool, task.tenantId, '01900000-0000-7000-8000-000000000005')).toBe('not_found');
   });
 });

@@ -185,6 +185,7 @@ function cancelledEnd(r: WalkedJobRow): JobEnd {
   return {
     id: binToId(r.id),
     attempt: Number(r.attempt),
+    partition: Number(r.partition),
     state: 'cancelled',
     followUps: followUpsOfRow(r),
     workflowNode:

@@ -260,6 +260,7 @@ async function endMap(
     {
       id: binToId(m.id),
       attempt: Number(m.attempt),
+      partition: Number(m.partition),
       state,
       followUps: null,
       workflowNode: { workflowId: binToId(m.workflow_id), nodeId: m.node_id, partition: Number(m.partition) },

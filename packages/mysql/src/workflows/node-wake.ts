@@ -88,6 +88,7 @@ export function waitingNodeEnd(
   return {
     id: binToId(row.id),
     attempt: row.attempt,
+    partition: Number(row.partition),
     state,
     followUps: null,
     workflowNode: {

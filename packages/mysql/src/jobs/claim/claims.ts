@@ -268,6 +268,7 @@ async function lockAndClaim(
         toCancel.map((r) => ({
           id: uuidFromHex(r.hexId),
           attempt: Number(r.attempt),
+          partition: Number(r.partition),
           state: 'cancelled' as const,
           followUps: followUpsOfRow(r),
           workflowNode:

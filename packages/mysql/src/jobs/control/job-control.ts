@@ -1,12 +1,13 @@
-import type {
-  CallbackResult,
-  CancelResult,
-  CompletionDecision,
-  EndedJob,
-  JobState,
-  JobsEnded,
-  LockedJob,
-  RetryPolicy,
+import {
+  type CallbackResult,
+  type CancelResult,
+  type CompletionDecision,
+  type EndedJob,
+  type JobState,
+  type JobsEnded,
+  type LockedJob,
+  partitionInId,
+  type RetryPolicy,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../../ids.ts';
@@ -31,6 +32,7 @@ const HEARTBEAT = loadSql(import.meta.url, './control-heartbeat.sql');
 const COMPLETE = loadSql(import.meta.url, './control-complete.sql');
 const RETRY = loadSql(import.meta.url, './control-retry.sql');
 const ATTEMPT_CLOSE = loadSql(import.meta.url, './control-attempt-close.sql');
+const JOB_PARTITION = loadSql(import.meta.url, './control-partition.sql');
 
 /** control-lock.sql. */
 interface ControlRow extends RowDataPacket {
@@ -46,22 +48,53 @@ interface ControlRow extends RowDataPacket {
   task_id: Buffer | null;
   workflow_id: Buffer | null;
   node_id: string | null;
+  partition: number;
   lane: string;
   has_callbacks: number;
   counts_failures: number;
   trace_context: Buffer | null;
 }
 
-/** A locked job as the decisions read it, with what its end's span needs. */
-type Locked = LockedJob & Pick<JobEnd, 'trace' | 'lane'>;
+/** A locked job as the decisions read it, with what its end's span needs and its row's partition. */
+type Locked = LockedJob & Pick<JobEnd, 'trace' | 'lane'> & { partition: number };
 
-async function lockJob(conn: PoolConnection, tenantId: string, id: string): Promise<Locked | null> {
-  const [rows] = await conn.query<ControlRow[]>(CONTROL_LOCK, [idToBin(id)]);
+/** No row in the partition the write was keyed by. */
+const MISSED = Symbol('missed');
+
+/**
+ * Runs `write` (a transaction) keyed by the partition the job's id names; every statement of it
+ * names that partition, so through vtgate the transaction stays on its shard (docs/sharding.md). A
+ * job stored before the shard key may sit in another partition than its id names (D54): when the
+ * write misses it, its row's partition is read unkeyed, outside any transaction, and the write runs
+ * again keyed by that. A missing job costs that one unkeyed read.
+ */
+async function keyedById<T>(
+  pool: Pool,
+  id: string,
+  write: (partition: number) => Promise<T | typeof MISSED>,
+): Promise<T | typeof MISSED> {
+  const named = partitionInId(id);
+  const first = await write(named);
+  if (first !== MISSED) return first;
+  const [rows] = await pool.query<RowDataPacket[]>(JOB_PARTITION, [idToBin(id)]);
+  const partition = rows[0] ? Number(rows[0].partition) : named;
+  return partition === named ? MISSED : write(partition);
+}
+
+async function lockJob(
+  conn: PoolConnection,
+  tenantId: string,
+  id: string,
+  partition: number,
+): Promise<Locked | null | typeof MISSED> {
+  const [rows] = await conn.query<ControlRow[]>(CONTROL_LOCK, [partition, idToBin(id)]);
   const r = rows[0];
+  if (!r) return MISSED;
   // Another tenant's job is not found, exactly as a missing one.
-  if (!r || binToId(r.tenant_id) !== tenantId) return null;
+  if (binToId(r.tenant_id) !== tenantId) return null;
   const claimed = r.claimed_by !== null;
   return {
+    partition: Number(r.partition),
     state: r.state,
     attempt: Number(r.attempt),
     maxAttempts: Number(r.max_attempts),
@@ -92,6 +125,7 @@ function endOf(job: Locked, id: string, state: JobEnd['state'], report: JobEnd['
   return {
     id,
     attempt: job.attempt,
+    partition: job.partition,
     state,
     followUps: job.followUps,
     workflowNode: job.workflowNode ?? null,
@@ -128,26 +162,40 @@ export async function cancelJob(
   id: string,
   onEnded?: JobsEnded,
 ): Promise<CancelResult | 'starts_run'> {
-  return ending(pool, onEnded, async (conn, traced) => {
-    const job = await lockJob(conn, tenantId, id);
-    if (!job) return 'not_found';
-    if (job.state === 'cancelled') return 'already_cancelled';
-    if (job.state !== 'pending' && job.state !== 'running') return 'finished';
-    // Not started yet, the job is pending and its cancel below means the run never starts (the
-    // start needs it pending).
-    if (job.startsWorkflow && job.state === 'running') return 'starts_run';
-    const bin = idToBin(id);
-    if (job.claimed) {
-      const [res] = await conn.query<ResultSetHeader>(CANCEL_REQUEST, [bin, job.attempt]);
-      fenced(res);
-      return 'cancel_requested';
-    }
-    if (job.parked) await conn.query(ATTEMPT_CLOSE, ['cancelled', 'cancelled', bin, job.attempt]);
-    const [res] = await conn.query<ResultSetHeader>(CANCEL_NOW, [bin, job.attempt, job.state]);
+  const result = await keyedById(pool, id, (partition) =>
+    ending(pool, onEnded, (conn, traced) => cancelLocked(conn, traced, tenantId, id, partition)),
+  );
+  return result === MISSED ? 'not_found' : result;
+}
+
+async function cancelLocked(
+  conn: PoolConnection,
+  traced: EndedJob[],
+  tenantId: string,
+  id: string,
+  partition: number,
+): Promise<CancelResult | 'starts_run' | typeof MISSED> {
+  const job = await lockJob(conn, tenantId, id, partition);
+  if (job === MISSED) return MISSED;
+  if (!job) return 'not_found';
+  if (job.state === 'cancelled') return 'already_cancelled';
+  if (job.state !== 'pending' && job.state !== 'running') return 'finished';
+  // Not started yet, the job is pending and its cancel below means the run never starts (the
+  // start needs it pending).
+  if (job.startsWorkflow && job.state === 'running') return 'starts_run';
+  const bin = idToBin(id);
+  if (job.claimed) {
+    const [res] = await conn.query<ResultSetHeader>(CANCEL_REQUEST, [job.partition, bin, job.attempt]);
     fenced(res);
-    traced.push(...(await finishJobs(conn, [endOf(job, id, 'cancelled')])).traced);
-    return 'cancelled';
-  });
+    return 'cancel_requested';
+  }
+  if (job.parked) {
+    await conn.query(ATTEMPT_CLOSE, ['cancelled', 'cancelled', job.partition, bin, job.attempt]);
+  }
+  const [res] = await conn.query<ResultSetHeader>(CANCEL_NOW, [job.partition, bin, job.attempt, job.state]);
+  fenced(res);
+  traced.push(...(await finishJobs(conn, [endOf(job, id, 'cancelled')])).traced);
+  return 'cancelled';
 }
 
 /** Pushes a running job's heartbeat timeout out, fenced by the attempt token the target was given. */
@@ -155,29 +203,34 @@ export async function heartbeatJob(
   pool: Pool,
   args: { tenantId: string; id: string; attempt: number; extendSeconds: number; progress?: unknown },
 ): Promise<CallbackResult<{ heartbeatBy: Date; deadlineAt: Date | null; cancelRequested: boolean }>> {
-  return withTransaction(pool, async (conn) => {
-    const job = await lockJob(conn, args.tenantId, args.id);
-    if (!job) return { kind: 'not_found' };
-    if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job };
-    const progress = args.progress === undefined ? null : JSON.stringify(args.progress);
-    const bin = idToBin(args.id);
-    const [res] = await conn.query<ResultSetHeader>(HEARTBEAT, [
-      args.extendSeconds,
-      progress,
-      bin,
-      job.attempt,
-    ]);
-    fenced(res);
-    const after = await lockJob(conn, args.tenantId, args.id);
-    return {
-      kind: 'ok',
-      value: {
-        heartbeatBy: after!.leaseExpiresAt!,
-        deadlineAt: after!.deadlineAt,
-        cancelRequested: job.cancelRequested,
-      },
-    };
-  });
+  const result = await keyedById(pool, args.id, (partition) =>
+    withTransaction(pool, async (conn) => {
+      const job = await lockJob(conn, args.tenantId, args.id, partition);
+      if (job === MISSED) return MISSED;
+      if (!job) return { kind: 'not_found' } as const;
+      if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job } as const;
+      const progress = args.progress === undefined ? null : JSON.stringify(args.progress);
+      const bin = idToBin(args.id);
+      const [res] = await conn.query<ResultSetHeader>(HEARTBEAT, [
+        args.extendSeconds,
+        progress,
+        job.partition,
+        bin,
+        job.attempt,
+      ]);
+      fenced(res);
+      const after = (await lockJob(conn, args.tenantId, args.id, job.partition)) as Locked;
+      return {
+        kind: 'ok',
+        value: {
+          heartbeatBy: after.leaseExpiresAt!,
+          deadlineAt: after.deadlineAt,
+          cancelRequested: job.cancelRequested,
+        },
+      } as const;
+    }),
+  );
+  return result === MISSED ? { kind: 'not_found' } : result;
 }
 
 /**
@@ -190,33 +243,53 @@ export async function completeJob(
   decide: (job: LockedJob) => CompletionDecision,
   onEnded?: JobsEnded,
 ): Promise<CallbackResult<CompletionDecision>> {
-  return ending(pool, onEnded, async (conn, traced) => {
-    const job = await lockJob(conn, args.tenantId, args.id);
-    if (!job) return { kind: 'not_found' };
-    if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job };
-    const decision = decide(job);
-    const bin = idToBin(args.id);
-    const output = decision.output === undefined ? null : JSON.stringify(decision.output);
-    const error = decision.error?.slice(0, 1000) ?? null;
-    // The attempt row first: it is made from the claim when the executor has not written it yet.
-    await conn.query(ATTEMPT_CLOSE, [args.errorClass, error, bin, job.attempt]);
-    const [res] =
-      decision.to === 'retry'
-        ? await conn.query<ResultSetHeader>(RETRY, [
-            output,
-            error,
-            Math.round(decision.delayMs),
-            bin,
-            job.attempt,
-          ])
-        : await conn.query<ResultSetHeader>(COMPLETE, [output, error, decision.to, bin, job.attempt]);
-    fenced(res);
-    // The target's report stands in for the response body of a synchronous call: a node's output,
-    // a callback event's body.
-    const finished = await finishJobs(conn, [
-      endOf(job, args.id, decision.to === 'retry' ? 'pending' : decision.to, { output, error }),
-    ]);
-    traced.push(...finished.traced);
-    return { kind: 'ok', value: decision };
-  });
+  const result = await keyedById(pool, args.id, (partition) =>
+    ending(pool, onEnded, (conn, traced) => completeLocked(conn, traced, args, decide, partition)),
+  );
+  return result === MISSED ? { kind: 'not_found' } : result;
+}
+
+async function completeLocked(
+  conn: PoolConnection,
+  traced: EndedJob[],
+  args: { tenantId: string; id: string; attempt: number; errorClass: string | null },
+  decide: (job: LockedJob) => CompletionDecision,
+  partition: number,
+): Promise<CallbackResult<CompletionDecision> | typeof MISSED> {
+  const job = await lockJob(conn, args.tenantId, args.id, partition);
+  if (job === MISSED) return MISSED;
+  if (!job) return { kind: 'not_found' };
+  if (job.state !== 'running' || job.attempt !== args.attempt) return { kind: 'stale', job };
+  const decision = decide(job);
+  const bin = idToBin(args.id);
+  const output = decision.output === undefined ? null : JSON.stringify(decision.output);
+  const error = decision.error?.slice(0, 1000) ?? null;
+  // The attempt row first: it is made from the claim when the executor has not written it yet.
+  await conn.query(ATTEMPT_CLOSE, [args.errorClass, error, job.partition, bin, job.attempt]);
+  const [res] =
+    decision.to === 'retry'
+      ? await conn.query<ResultSetHeader>(RETRY, [
+          output,
+          error,
+          Math.round(decision.delayMs),
+          job.partition,
+          bin,
+          job.attempt,
+        ])
+      : await conn.query<ResultSetHeader>(COMPLETE, [
+          output,
+          error,
+          decision.to,
+          job.partition,
+          bin,
+          job.attempt,
+        ]);
+  fenced(res);
+  // The target's report stands in for the response body of a synchronous call: a node's output,
+  // a callback event's body.
+  const finished = await finishJobs(conn, [
+    endOf(job, args.id, decision.to === 'retry' ? 'pending' : decision.to, { output, error }),
+  ]);
+  traced.push(...finished.traced);
+  return { kind: 'ok', value: decision };
 }

@@ -1,6 +1,4 @@
-import type { PoolConnection, RowDataPacket } from 'mysql2/promise';
-import { idToBin } from '../../ids.ts';
-import { loadSql } from '../../sql.ts';
+import type { PoolConnection } from 'mysql2/promise';
 import { callbackJobs } from '../follow-ups/callbacks.ts';
 import { failureStreaks } from '../follow-ups/failure-streaks.ts';
 import { type FinishContext, FOLLOW_UP_PHASES, type FollowUp, type JobEnd } from './job-end.ts';
@@ -16,27 +14,6 @@ import { type FinishContext, FOLLOW_UP_PHASES, type FollowUp, type JobEnd } from
 // below; the layers above register theirs (packages/mysql/src/workflows registers node outputs,
 // the hold of a paused run's retried node, the walk and run ends): this folder imports nothing of
 // theirs.
-
-const END_PARTITIONS = loadSql(import.meta.url, './end-partitions.sql');
-
-interface EndPartitionRow extends RowDataPacket {
-  id: Buffer;
-  partition: number;
-}
-
-/** The ends with their partitions: read from the rows for those whose path did not say it. */
-async function withPartitions(conn: PoolConnection, ends: readonly JobEnd[]): Promise<readonly JobEnd[]> {
-  const missing = ends.filter((e) => e.partition === undefined);
-  if (missing.length === 0) return ends;
-  const [rows] = await conn.query<EndPartitionRow[]>(END_PARTITIONS, [missing.map((e) => idToBin(e.id))]);
-  const byId = new Map(rows.map((r) => [r.id.toString('hex'), Number(r.partition)]));
-  return ends.map((e) => {
-    if (e.partition !== undefined) return e;
-    const partition = byId.get(e.id.replaceAll('-', '').toLowerCase());
-    if (partition === undefined) throw new Error(`finishJobs: job ${e.id} has no row`);
-    return { ...e, partition };
-  });
-}
 
 const registered: FollowUp[] = [callbackJobs, failureStreaks];
 
@@ -78,7 +55,6 @@ export async function finishJobs(conn: PoolConnection, ends: readonly JobEnd[]):
         '(load @dsched/mysql/workflows, which registers the walk)',
     );
   }
-  const keyed = await withPartitions(conn, ends);
-  for (const followUp of ordered) await followUp.run(conn, keyed, context);
+  for (const followUp of ordered) await followUp.run(conn, ends, context);
   return context;
 }

@@ -9,10 +9,11 @@ export interface JobEnd {
   /** The attempt that ended (the fencing token the path's update carried). */
   attempt: number;
   /**
-   * The job's partition (the shard key), which keys the follow-ups' statements (docs/sharding.md).
-   * A path that does not know it leaves it out, and finishJobs reads it from the rows.
+   * The job's partition (the shard key), which keys the follow-ups' statements (docs/sharding.md):
+   * its row's, which every path that ends a job has read (a job stored before the key may sit in
+   * another partition than its id names: D54).
    */
-  partition?: number;
+  partition: number;
   /**
    * What the job became: a final state; `pending` when the attempt ended and the job waits for
    * another (a retry after backoff, a give-back); `parked` when the call answered 202 and the job
@@ -70,7 +71,7 @@ export interface FollowUp {
 
 /** The distinct partitions of the ends (finishJobs has filled them in), ascending: the follow-ups' key. */
 export function partitionsOfEnds(ends: readonly JobEnd[]): number[] {
-  return [...new Set(ends.map((e) => e.partition!))].sort((a, b) => a - b);
+  return [...new Set(ends.map((e) => e.partition))].sort((a, b) => a - b);
 }
 
 /** The ends that are final outcomes: succeeded or dead (what callbacks and streaks report). */

@@ -130,6 +130,7 @@ async function releaseBatch(
     rows.map((r) => ({
       id: binToId(r.id),
       attempt: Number(r.attempt),
+      partition: Number(r.partition),
       state: Number(r.spent) === 1 ? 'dead' : 'pending',
       followUps: followUpsOfRow(r),
       workflowNode:
