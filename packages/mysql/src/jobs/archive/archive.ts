@@ -16,7 +16,9 @@ interface ArchivableRow extends RowDataPacket {
 
 /** archiver-lag.sql. */
 interface LagRow extends RowDataPacket {
-  oldest: Date;
+  succeeded: Date | null;
+  cancelled: Date | null;
+  dead: Date | null;
   db_now: Date;
 }
 
@@ -72,9 +74,16 @@ export async function deleteArchivedJobs(
 
 /** Seconds since the oldest job waiting for the archiver became archivable (0 when none waits). */
 export async function archiverLagSeconds(pool: Pool, deadRetentionSeconds: number): Promise<number> {
-  const [rows] = await pool.query<LagRow[]>(ARCHIVER_LAG, [deadRetentionSeconds, deadRetentionSeconds]);
-  const { oldest, db_now } = rows[0]!;
-  return Math.max(0, (db_now.getTime() - oldest.getTime()) / 1000);
+  const [rows] = await pool.query<LagRow[]>(ARCHIVER_LAG, [deadRetentionSeconds]);
+  const { succeeded, cancelled, dead, db_now } = rows[0]!;
+  // A dead job became archivable when its retention ran out.
+  const since = [
+    succeeded?.getTime(),
+    cancelled?.getTime(),
+    dead && dead.getTime() + deadRetentionSeconds * 1000,
+  ];
+  const oldest = Math.min(db_now.getTime(), ...since.filter((t): t is number => typeof t === 'number'));
+  return Math.max(0, (db_now.getTime() - oldest) / 1000);
 }
 
 const READY_BACKLOG_CAPPED = loadSql(import.meta.url, './ready-backlog-capped.sql');
