@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 // The route of each statement of a run's end through vtgate (docs/sharding.md, invariant 12):
 // finishing runs with nothing left to run, stopping them (cancel, fail_fast, deadline) and
-// dispatching their held nodes. A run's nodes and node jobs share its partition, which each end
+// dispatching their held nodes; and a run's pause, resume and reopening. A run's nodes and node jobs share its partition, which each end
 // takes from a row of the run (workflow-runs.ts, RunKey), so every statement names it and reaches
 // the one shard that holds the runs. Runs on the Vitess leg only (`pnpm test:vitess`). The
 // statements are sent as workflow-runs.ts sends them, with runs of partitions all on one shard.
@@ -71,6 +71,26 @@ const KEYED: Record<string, RoutedStatement> = {
   },
   "dispatch: their jobs' tags (node-job-tags-run)": {
     file: 'workflows/node-job-tags-run.sql',
+    params: (partitions) => [partitions[0], RUNS[0]],
+  },
+  'pause: the run paused (run-set-paused)': {
+    file: 'workflows/run-set-paused.sql',
+    params: (partitions) => [1, partitions[0], RUNS[0]],
+  },
+  "pause: the run's node jobs held (node-jobs-hold)": {
+    file: 'workflows/node-jobs-hold.sql',
+    params: (partitions) => [partitions, RUNS],
+  },
+  'pause: a retried node job held (node-jobs-hold-retried)': {
+    file: 'workflows/node-jobs-hold-retried.sql',
+    params: (partitions) => [partitions, RUNS],
+  },
+  "resume: the run's node jobs released (node-jobs-release)": {
+    file: 'workflows/node-jobs-release.sql',
+    params: (partitions) => [partitions[0], RUNS[0]],
+  },
+  'retry: a finished run running again (run-reopen)': {
+    file: 'workflows/run-reopen.sql',
     params: (partitions) => [partitions[0], RUNS[0]],
   },
 };

@@ -6,11 +6,13 @@
 -- pause). Reached through workflow_nodes_by_state (the runs' pending nodes), each job by primary
 -- key; conditional on the run still being paused and running, and on the job not held yet (the
 -- sweep counts the jobs it held).
--- Parameters: ids (list)
+-- Keyed by the runs' partitions, which their nodes and node jobs share, every table joined on it
+-- (docs/sharding.md): one shard through vtgate.
+-- Parameters: partitions (list), ids (list)
 -- Returns: affected rows
 UPDATE jobs j
-  JOIN workflow_nodes n ON j.id = n.job_id
-  JOIN workflows w ON w.id = n.workflow_id
+  JOIN workflow_nodes n ON j.id = n.job_id AND j.`partition` = n.`partition`
+  JOIN workflows w ON w.id = n.workflow_id AND w.`partition` = n.`partition`
    SET j.held = 1, j.updated_at = NOW(3)
- WHERE n.workflow_id IN (?) AND n.state = 'pending' AND w.paused = 1 AND w.state = 'running'
+ WHERE n.`partition` IN (?) AND n.workflow_id IN (?) AND n.state = 'pending' AND w.paused = 1 AND w.state = 'running'
    AND j.state = 'pending' AND j.held = 0

@@ -61,11 +61,11 @@ export async function setWorkflowPaused(
     const run = await lockRun(conn, tenantId, id);
     if (!run) return 'not_found';
     if (run.state !== 'running') return 'not_running';
-    await conn.query(SET_PAUSED, [paused ? 1 : 0, run.id]);
+    await conn.query(SET_PAUSED, [paused ? 1 : 0, Number(run.partition), run.id]);
     if (paused) {
-      await holdPausedRunJobs(conn, [run.id]);
+      await holdPausedRunJobs(conn, runKeys([run]));
     } else {
-      await releaseHeldRunJobs(conn, run.id);
+      await releaseHeldRunJobs(conn, runKeys([run])[0]!);
       await dispatchHeld(conn, runKeys([run]), { onlyCapped: false });
     }
     return 'done';
@@ -109,7 +109,7 @@ export async function retryWorkflowNode(
     if (run.state !== 'running') {
       const [quota] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [run.tenant_id]);
       if (quota.affectedRows !== 1) return 'over_quota';
-      await conn.query(RUN_REOPEN, [wf]);
+      await conn.query(RUN_REOPEN, [partition, wf]);
     }
     const token = stepToken();
     await conn.query(RETRY_MARK, [token, partition, wf, [nodeId]]);

@@ -66,7 +66,7 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
   let held = 0;
   await withTransaction(pool, async (conn) => {
     repaired = 0;
-    held = await holdPausedRunJobs(conn, ids);
+    held = await holdPausedRunJobs(conn, runKeys(runs));
     // One budget of children for the whole transaction: the repairs' walk and the queue's.
     const budget = fullBudget(SWEEP_WALK_BOUNDS);
     let advanced = new Map<string, RunKey>();
