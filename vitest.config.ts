@@ -67,6 +67,12 @@ const VITESS = [
   'packages/mysql/test/workflow-pause.test.ts',
   'packages/mysql/test/workflow-sweep.test.ts',
   'packages/mysql/test/flow-control.test.ts',
+  // The e2e files whose services run through vtgate (docs/vitess.md).
+  'test/e2e/one-job.test.ts',
+  'test/e2e/executor-cancel-async.test.ts',
+  'test/e2e/callbacks.test.ts',
+  'test/e2e/pause-on-failure.test.ts',
+  'test/e2e/task-api-quotas.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.

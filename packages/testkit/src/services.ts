@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_PARTITIONS } from '@dsched/domain';
 import { CASSANDRA_CONTACT_POINT } from './cassandra.ts';
 import { REPO_ROOT } from './names.ts';
 import { freePort } from './ports.ts';
@@ -31,6 +32,18 @@ export interface RunningService {
 
 /** Preloaded into the services started here: they end when the test runner does (parent-watch.ts). */
 export const PARENT_WATCH = fileURLToPath(new URL('./parent-watch.ts', import.meta.url));
+
+/**
+ * The configuration a service needs to run on the test worker's vttestserver (`pnpm test:vitess`):
+ * the topology, the sharded keyspace its shard map reads, and the partitions (the same in every
+ * service and the tests). The address is the test database's (`DATABASE_URL`: this worker's vtgate,
+ * testkit/mysql.ts); a test's own env overrides any of these.
+ */
+export const VITESS_SERVICE_ENV: Readonly<Record<string, string>> = {
+  MYSQL_TOPOLOGY: 'vitess',
+  VITESS_KEYSPACE: 'dsched',
+  SCHEDULER_PARTITIONS: process.env.SCHEDULER_PARTITIONS ?? String(DEFAULT_PARTITIONS),
+};
 
 export function serviceEntry(name: ServiceName): string {
   return `${REPO_ROOT}services/${name}/src/main.ts`;
@@ -66,7 +79,7 @@ export async function startService(
       DSCHED_SECRETS_KEY: TEST_SECRETS_KEY,
       DSCHED_TEST_PARENT_PID: String(process.pid),
       // pnpm test:vitess: the services' statements go through vtgate (testkit/mysql.ts).
-      ...(process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess' ? { MYSQL_TOPOLOGY: 'vitess' } : {}),
+      ...(process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess' ? VITESS_SERVICE_ENV : {}),
       ...env,
       [PORT_VARIABLE[name]]: String(port),
     },
