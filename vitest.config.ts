@@ -73,6 +73,7 @@ const VITESS = [
   'test/e2e/callbacks.test.ts',
   'test/e2e/pause-on-failure.test.ts',
   'test/e2e/task-api-quotas.test.ts',
+  'test/e2e/executor-outcomes.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.

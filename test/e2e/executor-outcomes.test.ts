@@ -1,5 +1,4 @@
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
-import { createTestDatabase } from '@dsched/testkit/mysql';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
 import type { RunningService } from '@dsched/testkit/services';
@@ -83,7 +82,10 @@ describe('outcomes', () => {
 
 describe('the SSRF guard in a running executor', () => {
   it('refuses 127.0.0.1 when no allow-list permits it, records why, and never calls it', async () => {
-    const guarded = await createTestDatabase(import.meta.url, '_ssrf');
+    // The permissive executor of the tests above stops first, so only the strict one can claim
+    // (the same database: through vtgate a test file has one, D55).
+    await executor.stop();
+    const guarded = db;
     const strict = await startExecutor(guarded, { EXECUTOR_ALLOWED_TARGETS: '' }, 'exec-strict');
     try {
       const t = await createTenantWithKey(guarded.pool);
@@ -100,7 +102,6 @@ describe('the SSRF guard in a running executor', () => {
       expect(target.calls.filter((c) => c.path === '/ssrf')).toHaveLength(0);
     } finally {
       await strict.stop();
-      await guarded.close();
     }
   });
 });
