@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 // The route of each statement of a run's end through vtgate (docs/sharding.md, invariant 12):
 // finishing runs with nothing left to run, stopping them (cancel, fail_fast, deadline) and
-// dispatching their held nodes; and a run's pause, resume and reopening. A run's nodes and node jobs share its partition, which each end
+// dispatching their held nodes; and a run's lock for a tenant's operation, its pause, resume and
+// reopening. A run's nodes and node jobs share its partition, which each end
 // takes from a row of the run (workflow-runs.ts, RunKey), so every statement names it and reaches
 // the one shard that holds the runs. Runs on the Vitess leg only (`pnpm test:vitess`). The
 // statements are sent as workflow-runs.ts sends them, with runs of partitions all on one shard.
@@ -88,6 +89,10 @@ const KEYED: Record<string, RoutedStatement> = {
   "resume: the run's node jobs released (node-jobs-release)": {
     file: 'workflows/node-jobs-release.sql',
     params: (partitions) => [partitions[0], RUNS[0]],
+  },
+  "a tenant's operation on a run: its lock (run-lock-tenant)": {
+    file: 'workflows/run-lock-tenant.sql',
+    params: (partitions) => [partitions[0], RUNS[0], Buffer.alloc(16, 3)],
   },
   'retry: a finished run running again (run-reopen)': {
     file: 'workflows/run-reopen.sql',

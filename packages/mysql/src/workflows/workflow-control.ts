@@ -1,14 +1,17 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
+import { keyedById, MISSED } from '../keyed.ts';
 import { loadSql, withCaseColumns } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { holdPausedRunJobs, releaseHeldRunJobs } from './workflow-hold.ts';
 import { dispatchHeld, runKeys, stepToken, stopRuns } from './workflow-runs.ts';
 
 // A tenant's operations on a run: cancel, pause, resume, retry a node. Each is one short
-// transaction under the run's row lock.
+// transaction under the run's row lock, keyed by the run's partition (keyed.ts: the one its id
+// names, or its row's for a run stored before the key), so through vtgate it stays on one shard.
 
 const RUN_LOCK = loadSql(import.meta.url, './run-lock-tenant.sql');
+const RUN_PARTITION = loadSql(import.meta.url, './run-partition.sql');
 const SET_PAUSED = loadSql(import.meta.url, './run-set-paused.sql');
 const RETRY_NODE_LOCK = loadSql(import.meta.url, './retry-node-lock.sql');
 const RETRY_DESCENDANTS = loadSql(import.meta.url, './retry-descendants.sql');
@@ -23,9 +26,25 @@ const RETRY_CHUNK = 1000;
 
 export type RunOperationResult = 'done' | 'not_found' | 'not_running';
 
-async function lockRun(conn: PoolConnection, tenantId: string, id: string): Promise<RowDataPacket | null> {
-  const [rows] = await conn.query<RowDataPacket[]>(RUN_LOCK, [idToBin(id), idToBin(tenantId)]);
-  return rows[0] ?? null;
+/**
+ * Runs `operation` in a transaction under the tenant's run's row lock, keyed by the run's
+ * partition; `not_found` when the tenant has no such run (another tenant's run is not found
+ * either). A run stored before the key that the keyed lock misses is looked up by its row.
+ */
+async function onRun<T>(
+  pool: Pool,
+  tenantId: string,
+  id: string,
+  operation: (conn: PoolConnection, run: RowDataPacket) => Promise<T>,
+): Promise<T | 'not_found'> {
+  const result = await keyedById(pool, id, RUN_PARTITION, (partition) =>
+    withTransaction(pool, async (conn) => {
+      const [rows] = await conn.query<RowDataPacket[]>(RUN_LOCK, [partition, idToBin(id), idToBin(tenantId)]);
+      const run = rows[0];
+      return run ? operation(conn, run) : MISSED;
+    }),
+  );
+  return result === MISSED ? 'not_found' : result;
 }
 
 /**
@@ -38,9 +57,7 @@ export async function cancelWorkflow(
   id: string,
   reason?: string,
 ): Promise<RunOperationResult> {
-  return withTransaction(pool, async (conn) => {
-    const run = await lockRun(conn, tenantId, id);
-    if (!run) return 'not_found';
+  return onRun(pool, tenantId, id, async (conn, run) => {
     if (run.state !== 'running') return 'not_running';
     await stopRuns(conn, runKeys([run]), 'cancelled', reason ? { reason } : {});
     return 'done';
@@ -57,9 +74,7 @@ export async function setWorkflowPaused(
   id: string,
   paused: boolean,
 ): Promise<RunOperationResult> {
-  return withTransaction(pool, async (conn) => {
-    const run = await lockRun(conn, tenantId, id);
-    if (!run) return 'not_found';
+  return onRun(pool, tenantId, id, async (conn, run) => {
     if (run.state !== 'running') return 'not_running';
     await conn.query(SET_PAUSED, [paused ? 1 : 0, Number(run.partition), run.id]);
     if (paused) {
@@ -94,9 +109,7 @@ export async function retryWorkflowNode(
   id: string,
   nodeId: string,
 ): Promise<RetryResult> {
-  return withTransaction(pool, async (conn) => {
-    const run = await lockRun(conn, tenantId, id);
-    if (!run) return 'not_found';
+  return onRun(pool, tenantId, id, async (conn, run): Promise<RetryResult> => {
     // Moved to history (its rows are being deleted): nothing of it runs again (decision D29).
     if (run.archived_at !== null) return 'archived';
     const wf = run.id as Buffer;
