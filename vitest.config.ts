@@ -74,6 +74,7 @@ const VITESS = [
   'test/e2e/pause-on-failure.test.ts',
   'test/e2e/task-api-quotas.test.ts',
   'test/e2e/executor-outcomes.test.ts',
+  'test/e2e/executor-delivery.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.

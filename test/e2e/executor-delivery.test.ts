@@ -41,11 +41,14 @@ it('keeps the second claimant’s outcome when the first reports after its claim
     });
 
   // A cannot renew (as if partitioned from MySQL): its lease runs out and the reconciler's
-  // statement gives the job back; B claims it as attempt 2 and the target answers 200.
-  await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
-  expect(await releaseExpiredClaims(db.pool, 10)).toMatchObject({ released: 1 });
+  // statement gives the job back; B claims it as attempt 2 and the target answers 200. B is
+  // started first, so it claims at its next poll: A's lease keeper, at its next renewal, finds its
+  // claim lost and aborts the call, which frees A's slot, and A would then claim attempt 2 itself
+  // if B were still starting (seen through vtgate, where a start takes seconds).
   const b = await startExecutor(db, {}, 'exec-b');
   services.push(b);
+  await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+  expect(await releaseExpiredClaims(db.pool, 10)).toMatchObject({ released: 1 });
   await waitForState(db, [id!], 'succeeded');
 
   // Now A's call returns, late, with a 500: the fence drops it.
