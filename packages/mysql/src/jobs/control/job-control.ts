@@ -1,17 +1,17 @@
-import {
-  type CallbackResult,
-  type CancelResult,
-  type CompletionDecision,
-  type EndedJob,
-  type JobState,
-  type JobsEnded,
-  type LockedJob,
-  partitionInId,
-  type RetryPolicy,
+import type {
+  CallbackResult,
+  CancelResult,
+  CompletionDecision,
+  EndedJob,
+  JobState,
+  JobsEnded,
+  LockedJob,
+  RetryPolicy,
 } from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../../ids.ts';
 import { readJson } from '../../json.ts';
+import { keyedById, MISSED } from '../../keyed.ts';
 import { loadSql } from '../../sql.ts';
 import { binToTrace } from '../../trace-context.ts';
 import { withTransaction } from '../../transaction.ts';
@@ -57,29 +57,6 @@ interface ControlRow extends RowDataPacket {
 
 /** A locked job as the decisions read it, with what its end's span needs and its row's partition. */
 type Locked = LockedJob & Pick<JobEnd, 'trace' | 'lane'> & { partition: number };
-
-/** No row in the partition the write was keyed by. */
-const MISSED = Symbol('missed');
-
-/**
- * Runs `write` (a transaction) keyed by the partition the job's id names; every statement of it
- * names that partition, so through vtgate the transaction stays on its shard (docs/sharding.md). A
- * job stored before the shard key may sit in another partition than its id names (D54): when the
- * write misses it, its row's partition is read unkeyed, outside any transaction, and the write runs
- * again keyed by that. A missing job costs that one unkeyed read.
- */
-async function keyedById<T>(
-  pool: Pool,
-  id: string,
-  write: (partition: number) => Promise<T | typeof MISSED>,
-): Promise<T | typeof MISSED> {
-  const named = partitionInId(id);
-  const first = await write(named);
-  if (first !== MISSED) return first;
-  const [rows] = await pool.query<RowDataPacket[]>(JOB_PARTITION, [idToBin(id)]);
-  const partition = rows[0] ? Number(rows[0].partition) : named;
-  return partition === named ? MISSED : write(partition);
-}
 
 async function lockJob(
   conn: PoolConnection,
@@ -162,7 +139,7 @@ export async function cancelJob(
   id: string,
   onEnded?: JobsEnded,
 ): Promise<CancelResult | 'starts_run'> {
-  const result = await keyedById(pool, id, (partition) =>
+  const result = await keyedById(pool, id, JOB_PARTITION, (partition) =>
     ending(pool, onEnded, (conn, traced) => cancelLocked(conn, traced, tenantId, id, partition)),
   );
   return result === MISSED ? 'not_found' : result;
@@ -203,7 +180,7 @@ export async function heartbeatJob(
   pool: Pool,
   args: { tenantId: string; id: string; attempt: number; extendSeconds: number; progress?: unknown },
 ): Promise<CallbackResult<{ heartbeatBy: Date; deadlineAt: Date | null; cancelRequested: boolean }>> {
-  const result = await keyedById(pool, args.id, (partition) =>
+  const result = await keyedById(pool, args.id, JOB_PARTITION, (partition) =>
     withTransaction(pool, async (conn) => {
       const job = await lockJob(conn, args.tenantId, args.id, partition);
       if (job === MISSED) return MISSED;
@@ -243,7 +220,7 @@ export async function completeJob(
   decide: (job: LockedJob) => CompletionDecision,
   onEnded?: JobsEnded,
 ): Promise<CallbackResult<CompletionDecision>> {
-  const result = await keyedById(pool, args.id, (partition) =>
+  const result = await keyedById(pool, args.id, JOB_PARTITION, (partition) =>
     ending(pool, onEnded, (conn, traced) => completeLocked(conn, traced, args, decide, partition)),
   );
   return result === MISSED ? { kind: 'not_found' } : result;
