@@ -7,6 +7,16 @@ CREATE TABLE `fair_clocks` (
   PRIMARY KEY (`partition`,`lane`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+CREATE TABLE `flow_holds` (
+  `job_id` binary(16) NOT NULL,
+  `attempt` int(10) unsigned NOT NULL,
+  `tenant_id` binary(16) NOT NULL,
+  `flow_key` varchar(100) NOT NULL,
+  `expires_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`job_id`),
+  KEY `flow_holds_key` (`tenant_id`,`flow_key`,`expires_at`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
 CREATE TABLE `flow_keys` (
   `tenant_id` binary(16) NOT NULL,
   `flow_key` varchar(100) NOT NULL,
