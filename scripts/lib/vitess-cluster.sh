@@ -21,8 +21,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DSCHED_CACHE="${DSCHED_CACHE:-$HOME/.cache/dsched}"
 STACK="${DSCHED_STACK_DIR:-$ROOT/.stack}"
-VSTACK="$STACK/vitess"
-CL="$VSTACK/cluster"
 VITESS_BIN="$("$ROOT/scripts/vitess" path vtgate 2>/dev/null | xargs -r dirname)" || true
 B="${DSCHED_VITESS_CLUSTER_PORT:-15400}"
 VTCTLD_HTTP=$B VTCTLD_GRPC=$((B + 1))
@@ -47,6 +45,10 @@ vt_user() {
   fi
 }
 own_vt() { if [ "$(id -u)" -eq 0 ]; then chown -R "$VT_UID:$VT_GID" "$@"; fi; }
+# shellcheck source=vitess-dir.sh
+. "$ROOT/scripts/lib/vitess-dir.sh"
+VSTACK="$(vitess_stack_dir "$STACK" "$VT_UID" "$VT_GID")"
+CL="$VSTACK/cluster"
 vt_env() {
   echo "PATH=$CL/vtroot/bin:/usr/local/bin:/usr/bin:/bin" "LANG=C.UTF-8" "HOME=$VSTACK/home" \
     "VTROOT=$CL/vtroot" "VTDATAROOT=$CL/data" "VT_MYSQL_ROOT=$VSTACK/mysql-root" "EXTRA_MY_CNF=$CL/durable.cnf"
