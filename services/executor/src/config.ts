@@ -92,7 +92,33 @@ export const executorConfigSchema = z
       path: ['SCHEDULER_PARTITIONS'],
       message: 'must be a power of two with MYSQL_TOPOLOGY=vitess (docs/sharding.md)',
     },
-  );
+  )
+  // Each lane claims on its own; a claim of a tenant with a limit or a flow key holds two
+  // connections at once (the shard's transaction and the global step's: docs/sharding.md), and the
+  // outcomes and the wake loop need one each besides. A smaller pool can leave every claim holding
+  // its first connection while waiting for a second.
+  .superRefine((c, ctx) => {
+    const needed = 2 * activeLanes(c) + 2;
+    if (c.DATABASE_POOL_SIZE < needed) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_POOL_SIZE'],
+        message: `must be at least ${needed} for this executor's ${activeLanes(c)} lanes (two connections a claim, docs/operations.md)`,
+      });
+    }
+  });
+
+function activeLanes(c: {
+  EXECUTOR_CRITICAL_CONCURRENCY: number;
+  EXECUTOR_DEFAULT_CONCURRENCY: number;
+  EXECUTOR_LONG_CONCURRENCY: number;
+}): number {
+  return [
+    c.EXECUTOR_CRITICAL_CONCURRENCY,
+    c.EXECUTOR_DEFAULT_CONCURRENCY,
+    c.EXECUTOR_LONG_CONCURRENCY,
+  ].filter((n) => n > 0).length;
+}
 
 export type ExecutorConfig = z.infer<typeof executorConfigSchema>;
 

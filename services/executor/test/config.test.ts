@@ -23,6 +23,16 @@ describe('executor configuration', () => {
     });
     // Any count on one primary: there the partitions are one group whatever their number.
     expect(loadExecutorConfig({ ...base, SCHEDULER_PARTITIONS: '48' }).SCHEDULER_PARTITIONS).toBe(48);
+    // A pool of 8 holds three lanes' claims; one lane (the others at 0) needs 4.
+    expect(loadExecutorConfig({ ...base, DATABASE_POOL_SIZE: '8' }).DATABASE_POOL_SIZE).toBe(8);
+    expect(
+      loadExecutorConfig({
+        ...base,
+        DATABASE_POOL_SIZE: '4',
+        EXECUTOR_CRITICAL_CONCURRENCY: '0',
+        EXECUTOR_LONG_CONCURRENCY: '0',
+      }).DATABASE_POOL_SIZE,
+    ).toBe(4);
   });
 
   it.each([
@@ -31,6 +41,8 @@ describe('executor configuration', () => {
     [{ SCHEDULER_PARTITIONS: '0' }, 'SCHEDULER_PARTITIONS'],
     [{ VITESS_KEYSPACE: '' }, 'VITESS_KEYSPACE'],
     [{ EXECUTOR_TENANT_CACHE_MS: '-1' }, 'EXECUTOR_TENANT_CACHE_MS'],
+    // Three lanes: two connections a claim and two besides.
+    [{ DATABASE_POOL_SIZE: '7' }, 'DATABASE_POOL_SIZE'],
   ])('refuses %j naming %s', (env, variable) => {
     try {
       loadExecutorConfig({ ...base, ...env });
