@@ -2,6 +2,7 @@ import { runAllFaults } from './all-faults.ts';
 import { runFuzz } from './fuzz.ts';
 import { type FleetProfile, isFleetProfile } from './harness/fleet.ts';
 import { Run, type RunResult } from './harness/run.ts';
+import { isTopology, type Topology, topologyFromEnv } from './harness/vitess-cluster.ts';
 import { printResult } from './report/console.ts';
 import { writeReport } from './report/report.ts';
 import { SCENARIOS } from './scenarios/index.ts';
@@ -9,6 +10,8 @@ import { SCENARIOS } from './scenarios/index.ts';
 // pnpm loadtest <scenario> [--<knob> N]... [--env NAME=VALUE]... [--concurrency N] [--no-report]
 //                          [--store-prefix NAME] (the run's database/keyspace prefix; default dsched_lt)
 //                          [--profile ha|throughput] (the fleet's process counts; default ha)
+//                          [--topology single|vitess] (MySQL: one server, or the local Vitess
+//                          cluster of scripts/vitess cluster; default DSCHED_MYSQL_TOPOLOGY or single)
 //
 // Exit code: 0 PASS, 1 FAIL (a no-loss or no-duplicate check failed), 3 INCOMPLETE (passed what it
 // could check; a feature it needs is not on this branch yet), 4 EXPECTED-LOSS (it lost only what
@@ -17,7 +20,7 @@ import { SCENARIOS } from './scenarios/index.ts';
 
 function usage(): never {
   process.stderr.write(
-    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--profile ha|throughput] [--no-report]\n       pnpm loadtest faults [options]   (every fault scenario in turn, then a summary)\n       pnpm loadtest fuzz [--examples N] [--seed N]   (schemathesis against both APIs, long)\n\nscenarios:\n${SCENARIOS.map(
+    `usage: pnpm loadtest <scenario> [--<knob> N] [--env NAME=VALUE] [--concurrency N] [--profile ha|throughput] [--topology single|vitess] [--no-report]\n       pnpm loadtest faults [options]   (every fault scenario in turn, then a summary)\n       pnpm loadtest fuzz [--examples N] [--seed N]   (schemathesis against both APIs, long)\n\nscenarios:\n${SCENARIOS.map(
       (s) =>
         `  ${s.name.padEnd(22)} ${s.summary}${
           s.knobs
@@ -42,6 +45,7 @@ let concurrency = 64;
 let report = true;
 let storePrefix: string | undefined;
 let profile: FleetProfile | undefined;
+let topology: Topology = topologyFromEnv();
 for (let i = 0; i < rest.length; i++) {
   const arg = rest[i] ?? '';
   const value = rest[i + 1];
@@ -55,6 +59,9 @@ for (let i = 0; i < rest.length; i++) {
     i++;
   } else if (arg === '--profile' && value && isFleetProfile(value)) {
     profile = value;
+    i++;
+  } else if (arg === '--topology' && value && isTopology(value)) {
+    topology = value;
     i++;
   } else if (arg === '--concurrency' && value) {
     concurrency = Number(value);
@@ -76,6 +83,7 @@ const run = new Run({
   log,
   ...(storePrefix ? { storePrefix } : {}),
   ...(profile ? { profile } : {}),
+  topology,
 });
 let result: RunResult;
 try {

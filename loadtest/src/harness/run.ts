@@ -14,6 +14,7 @@ import { adoptPidFile } from './processes.ts';
 import { OwnReplicaSet, type ReplicaSetOptions } from './replication.ts';
 import {
   ensureSharedStack,
+  freshHistory,
   freshStores,
   type HistoryCluster,
   OwnMariadb,
@@ -23,6 +24,7 @@ import {
   storeName,
 } from './stack.ts';
 import { StoresView } from './stores-view.ts';
+import { type Topology, VitessCluster } from './vitess-cluster.ts';
 import { pollUntil, sleep } from './wait.ts';
 import {
   expectedOccurrences,
@@ -64,6 +66,8 @@ export interface RunOptions {
   storePrefix?: string;
   /** The fleet's process counts (default `ha`). */
   profile?: FleetProfile;
+  /** `vitess`: MySQL is the local Vitess cluster (vitess-cluster.ts); default `single`. */
+  topology?: Topology;
   log: (msg: string) => void;
 }
 
@@ -154,6 +158,8 @@ export class Run {
   ownMariadb: OwnMariadb | undefined;
   replicaSet: OwnReplicaSet | undefined;
   cassandraCluster: OwnCassandraCluster | undefined;
+  /** The local Vitess cluster the run is on (topology `vitess`): ports, pids, ctl, tablets. */
+  vitess: VitessCluster | undefined;
   registration: Registration | undefined;
   #machineBefore: MachineState = machineState();
   #sampler: NodeJS.Timeout | undefined;
@@ -192,6 +198,25 @@ export class Run {
     this.log('stack: shared MariaDB and Cassandra (scripts/stack up)');
     ensureSharedStack();
     let server = SHARED_MYSQL;
+    if (this.opts.topology === 'vitess') {
+      if (spec.ownMariadb || spec.ownReplicaSet)
+        throw new Error(`${this.opts.scenario} runs a MySQL server of its own: not on the Vitess topology`);
+      const started = Date.now();
+      this.vitess = new VitessCluster();
+      this.vitess.up();
+      this.log(
+        `Vitess cluster (scripts/vitess cluster, port base ${this.vitess.basePort}): vtgate 127.0.0.1:${this.vitess.vtgatePort}, ${this.vitess
+          .tablets()
+          .map((t) => `${t.keyspace}/${t.shard}`)
+          .join(', ')}, up in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
+      this.notes.push(
+        `topology: Vitess cluster, tablets ${this.vitess
+          .tablets()
+          .map((t) => `${t.keyspace}/${t.shard}`)
+          .join(', ')}`,
+      );
+    }
     if (spec.ownMariadb) {
       this.ownMariadb = await OwnMariadb.start(
         `${this.scratch}mariadb`,
@@ -234,12 +259,20 @@ export class Run {
       );
     }
     const name = storeName(this.opts.scenario, this.opts.storePrefix);
-    this.stores = await freshStores(server, name, history);
+    if (this.vitess) {
+      const databaseUrl = await this.vitess.freshStores();
+      await freshHistory(name, history);
+      this.stores = { databaseUrl, keyspace: name };
+    } else this.stores = await freshStores(server, name, history);
     this.view = new StoresView(this.stores.databaseUrl, this.stores.keyspace, {
       unprofiled: (spec.ownMariadbArgs?.length ?? 0) > 0,
       cassandra: history.contactPoints,
     });
-    this.log(`stores: database and keyspace ${name}, freshly migrated`);
+    this.log(
+      this.vitess
+        ? `stores: keyspaces dsched and dsched_global migrated through vtgate and emptied; history keyspace ${name}`
+        : `stores: database and keyspace ${name}, freshly migrated`,
+    );
     this.sink = await Sink.start(`${this.scratch}logs/sink.log`);
     this.fleet = new Fleet({
       replicas: { ...FLEET_PROFILES[this.opts.profile ?? 'ha'], ...spec.replicas },
@@ -247,6 +280,7 @@ export class Run {
         DATABASE_URL: this.stores.databaseUrl,
         CASSANDRA_CONTACT_POINTS: history.contactPoints.join(','),
         CASSANDRA_KEYSPACE: this.stores.keyspace,
+        ...(this.vitess ? this.vitess.serviceEnv() : {}),
         ...SERVICE_ENV,
         ...spec.env,
         ...this.opts.env,

@@ -19,11 +19,19 @@ import { waitFor } from './wait.ts';
 export const SHARED_MYSQL = `mysql://dsched:dsched@127.0.0.1:${process.env.DSCHED_MYSQL_PORT ?? 3306}`;
 export const CASSANDRA_CONTACT = `127.0.0.1:${process.env.DSCHED_CASSANDRA_PORT ?? 9042}`;
 
-/** Brings up the shared stack when it is down (idempotent; migrations are ours, per run). */
+/**
+ * Brings up the shared stack when it is down (idempotent; migrations are ours, per run). Always
+ * its single-server shape: a run on the Vitess cluster (vitess-cluster.ts) takes Cassandra from
+ * the stack, never a vttestserver.
+ */
 export function ensureSharedStack(): void {
   execFileSync('bash', [`${REPO_ROOT}scripts/stack`, 'up'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DSCHED_SKIP_MIGRATE: '1' },
+    env: {
+      ...process.env,
+      DSCHED_SKIP_MIGRATE: '1',
+      DSCHED_MYSQL_TOPOLOGY: 'single',
+    },
   });
 }
 
@@ -71,6 +79,13 @@ export async function freshStores(
   } finally {
     await pool.end();
   }
+  await freshHistory(name, history);
+  return { databaseUrl, keyspace: name };
+}
+
+/** Drops and recreates the run's history keyspace, then applies every Cassandra migration. */
+export async function freshHistory(name: string, history: HistoryCluster = SHARED_CASSANDRA): Promise<void> {
+  if (!/^[a-z][a-z0-9_]{0,47}$/.test(name)) throw new Error(`unsafe keyspace name ${name}`);
   const cassandra = createCassandraClient({
     contactPoints: history.contactPoints,
     localDataCenter: 'datacenter1',
@@ -81,7 +96,6 @@ export async function freshStores(
   } finally {
     await cassandra.shutdown();
   }
-  return { databaseUrl, keyspace: name };
 }
 
 /** A mariadbd of the harness's own, on its own port and data dir: the one a fault may stop. */

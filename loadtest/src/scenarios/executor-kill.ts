@@ -16,7 +16,9 @@ async function executorKill(
   // Calls take 50-300 ms, so a killed executor always has calls in flight.
   await run.start({ tenants: 5, profiles: { work: { delayMs: [50, 300] } } });
   const w = await registerSpread(run, tasks, seconds, { profile: 'work', criticalShare: 0.01 });
-  if (await run.waitEffects(Math.floor(tasks * 0.3), (seconds + 60) * 1000)) {
+  // Counted from the first due time: registration may end well before it (dueAfterRegistering's margin).
+  const untilOrigin = Math.max(0, w.origin - Date.now());
+  if (await run.waitEffects(Math.floor(tasks * 0.3), untilOrigin + (seconds + 60) * 1000)) {
     const victim = run.fleet.of('executor')[0]!;
     run.mark(`kill -9 ${victim.id} with ~30% delivered`);
     await run.fleet.kill(victim, { restartAfterMs });

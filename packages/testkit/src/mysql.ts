@@ -59,7 +59,7 @@ export function vitessTestPort(): number {
  * (up to 30 s) until a join of each sharded table, which vtgate must plan with its columns, names
  * every column the shards have.
  */
-async function untilVtgateSeesSchema(pool: Pool): Promise<void> {
+export async function untilVtgateSeesSchema(pool: Pool): Promise<void> {
   const [tables] = await pool.query<RowDataPacket[]>('SHOW TABLES FROM `dsched`');
   for (const row of tables) {
     const table = String(Object.values(row)[0]);
