@@ -75,6 +75,10 @@ const VITESS = [
   'test/e2e/task-api-quotas.test.ts',
   'test/e2e/executor-outcomes.test.ts',
   'test/e2e/executor-delivery.test.ts',
+  'test/e2e/workflows.test.ts',
+  'test/e2e/workflow-operations.test.ts',
+  'test/e2e/workflow-map.test.ts',
+  'test/e2e/workflow-waits.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.
