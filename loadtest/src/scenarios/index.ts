@@ -2,7 +2,7 @@ import { archiverKill } from './archiver-kill.ts';
 import { bulkCancel } from './bulk-cancel.ts';
 import { cancelStorm } from './cancel-storm.ts';
 import { cassandraNodeDown } from './cassandra-node-down.ts';
-import { executorKillScenario, smoke } from './executor-kill.ts';
+import { executorKillScenario, reconcilerKillScenario, smoke } from './executor-kill.ts';
 import { hostileTargets } from './hostile-targets.ts';
 import { mariadbRestart } from './mariadb-restart.ts';
 import { mysqlFailover } from './mysql-failover.ts';
@@ -24,6 +24,7 @@ export const SCENARIOS: Scenario[] = [
   peakVsPeers,
   noisyNeighbour,
   executorKillScenario,
+  reconcilerKillScenario,
   mariadbRestart,
   schedulerKill,
   schedulerNoLeases,
