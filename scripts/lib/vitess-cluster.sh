@@ -293,7 +293,7 @@ case "${1:-}" in
   down) down ;;
   status) status ;;
   reset) down; rm -rf "$CL"; log "deleted $CL" ;;
-  tablet) shift; [ $# = 3 ] || die "usage: cluster tablet KEYSPACE SHARD"
+  tablet) shift; [ $# = 2 ] || die "usage: cluster tablet KEYSPACE SHARD"
     uid=$(( $(awk '{print $1}' "$CL/tablets" | sort -n | tail -1) + 1 ))
     tablet_up "$uid" "$1" "$2"; first_primary "$1" "$2" "$uid" ;;
   ctl) shift; ctl "$@" ;;
