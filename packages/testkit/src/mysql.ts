@@ -89,12 +89,20 @@ async function vitessTestDatabase(name: string, suffix: string): Promise<TestDat
   const url = `mysql://dsched:dsched@127.0.0.1:${vitessTestPort()}/@primary`;
   const pool = createPool(url, { connectionLimit: 20 });
   if ((await migrateMysql(pool, { topology: 'vitess' })).length > 0) await untilVtgateSeesSchema(pool);
-  for (const keyspace of VITESS_KEYSPACES) {
-    const [tables] = await pool.query<RowDataPacket[]>(`SHOW TABLES FROM \`${keyspace}\``);
-    for (const row of tables) {
-      const table = String(Object.values(row)[0]);
-      if (table !== 'schema_migrations') await pool.query(`DELETE FROM \`${keyspace}\`.\`${table}\``);
+  // Emptied by deletes that reach every shard: vtgate in single transaction mode (scripts/vitess)
+  // refuses them, so they run on a connection of their own in multi mode, then closed.
+  const conn = await pool.getConnection();
+  try {
+    await conn.query("SET transaction_mode = 'multi'");
+    for (const keyspace of VITESS_KEYSPACES) {
+      const [tables] = await conn.query<RowDataPacket[]>(`SHOW TABLES FROM \`${keyspace}\``);
+      for (const row of tables) {
+        const table = String(Object.values(row)[0]);
+        if (table !== 'schema_migrations') await conn.query(`DELETE FROM \`${keyspace}\`.\`${table}\``);
+      }
     }
+  } finally {
+    conn.destroy();
   }
   return { name, url, pool, close: () => pool.end() };
 }

@@ -43,6 +43,10 @@ export async function routeOf(
 ): Promise<{ keyspace: string; shard: string }[]> {
   const conn = await pool.getConnection();
   try {
+    // In multi mode, so that a statement that lost its key is seen reaching both shards: vtgate in
+    // single mode (scripts/vitess) would refuse it in the transaction before explaining it. The
+    // connection is closed after, not handed back in that mode.
+    await conn.query("SET transaction_mode = 'multi'");
     await conn.query('BEGIN');
     try {
       const [rows] = await conn.query<RowDataPacket[]>(
@@ -55,7 +59,7 @@ export async function routeOf(
       await conn.query('ROLLBACK');
     }
   } finally {
-    conn.release();
+    conn.destroy();
   }
 }
 

@@ -8,6 +8,7 @@ import { rarestTag, TAG_COUNT_CAP } from '../tag-rows-capped.ts';
 import { binToTrace } from '../trace-context.ts';
 import { withTransaction } from '../transaction.ts';
 import { inclusiveRange, recordOccurrenceSkips } from './occurrence-skips.ts';
+import { releaseTaskQuota, withTaskQuota } from './task-quota.ts';
 import {
   changeableTaskValues,
   rowToTask,
@@ -20,8 +21,6 @@ import {
 // Task writes of the lifecycle: create within the tenant's quota, list, and every change
 // (edit, pause, resume, delete) as one transaction under the task's row lock.
 
-const RESERVE_QUOTA = loadSql(import.meta.url, './reserve-task-quota.sql');
-const RELEASE_QUOTA = loadSql(import.meta.url, './release-task-quota.sql');
 const LOCK_TASK = loadSql(import.meta.url, './lock-task.sql');
 const UPDATE_TASK = loadSql(import.meta.url, './update-task.sql');
 const SELECT_UNSTARTED = loadSql(import.meta.url, './select-unstarted-jobs.sql');
@@ -41,19 +40,23 @@ interface UnstartedJobRow extends RowDataPacket {
   partition: number;
 }
 
-/** Inserts a task if its tenant is under maxTasks; false when the quota is used up. */
+/**
+ * Inserts a task if its tenant is under maxTasks; false when the quota is used up. The place is
+ * reserved on the tenant's row before the task's transaction and given back if it fails
+ * (task-quota.ts): never one transaction over the global keyspace and a shard.
+ */
 export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: number): Promise<boolean> {
-  return withTransaction(pool, async (conn) => {
-    const [res] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [idToBin(task.tenantId)]);
-    if (res.affectedRows !== 1) return false;
-    try {
-      await conn.query(INSERT_TASK, [taskToRow(task, partition)]);
-    } catch (err) {
-      throw keyTaken(err, task.key) ?? err;
-    }
-    await writeTaskTags(conn, task, false);
-    return true;
-  });
+  const done = await withTaskQuota(pool, task.tenantId, 1, () =>
+    withTransaction(pool, async (conn) => {
+      try {
+        await conn.query(INSERT_TASK, [taskToRow(task, partition)]);
+      } catch (err) {
+        throw keyTaken(err, task.key) ?? err;
+      }
+      await writeTaskTags(conn, task, false);
+    }),
+  );
+  return done !== null;
 }
 
 export async function listTasks(
@@ -132,7 +135,7 @@ async function applyToUnstartedJobs(
 /**
  * Reads a tenant's task under its row lock with the database clock, lets `decide` work out the
  * change (null: none), and writes it: the task (fenced by version), its unstarted jobs, the
- * occurrences it skips, the tenant's task count. Returns null when the task is not found. `at`:
+ * occurrences it skips; then, after the commit, the tenant's task count. Returns null when the task is not found. `at`:
  * the instant to decide at instead of the database clock (a test stepping time; production: null).
  */
 export async function changeTask(
@@ -142,21 +145,26 @@ export async function changeTask(
   decide: (task: Task, now: Date) => TaskChange | null,
   at: Date | null = null,
 ): Promise<{ task: Task; changed: boolean } | null> {
-  return withTransaction(pool, async (conn) => {
+  const out = await withTransaction(pool, async (conn) => {
     const row = await lockTask(conn, tenantId, id);
     if (!row) return null;
     const current = rowToTask(row);
     const change = decide(current, await databaseNow(conn, at));
-    if (!change) return { task: current, changed: false };
+    if (!change) return { task: current, changed: false, releasesQuota: false };
     await writeTaskChange(conn, current.version, change, Number(row.partition));
-    return { task: change.task, changed: true };
+    return { task: change.task, changed: true, releasesQuota: change.releasesQuota };
   });
+  if (!out) return null;
+  // A delete's place in the quota, given back after its commit (task-quota.ts).
+  if (out.releasesQuota) await releaseTaskQuota(pool, tenantId, 1);
+  return { task: out.task, changed: out.changed };
 }
 
 /**
  * Writes a change to a task read under its row lock at `readVersion`, in the caller's transaction:
- * the task (fenced by that version), its unstarted jobs, the occurrences it skips, the tenant's
- * task count. `partition`: the task's (the shard key its jobs and skips are keyed by).
+ * the task (fenced by that version), its unstarted jobs, the occurrences it skips. `partition`: the
+ * task's (the shard key its jobs and skips are keyed by). Not the tenant's task count: a change
+ * that `releasesQuota` (a delete) is given back by the caller after its commit (task-quota.ts).
  */
 export async function writeTaskChange(
   conn: PoolConnection,
@@ -186,7 +194,6 @@ export async function writeTaskChange(
     const s = change.skipped;
     await recordOccurrenceSkips(conn, [{ taskId: t.id, partition, ...inclusiveRange(s), reason: s.reason }]);
   }
-  if (change.releasesQuota) await conn.query(RELEASE_QUOTA, [idToBin(t.tenantId)]);
 }
 
 /** A duplicate of tasks_live_key as the API's conflict, naming the key; null for any other error. */

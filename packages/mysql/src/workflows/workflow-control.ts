@@ -2,6 +2,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../ids.ts';
 import { keyedById, MISSED } from '../keyed.ts';
 import { loadSql, withCaseColumns } from '../sql.ts';
+import { releaseTaskQuota, reserveTaskQuota } from '../tasks/task-quota.ts';
 import { withTransaction } from '../transaction.ts';
 import { holdPausedRunJobs, releaseHeldRunJobs } from './workflow-hold.ts';
 import { dispatchHeld, runKeys, stepToken, stopRuns } from './workflow-runs.ts';
@@ -19,7 +20,6 @@ const RETRY_MARK = loadSql(import.meta.url, './retry-mark.sql');
 const RETRY_RECOUNT = loadSql(import.meta.url, './retry-recount.sql');
 const RETRY_RESET = loadSql(import.meta.url, './retry-reset.sql');
 const RUN_REOPEN = loadSql(import.meta.url, './run-reopen.sql');
-const RESERVE_QUOTA = loadSql(import.meta.url, '../tasks/reserve-task-quota.sql');
 
 /** Nodes one statement of a retry's reset takes. */
 const RETRY_CHUNK = 1000;
@@ -109,62 +109,88 @@ export async function retryWorkflowNode(
   id: string,
   nodeId: string,
 ): Promise<RetryResult> {
-  return onRun(pool, tenantId, id, async (conn, run): Promise<RetryResult> => {
-    // Moved to history (its rows are being deleted): nothing of it runs again (decision D29).
-    if (run.archived_at !== null) return 'archived';
-    const wf = run.id as Buffer;
-    const partition = Number(run.partition);
-    const [nodes] = await conn.query<RowDataPacket[]>(RETRY_NODE_LOCK, [partition, wf, nodeId]);
-    const node = nodes[0];
-    if (!node) return 'node_not_found';
-    if (!['dead', 'upstream_failed', 'skipped', 'cancelled'].includes(node.state))
-      return 'node_not_retryable';
-    if (run.state !== 'running') {
-      const [quota] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [run.tenant_id]);
-      if (quota.affectedRows !== 1) return 'over_quota';
-      await conn.query(RUN_REOPEN, [partition, wf]);
-    }
-    const token = stepToken();
-    await conn.query(RETRY_MARK, [token, partition, wf, [nodeId]]);
-    const reset: string[] = [nodeId];
-    let frontier = [nodeId];
-    while (frontier.length > 0) {
-      const next: string[] = [];
-      for (let i = 0; i < frontier.length; i += RETRY_CHUNK) {
-        const chunk = frontier.slice(i, i + RETRY_CHUNK);
-        for (;;) {
-          const [rows] = await conn.query<RowDataPacket[]>(RETRY_DESCENDANTS, [
-            partition,
-            wf,
-            chunk,
-            token,
-            RETRY_CHUNK,
-          ]);
-          if (rows.length === 0) break;
-          const ids = rows.map((r) => String(r.node_id));
-          await conn.query(RETRY_MARK, [token, partition, wf, ids]);
-          next.push(...ids);
-        }
+  // A finished run's place in the quota is reserved on the tenant's row in a statement of its own
+  // while the run's transaction is open, and given back if that transaction does not commit
+  // (task-quota.ts): never one transaction over the global keyspace and a shard.
+  let reserved: Buffer | null = null;
+  const giveBack = async () => {
+    const tenant = reserved;
+    reserved = null;
+    if (tenant) await releaseTaskQuota(pool, tenant, 1).catch(() => undefined);
+  };
+  try {
+    return await onRun(pool, tenantId, id, async (conn, run) => {
+      await giveBack(); // a retried transaction's earlier reservation
+      return retryNode(pool, conn, run, nodeId, (tenant) => {
+        reserved = tenant;
+      });
+    });
+  } catch (err) {
+    await giveBack();
+    throw err;
+  }
+}
+
+async function retryNode(
+  pool: Pool,
+  conn: PoolConnection,
+  run: RowDataPacket,
+  nodeId: string,
+  reservedFor: (tenant: Buffer) => void,
+): Promise<RetryResult> {
+  // Moved to history (its rows are being deleted): nothing of it runs again (decision D29).
+  if (run.archived_at !== null) return 'archived';
+  const wf = run.id as Buffer;
+  const partition = Number(run.partition);
+  const [nodes] = await conn.query<RowDataPacket[]>(RETRY_NODE_LOCK, [partition, wf, nodeId]);
+  const node = nodes[0];
+  if (!node) return 'node_not_found';
+  if (!['dead', 'upstream_failed', 'skipped', 'cancelled'].includes(node.state)) return 'node_not_retryable';
+  if (run.state !== 'running') {
+    if (!(await reserveTaskQuota(pool, run.tenant_id as Buffer, 1))) return 'over_quota';
+    reservedFor(run.tenant_id as Buffer);
+    await conn.query(RUN_REOPEN, [partition, wf]);
+  }
+  const token = stepToken();
+  await conn.query(RETRY_MARK, [token, partition, wf, [nodeId]]);
+  const reset: string[] = [nodeId];
+  let frontier = [nodeId];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (let i = 0; i < frontier.length; i += RETRY_CHUNK) {
+      const chunk = frontier.slice(i, i + RETRY_CHUNK);
+      for (;;) {
+        const [rows] = await conn.query<RowDataPacket[]>(RETRY_DESCENDANTS, [
+          partition,
+          wf,
+          chunk,
+          token,
+          RETRY_CHUNK,
+        ]);
+        if (rows.length === 0) break;
+        const ids = rows.map((r) => String(r.node_id));
+        await conn.query(RETRY_MARK, [token, partition, wf, ids]);
+        next.push(...ids);
       }
-      reset.push(...next);
-      frontier = next;
     }
-    for (let i = 0; i < reset.length; i += RETRY_CHUNK) {
-      const chunk = reset.slice(i, i + RETRY_CHUNK);
-      const [counts] = await conn.query<RowDataPacket[]>(RETRY_RECOUNT, [token, partition, wf, chunk]);
-      const byNode = new Map(counts.map((c) => [String(c.child_id), c]));
-      const statement = withCaseColumns(
-        RETRY_RESET,
-        chunk.map((n) => {
-          const c = byNode.get(n);
-          const unfinished = Number(c?.unfinished ?? 0);
-          return [n, unfinished, Number(c?.failed ?? 0), Number(c?.skipped ?? 0), unfinished];
-        }),
-        [partition, wf, chunk, token],
-      );
-      await conn.query(statement.sql, statement.params);
-    }
-    await dispatchHeld(conn, [{ id: wf, partition }], { onlyCapped: false });
-    return 'done';
-  });
+    reset.push(...next);
+    frontier = next;
+  }
+  for (let i = 0; i < reset.length; i += RETRY_CHUNK) {
+    const chunk = reset.slice(i, i + RETRY_CHUNK);
+    const [counts] = await conn.query<RowDataPacket[]>(RETRY_RECOUNT, [token, partition, wf, chunk]);
+    const byNode = new Map(counts.map((c) => [String(c.child_id), c]));
+    const statement = withCaseColumns(
+      RETRY_RESET,
+      chunk.map((n) => {
+        const c = byNode.get(n);
+        const unfinished = Number(c?.unfinished ?? 0);
+        return [n, unfinished, Number(c?.failed ?? 0), Number(c?.skipped ?? 0), unfinished];
+      }),
+      [partition, wf, chunk, token],
+    );
+    await conn.query(statement.sql, statement.params);
+  }
+  await dispatchHeld(conn, [{ id: wf, partition }], { onlyCapped: false });
+  return 'done';
 }

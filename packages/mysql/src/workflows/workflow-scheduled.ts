@@ -45,7 +45,7 @@ export async function startScheduledRuns(pool: Pool, limit: number): Promise<num
       // the body's win on a key both have (docs/tags.md).
       const tags = normaliseTags({ ...readJson<Tags | null>(job.tags ?? null), ...planned.tags });
       const plan = { ...planned, id: binToId(job.id), trace: binToTrace(job.trace_context), tags };
-      await storeWorkflow(conn, plan, { reserveQuota: false });
+      await storeWorkflow(conn, plan);
       const [parked] = await conn.query<ResultSetHeader>(START_PARK, [job.id, job.attempt]);
       if (parked.affectedRows !== 1) throw new Error(`occurrence job ${plan.id} changed under its lock`);
       return 'started' as const;

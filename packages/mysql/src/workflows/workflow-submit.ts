@@ -1,12 +1,12 @@
 import { PRIORITY_RANK, tagStrings, type WorkflowNodeSpec, type WorkflowPlan } from '@dsched/domain';
-import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
+import type { Pool, PoolConnection } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql, withRows } from '../sql.ts';
+import { withTaskQuota } from '../tasks/task-quota.ts';
 import { traceToBin } from '../trace-context.ts';
 import { withTransaction } from '../transaction.ts';
 import { type EdgeRow, insertEdgeRows, insertNodeRows, type NodeRow, nodeRowBytes } from './node-rows.ts';
 
-const RESERVE_QUOTA = loadSql(import.meta.url, '../tasks/reserve-task-quota.sql');
 const WORKFLOW_INSERT = loadSql(import.meta.url, './workflow-insert.sql');
 const NODE_JOBS_INSERT_RUN = `${loadSql(import.meta.url, './node-jobs-insert-run.sql')}\n${loadSql(
   import.meta.url,
@@ -27,31 +27,27 @@ export async function insertRunNodeJobs(
 export type NewWorkflow = WorkflowPlan;
 
 /**
- * Stores a run in one transaction: its quota (a running workflow counts as one of the tenant's
- * maxTasks), its row, its nodes and edges by multi-row statements in batches, and its root nodes'
+ * Stores a run: its quota (a running workflow counts as one of the tenant's maxTasks) reserved on
+ * the tenant's row first, in a statement of its own (task-quota.ts), then in one transaction on the
+ * run's shard its row, its nodes and edges by multi-row statements in batches, and its root nodes'
  * jobs. False when the tenant's quota is used up (nothing stored). Nothing is stored unless all of
- * it is: a failure rolls the whole submission back.
+ * it is: a failure rolls the whole submission back and gives the place back.
  */
 export async function insertWorkflow(pool: Pool, wf: NewWorkflow): Promise<boolean> {
-  return withTransaction(pool, (conn) => storeWorkflow(conn, wf, { reserveQuota: true }), {
-    // A lock conflict on a large submission is unlikely (its rows are new); a retry would redo it all.
-    retries: 1,
-  });
+  const done = await withTaskQuota(pool, wf.tenantId, 1, () =>
+    withTransaction(pool, (conn) => storeWorkflow(conn, wf), {
+      // A lock conflict on a large submission is unlikely (its rows are new); a retry would redo it all.
+      retries: 1,
+    }),
+  );
+  return done !== null;
 }
 
 /**
- * insertWorkflow's statements in the caller's transaction. `reserveQuota: false` for a run a
- * workflow task's occurrence starts: it counts as its task.
+ * insertWorkflow's statements in the caller's transaction, without the quota (the caller's: a run
+ * a workflow task's occurrence starts counts as its task).
  */
-export async function storeWorkflow(
-  conn: PoolConnection,
-  wf: NewWorkflow,
-  options: { reserveQuota: boolean },
-): Promise<boolean> {
-  if (options.reserveQuota) {
-    const [quota] = await conn.query<ResultSetHeader>(RESERVE_QUOTA, [idToBin(wf.tenantId)]);
-    if (quota.affectedRows !== 1) return false;
-  }
+export async function storeWorkflow(conn: PoolConnection, wf: NewWorkflow): Promise<void> {
   const id = idToBin(wf.id);
   await conn.query(WORKFLOW_INSERT, [
     id,
@@ -79,7 +75,6 @@ export async function storeWorkflow(
   await insertNodes(conn, id, wf);
   await insertEdges(conn, id, wf.partition, wf.nodes);
   await insertRunNodeJobs(conn, { id, partition: wf.partition });
-  return true;
 }
 
 async function insertNodes(conn: PoolConnection, id: Buffer, wf: NewWorkflow): Promise<void> {

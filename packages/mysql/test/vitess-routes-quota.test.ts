@@ -1,0 +1,85 @@
+import { deleteTask, newId } from '@dsched/domain';
+import { idToBin } from '@dsched/mysql/ids';
+import { createPool, type Pool } from '@dsched/mysql/pool';
+import { createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
+import { useTestDatabase } from '@dsched/testkit/test-stores';
+import { productSql, routeOf, shardsIn } from '@dsched/testkit/vitess-routes';
+import { submitWorkflow } from '@dsched/testkit/workflows';
+import type { RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeTask, insertTaskWithinQuota } from '../src/tasks/index.ts';
+
+// A tenant's task quota (`tenants.task_count`, in dsched_global) beside its tasks and runs (in a
+// shard of dsched), never in one transaction with them (docs/sharding.md, "Non-hot paths"): each
+// quota statement reaches dsched_global alone, and the product's creates and deletes run through
+// sessions in vtgate's single transaction mode, where a transaction that reached both keyspaces
+// would fail ("multi-db transaction attempted"). Runs on the Vitess leg only (vitess-*.test.ts).
+// Watched failing with the reservation back inside the task's transaction (task-changes.ts before
+// task-quota.ts): the create failed with "multi-db transaction attempted".
+const db = useTestDatabase(import.meta.url);
+
+/** Pools whose sessions are in single (or multi) transaction mode, whatever vtgate's default. */
+let single: Pool;
+let multi: Pool;
+beforeAll(() => {
+  single = createPool(db.url, { connectionLimit: 4 });
+  single.pool.on('connection', (conn) => conn.query("SET transaction_mode = 'single'"));
+  multi = createPool(db.url, { connectionLimit: 4 });
+  multi.pool.on('connection', (conn) => conn.query("SET transaction_mode = 'multi'"));
+});
+afterAll(async () => {
+  await single.end();
+  await multi.end();
+});
+
+const TENANT = idToBin(newId());
+
+const QUOTA: Record<string, { sql: string; params: unknown[] }> = {
+  "a create's reservation (reserve-task-quotas)": {
+    sql: productSql('tasks/reserve-task-quotas.sql'),
+    params: [1, TENANT, 1],
+  },
+  "a delete's or a failed create's give-back (release-task-quota)": {
+    sql: productSql('tasks/release-task-quota.sql'),
+    params: [1, 1, TENANT],
+  },
+};
+
+async function taskCount(tenantId: string): Promise<number> {
+  const [rows] = await db.pool.query<RowDataPacket[]>('SELECT task_count FROM tenants WHERE id = ?', [
+    idToBin(tenantId),
+  ]);
+  return Number(rows[0]!.task_count);
+}
+
+describe("a tenant's task quota through vtgate", () => {
+  for (const [name, s] of Object.entries(QUOTA)) {
+    it(`${name} goes to dsched_global alone, never to a shard of dsched`, async () => {
+      const route = await routeOf(db.pool, s.sql, s.params);
+      expect(shardsIn(route)).toEqual([]);
+      expect(shardsIn(route, 'dsched_global')).toHaveLength(1);
+    });
+  }
+
+  it('creates of tasks on both shards in single transaction mode; the quota beside a run submitted and a task deleted', async () => {
+    const tenant = await createTenantWithKey(single);
+    await single.query('UPDATE tenants SET max_tasks = 3 WHERE id = ?', [idToBin(tenant.id)]);
+    const even = cronTask(tenant.id, { key: 'even' });
+    expect(await insertTaskWithinQuota(single, even, 2)).toBe(true);
+    expect(await insertTaskWithinQuota(single, cronTask(tenant.id, { key: 'odd' }), 3)).toBe(true);
+    // A key taken: the insert fails on its shard, the place comes back from dsched_global.
+    await expect(insertTaskWithinQuota(single, cronTask(tenant.id, { key: 'odd' }), 5)).rejects.toMatchObject(
+      {
+        code: 'conflict',
+      },
+    );
+    expect(await taskCount(tenant.id)).toBe(2);
+    // A run's submission and a task's delete are not single-shard transactions yet (the run's
+    // statements read another shard; the task's lock is by id alone, its tag rows in
+    // dsched_global), so in multi mode: the quota is still outside them.
+    await submitWorkflow(multi, tenant.id, [{ id: 'a' }], { partition: 7 });
+    expect(await taskCount(tenant.id)).toBe(3);
+    expect((await changeTask(multi, tenant.id, even.id, deleteTask))?.changed).toBe(true);
+    expect(await taskCount(tenant.id)).toBe(2);
+  });
+});
