@@ -79,6 +79,12 @@ const VITESS = [
   'test/e2e/workflow-operations.test.ts',
   'test/e2e/workflow-map.test.ts',
   'test/e2e/workflow-waits.test.ts',
+  'test/e2e/workflow-archive.test.ts',
+  'test/e2e/scheduler-exactly-once.test.ts',
+  'test/e2e/scheduler-leases.test.ts',
+  'test/e2e/scheduler-clock.test.ts',
+  'test/e2e/flow-control.test.ts',
+  'test/e2e/fair-share.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.

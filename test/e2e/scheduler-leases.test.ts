@@ -115,7 +115,7 @@ describe('three replicas, one killed with SIGKILL', () => {
     const takeover = await eventually(
       async () => {
         const [rows] = await db.pool.query<RowDataPacket[]>(
-          'SELECT name, holder, token, NOW(3) AS now FROM leases WHERE name IN (?)',
+          'SELECT name, holder, token, NOW(3) AS db_now FROM leases WHERE name IN (?)',
           [names],
         );
         const moved = rows.filter((r) => r.holder && !String(r.holder).startsWith('r0#'));
@@ -124,14 +124,14 @@ describe('three replicas, one killed with SIGKILL', () => {
       30_000,
       'takeover of the killed replica’s partitions',
     );
-    const takeoverMs = (takeover[0]!.now as Date).getTime() - killedAt.getTime();
+    const takeoverMs = (takeover[0]!.db_now as Date).getTime() - killedAt.getTime();
     const oldTokens = new Map(before.map((r) => [String(r.name), BigInt(r.token)]));
     for (const r of takeover) expect(BigInt(r.token) > oldTokens.get(String(r.name))!).toBe(true);
 
     // The audit ends at an occurrence two seconds after the takeover that every task has: the new
     // holders caught up past the gap. (It ends before the replicas are asked to stop: a stopping
     // replica ticks no more, and on a loaded machine its stop can take seconds.)
-    const end = new Date(Math.ceil((takeover[0]!.now as Date).getTime() / 1000) * 1000 + 2000);
+    const end = new Date(Math.ceil((takeover[0]!.db_now as Date).getTime() / 1000) * 1000 + 2000);
     await jobsOfEveryTaskAt(end, 300);
     await Promise.all(replicas.slice(1).map((s) => s.stop()));
 
