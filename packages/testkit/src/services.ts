@@ -45,6 +45,14 @@ export const VITESS_SERVICE_ENV: Readonly<Record<string, string>> = {
   SCHEDULER_PARTITIONS: process.env.SCHEDULER_PARTITIONS ?? String(DEFAULT_PARTITIONS),
 };
 
+/**
+ * How long a started service has to answer /readyz (DSCHED_TEST_READY_MS, 30 s unless set). The
+ * Vitess leg sets 90 s (scripts/test-vitess.sh): two workers start six services each beside two
+ * vttestservers on two cores, and a service starved of CPU can still be loading its modules at
+ * 30 s. A tolerance for a slow start, not a check of one.
+ */
+const READY_MS = Number(process.env.DSCHED_TEST_READY_MS ?? 30_000);
+
 export function serviceEntry(name: ServiceName): string {
   return `${REPO_ROOT}services/${name}/src/main.ts`;
 }
@@ -107,7 +115,7 @@ export async function startService(
       return exited;
     },
   };
-  if (options.waitReady !== false) await waitReady(service, options.timeoutMs ?? 30_000);
+  if (options.waitReady !== false) await waitReady(service, options.timeoutMs ?? READY_MS);
   return service;
 }
 
