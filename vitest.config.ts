@@ -85,6 +85,9 @@ const VITESS = [
   'test/e2e/scheduler-clock.test.ts',
   'test/e2e/flow-control.test.ts',
   'test/e2e/fair-share.test.ts',
+  'test/e2e/executor-tenant-limit.test.ts',
+  'test/e2e/executor-lanes.test.ts',
+  'test/e2e/executor-crash.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.

@@ -87,7 +87,7 @@ it('claims a critical job ahead of its due time and calls it on the instant, nev
   const claimedAhead = await eventually(
     async () => {
       const [r] = await db.pool.query<RowDataPacket[]>(
-        'SELECT state, run_at, NOW(3) AS now FROM jobs WHERE id = ?',
+        'SELECT state, run_at, NOW(3) AS db_now FROM jobs WHERE id = ?',
         [idToBin(critical!)],
       );
       return r[0]!.state === 'running' ? r[0]! : undefined;
@@ -96,7 +96,7 @@ it('claims a critical job ahead of its due time and calls it on the instant, nev
     'the critical job claimed',
   );
   // Claimed while not yet due; the default lane has no lead, so its job, due at the same time, waits.
-  expect(claimedAhead.now.getTime()).toBeLessThan(claimedAhead.run_at.getTime());
+  expect(claimedAhead.db_now.getTime()).toBeLessThan(claimedAhead.run_at.getTime());
   expect(target.calls.filter((c) => c.path.startsWith('/lead/'))).toHaveLength(0);
   expect((await jobRow(db, other!)).state).toBe('pending');
 
