@@ -88,6 +88,8 @@ const VITESS = [
   'test/e2e/executor-tenant-limit.test.ts',
   'test/e2e/executor-lanes.test.ts',
   'test/e2e/executor-crash.test.ts',
+  'test/e2e/bulk-operations.test.ts',
+  'test/e2e/archiver-crash.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.
