@@ -122,7 +122,7 @@ shard_names() { # shard_names N: the N equal key ranges, Vitess's spelling (-80,
     [ "$i" -lt $((n - 1)) ] && hi="$(printf '%02x' $((256 * (i + 1) / n)))"
     out+=("$lo-$hi")
   done
-  [ "$n" = 1 ] && out=("0")
+  # One shard is `-` (the whole range), the name the services parse (shards.ts), not `0`.
   (IFS=,; echo "${out[*]}")
 }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { migrateMysql } from '@dsched/mysql/migrations';
 import { createPool, type RowDataPacket } from '@dsched/mysql/pool';
 import { untilVtgateSeesSchema } from '@dsched/testkit/mysql';
@@ -108,6 +109,20 @@ export class VitessCluster {
         const uid = Number(m[1]);
         return [{ uid, keyspace: m[2]!, shard: m[3]!, mysqlPort: this.basePort + uid + 200 }];
       });
+  }
+
+  /**
+   * The unix socket of tablet `uid`'s mysqld (beside the my.cnf its command line names), for a
+   * connection straight to it, past vtgate and vttablet: Vitess's users there (`vt_app`,
+   * `vt_dba`) are `@localhost` without a password; its databases are `vt_<keyspace>`.
+   */
+  tabletSocket(uid: number): string {
+    const pid = this.pids().get(`mysqld-${uid}`);
+    if (pid === undefined) throw new Error(`no mysqld for tablet ${uid}`);
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const cnf = cmd.find((a) => a.startsWith('--defaults-file='))?.slice('--defaults-file='.length);
+    if (!cnf) throw new Error(`mysqld ${pid} names no --defaults-file`);
+    return cnf.replace(/my\.cnf$/, 'mysql.sock');
   }
 
   /**

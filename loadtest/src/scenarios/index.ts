@@ -9,7 +9,9 @@ import { mysqlFailover } from './mysql-failover.ts';
 import { noisyNeighbour } from './noisy-neighbour.ts';
 import { peak } from './peak.ts';
 import { peakVsPeers } from './peak-vs-peers.ts';
+import { routerCost } from './router-cost.ts';
 import { clockSkew, schedulerKill, schedulerNoLeases } from './scheduler-faults.ts';
+import { shardLinearity } from './shard-linearity.ts';
 import { soak } from './soak.ts';
 import { steady } from './steady.ts';
 import { cassandraDown, executorPartition, mariadbRestartPeak } from './store-faults.ts';
@@ -45,6 +47,8 @@ export const SCENARIOS: Scenario[] = [
   workflow,
   workflowSleepers,
   bulkCancel,
+  shardLinearity,
+  routerCost,
 ];
 
 /**
@@ -63,5 +67,7 @@ export const FAULT_SCENARIOS = SCENARIOS.filter(
       'workflow',
       'workflow-sleepers',
       'bulk-cancel',
+      'shard-linearity',
+      'router-cost',
     ].includes(s.name),
 );

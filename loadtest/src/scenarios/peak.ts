@@ -15,11 +15,14 @@ export async function registerBurst(
     profile?: string;
     retry?: { maxAttempts: number; initialBackoffMs: number; maxBackoffMs: number };
     jitterS?: number;
+    /** The registration-time margin of dueAfterRegistering (default 1.3). */
+    margin?: number;
   },
 ): Promise<number> {
-  const due = await dueAfterRegistering(run, tasks);
+  const { margin: slack, ...plan } = o;
+  const due = await dueAfterRegistering(run, tasks, slack);
   run.mark(`due second: ${new Date(due).toISOString()}`);
-  const reg = await run.register(burst(tasks, due, { tenants: run.tenants.length, ...o }));
+  const reg = await run.register(burst(tasks, due, { tenants: run.tenants.length, ...plan }));
   const margin = due - reg.finishedAt;
   run.extraChecks.push({
     name: 'registration ended before the due second',
