@@ -75,6 +75,22 @@ describe('the workflow sweep', () => {
     expect(Number(tenant[0]!.task_count)).toBe(0);
   });
 
+  it("serves one group of partitions per pass: another group's stranded run is left to that group's pass", async () => {
+    const t = await createTenantWithKey(db.pool, 'groups');
+    // A run of partition 1: on two shards, the odd partitions' (docs/sharding.md).
+    const wf = await submitWorkflow(db.pool, t.id, [{ id: 'a' }], { partition: 1 });
+    await db.pool.query(
+      "UPDATE jobs SET state = 'succeeded', attempt = 1, finished_at = NOW(3) WHERE workflow_id = ? AND node_id = 'a'",
+      [idToBin(wf.id)],
+    );
+    const even = EVERY.filter((p) => p % 2 === 0);
+    const odd = EVERY.filter((p) => p % 2 === 1);
+    await sweepWorkflows(db.pool, null, 10, even);
+    expect(await state(wf)).toBe('running');
+    expect(await sweepWorkflows(db.pool, null, 10, odd)).toMatchObject({ repaired: 1, finished: 1 });
+    expect(await state(wf)).toBe('succeeded');
+  });
+
   it('finishes a run whose last completion did not finish it (two last nodes in two transactions)', async () => {
     const t = await createTenantWithKey(db.pool, 'lost');
     const wf = await submit(t.id, [{ id: 'a' }]);

@@ -43,6 +43,7 @@ async function main(config: ReconcilerConfig): Promise<void> {
         gauges: mysqlWorkflowGauges(pool),
         metrics,
         batchSize: config.RECONCILER_WORKFLOW_BATCH_SIZE,
+        groups,
       });
       const operations = new OperationWorker({
         store: mysqlOperationStore(pool),

@@ -34,8 +34,15 @@ export interface WorkflowSweepPass {
 /** The workflow gauges: runs still running (dispatching or paused), and nodes on the walk queue. */
 export type WorkflowGaugeReader = () => Promise<{ running: number; paused: number; walkQueue: number }>;
 
-/** One pass over a page of running workflows, after a cursor (null: from the first). */
-export type WorkflowSweeper = (after: string | null, limit: number) => Promise<WorkflowSweepPass>;
+/**
+ * One pass over a page of the running workflows of one group of partitions (one shard on Vitess:
+ * docs/sharding.md), after that group's cursor (null: from the first).
+ */
+export type WorkflowSweeper = (
+  after: string | null,
+  limit: number,
+  partitions: readonly number[],
+) => Promise<WorkflowSweepPass>;
 
 /** What one batch of a bulk operation did: `lost`, the lease was no longer the worker's. */
 export type OperationBatch = { kind: 'lost' } | { kind: 'ran'; operation: Operation; changed: number };

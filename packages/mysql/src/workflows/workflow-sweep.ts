@@ -1,9 +1,17 @@
+import { allPartitions, DEFAULT_PARTITIONS } from '@dsched/domain';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
 import { holdPausedRunJobs } from './workflow-hold.ts';
-import { dispatchHeld, finishDoneRuns, type RunKey, runKeys, stopRuns } from './workflow-runs.ts';
+import {
+  dispatchHeld,
+  finishDoneRuns,
+  partitionsOfRuns,
+  type RunKey,
+  runKeys,
+  stopRuns,
+} from './workflow-runs.ts';
 import { startScheduledRuns } from './workflow-scheduled.ts';
 import { advanceWorkflows, continueWalk, fullBudget, type WalkBounds } from './workflow-walk.ts';
 
@@ -13,6 +21,9 @@ import { advanceWorkflows, continueWalk, fullBudget, type WalkBounds } from './w
 // are left by code from before the finish path, or by a bug), takes on walks left at their bound, and
 // finishes the runs with nothing left to run; and fails runs past their deadline. Idempotent: every
 // statement it runs is conditional, so running it twice, or beside an executor, changes nothing more.
+// A pass serves one group of partitions (one shard on Vitess, docs/sharding.md): the reconciler
+// sweeps each group of its shard map in turn, with a cursor of each, and every statement of the
+// pass is keyed by the group or by its runs' partitions, so each transaction stays on one shard.
 
 const SWEEP_RUNNING = loadSql(import.meta.url, './sweep-running.sql');
 const SWEEP_PAST_DEADLINE = loadSql(import.meta.url, './sweep-past-deadline.sql');
@@ -55,10 +66,19 @@ export interface SweepResult {
 
 const ZERO_ID = Buffer.alloc(16);
 
-export async function sweepWorkflows(pool: Pool, after: string | null, limit: number): Promise<SweepResult> {
+/** The group a pass serves when its caller names none: every partition of the default count (tests). */
+const EVERY = allPartitions(DEFAULT_PARTITIONS);
+
+/** One pass over the group `partitions`: its running runs after `after` (that group's cursor). */
+export async function sweepWorkflows(
+  pool: Pool,
+  after: string | null,
+  limit: number,
+  partitions: readonly number[] = EVERY,
+): Promise<SweepResult> {
   const afterBin = after ? Buffer.from(after.replaceAll('-', ''), 'hex') : ZERO_ID;
-  const started = await startScheduledRuns(pool, limit);
-  const [runs] = await pool.query<RowDataPacket[]>(SWEEP_RUNNING, [afterBin, limit]);
+  const started = await startScheduledRuns(pool, limit, partitions);
+  const [runs] = await pool.query<RowDataPacket[]>(SWEEP_RUNNING, [partitions, afterBin, limit]);
   const ids = runs.map((r) => r.id as Buffer);
   let repaired = 0;
   let finished = 0;
@@ -70,8 +90,10 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     // One budget of children for the whole transaction: the repairs' walk and the queue's.
     const budget = fullBudget(SWEEP_WALK_BOUNDS);
     let advanced = new Map<string, RunKey>();
+    // The page's partitions (docs/sharding.md): the walk queue is read for them too.
+    const pagePartitions = partitionsOfRuns(runKeys(runs));
     if (ids.length > 0) {
-      const [stranded] = await conn.query<RowDataPacket[]>(STRANDED, [ids, limit]);
+      const [stranded] = await conn.query<RowDataPacket[]>(STRANDED, [pagePartitions, ids, limit]);
       advanced = await advanceWorkflows(
         conn,
         stranded.map((s) => ({
@@ -89,15 +111,14 @@ export async function sweepWorkflows(pool: Pool, after: string | null, limit: nu
     }
     // The walk queue of the page's runs' partitions (docs/sharding.md): page by page, every
     // partition with a running run.
-    const partitions = [...new Set(runs.map((r) => Number(r.partition)))];
-    const walked = await continueWalk(conn, partitions, SWEEP_WALK_BOUNDS, budget);
+    const walked = await continueWalk(conn, pagePartitions, SWEEP_WALK_BOUNDS, budget);
     walkFull = walked.size > 0;
     const touched = [...runKeys(runs), ...advanced.values(), ...walked.values()];
     await dispatchHeld(conn, touched, { onlyCapped: true });
     finished = await finishDoneRuns(conn, touched);
   });
   const pastDeadline = await withTransaction(pool, async (conn) => {
-    const [late] = await conn.query<RowDataPacket[]>(SWEEP_PAST_DEADLINE, [limit]);
+    const [late] = await conn.query<RowDataPacket[]>(SWEEP_PAST_DEADLINE, [partitions, limit]);
     const stopped = await stopRuns(conn, runKeys(late), 'failed', { reason: 'workflow deadline passed' });
     return stopped.length;
   });

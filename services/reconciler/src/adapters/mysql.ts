@@ -32,7 +32,7 @@ export function mysqlWorkflowGauges(pool: Pool): WorkflowGaugeReader {
 }
 
 export function mysqlWorkflowSweeper(pool: Pool): WorkflowSweeper {
-  return (after, limit) => sweepWorkflows(pool, after, limit);
+  return (after, limit, partitions) => sweepWorkflows(pool, after, limit, partitions);
 }
 
 export function mysqlOperationStore(pool: Pool): OperationStore {

@@ -6,7 +6,7 @@ import type { ClaimStore, GoneExecutors } from '../ports.ts';
 // it read, so a claim renewed or finished meanwhile is left alone.
 
 /** The groups of partitions, one per shard (a shard map's `groups`): each pass serves each. */
-export type Groups = () => readonly { partitions: readonly number[] }[];
+export type Groups = () => readonly { shard: string; partitions: readonly number[] }[];
 
 /** Expired claims and asynchronous jobs past their deadline, one batch of each per group per pass. */
 export class Reconciler {
