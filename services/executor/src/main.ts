@@ -76,10 +76,11 @@ async function main(config: ExecutorConfig): Promise<void> {
             shards.groupOf(job.partition ?? partitionOfId(job.id, config.SCHEDULER_PARTITIONS)).shard,
           renew: mysqlLeaseRenewer(pool, { owner, leaseSeconds, shards }),
           cancelRequested: mysqlCancelWatcher(pool, { owner, shards }),
-          wakeNodes: mysqlNodeWaker(pool, {
-            maxOutputBytes: config.EXECUTOR_MAX_OUTPUT_BYTES,
-            taskApiUrl: config.EXECUTOR_TASK_API_URL,
-          }),
+          wakeNodes: mysqlNodeWaker(
+            pool,
+            { maxOutputBytes: config.EXECUTOR_MAX_OUTPUT_BYTES, taskApiUrl: config.EXECUTOR_TASK_API_URL },
+            shards,
+          ),
           metrics,
           logger,
           random: Math.random,

@@ -1,4 +1,6 @@
 import {
+  allPartitions,
+  DEFAULT_PARTITIONS,
   laneFor,
   MAP_LANE,
   MAP_SLICE_ITEMS,
@@ -35,6 +37,8 @@ import { dispatchHeld } from './workflow-runs.ts';
 //   items' outputs, or dead when an item did not succeed; the walk tells its children.
 // A crash anywhere rolls the step back whole, and the next waker redoes it: items are made once
 // (the cursor's fence) and each keeps the job id it was stored with, its Idempotency-Key.
+// Every statement of a step is keyed by the run's partition, which the map job's row carries
+// (docs/sharding.md): a step's transaction stays on its run's shard.
 
 const MAP_READ = loadSql(import.meta.url, './map-read.sql');
 const MAP_RUN_READ = loadSql(import.meta.url, './map-run-read.sql');
@@ -67,19 +71,24 @@ export type MapStep = 'none' | 'started' | 'slice' | 'parked' | 'ended';
 
 /**
  * Takes one due map node's job (SKIP LOCKED: wakers never take the same) and does its next step in
- * the caller's transaction. 'none' when no map job is due.
+ * the caller's transaction, of the group `partitions` (the waker's: one shard on Vitess; without
+ * it, every partition of the default count, for tests). 'none' when no map job is due.
  */
-export async function stepDueMap(conn: PoolConnection, options: MapOptions): Promise<MapStep> {
-  const [due] = await conn.query<RowDataPacket[]>(WAKE_SELECT, [MAP_LANE, 1]);
+export async function stepDueMap(
+  conn: PoolConnection,
+  options: MapOptions,
+  partitions: readonly number[] = allPartitions(DEFAULT_PARTITIONS),
+): Promise<MapStep> {
+  const [due] = await conn.query<RowDataPacket[]>(WAKE_SELECT, [MAP_LANE, partitions, 1]);
   if (due.length === 0) return 'none';
-  const [rows] = await conn.query<RowDataPacket[]>(MAP_READ, [due[0]!.id]);
+  const [rows] = await conn.query<RowDataPacket[]>(MAP_READ, [Number(due[0]!.partition), due[0]!.id]);
   const m = rows[0];
   if (!m) return 'none';
   const started = m.map_count !== null;
   const starting = m.node_state === 'pending' && !started;
   const [runs] = await conn.query<RowDataPacket[]>(
     MAP_RUN_READ.replace('%LOCK%', starting ? 'FOR UPDATE' : ''),
-    [m.workflow_id],
+    [Number(m.partition), m.workflow_id],
   );
   const run = runs[0];
   const parkMs = options.parkMs ?? DEFAULT_PARK_MS;
@@ -101,7 +110,11 @@ export async function stepDueMap(conn: PoolConnection, options: MapOptions): Pro
 }
 
 async function parentItems(conn: PoolConnection, m: RowDataPacket): Promise<ReturnType<typeof readMapItems>> {
-  const [out] = await conn.query<RowDataPacket[]>(PARENT_OUTPUT, [m.workflow_id, m.map_over]);
+  const [out] = await conn.query<RowDataPacket[]>(PARENT_OUTPUT, [
+    Number(m.partition),
+    m.workflow_id,
+    m.map_over,
+  ]);
   const output = out[0]?.output;
   const text =
     output === undefined || output === null
@@ -123,6 +136,7 @@ async function startMap(
   if (read.items.length === 0) return endMap(conn, m, 'succeeded', null, '[]');
   const [started] = await conn.query<ResultSetHeader>(MAP_START, [
     read.items.length,
+    Number(m.partition),
     m.workflow_id,
     m.node_id,
   ]);
@@ -200,8 +214,8 @@ async function makeSlice(
   const first = ids[0]!;
   const last = ids[ids.length - 1]!;
   if (state === 'pending') {
-    await conn.query(ITEM_JOBS_INSERT, [m.workflow_id, first, last]);
-    await conn.query(ITEM_JOB_TAGS, [first, last, m.workflow_id]);
+    await conn.query(ITEM_JOBS_INSERT, [Number(m.partition), m.workflow_id, first, last]);
+    await conn.query(ITEM_JOB_TAGS, [first, last, Number(m.partition), m.workflow_id]);
   }
   const isLast = to === count ? 1 : 0;
   const made = to - from;
@@ -210,6 +224,7 @@ async function makeSlice(
     made,
     made,
     isLast,
+    Number(m.partition),
     m.workflow_id,
     m.node_id,
     from,
@@ -220,7 +235,7 @@ async function makeSlice(
   // The last slice's own items are still to run (made in this transaction), so the walk decides
   // the node when the last item ends; until then its job has nothing to do.
   if (isLast === 1) await park(conn, m, parkMs);
-  await conn.query(RUN_GROW, [made, made, m.workflow_id]);
+  await conn.query(RUN_GROW, [made, made, Number(m.partition), m.workflow_id]);
 }
 
 /** Every item ended and the walk made the node pending: it ends, by its items' outcomes. */
@@ -230,10 +245,20 @@ async function finishMap(conn: PoolConnection, m: RowDataPacket, options: MapOpt
   if (failed > 0) return endMap(conn, m, 'dead', mapItemsFailed(failed, count));
   const first = mapItemId(m.node_id, 0, count);
   const last = mapItemId(m.node_id, count - 1, count);
-  const [sizes] = await conn.query<RowDataPacket[]>(ITEM_OUTPUT_BYTES, [m.workflow_id, first, last]);
+  const [sizes] = await conn.query<RowDataPacket[]>(ITEM_OUTPUT_BYTES, [
+    Number(m.partition),
+    m.workflow_id,
+    first,
+    last,
+  ]);
   let outputs: (string | null)[] | null = null;
   if (mapOutputFits(Number(sizes[0]?.bytes ?? 0), count, options.maxOutputBytes)) {
-    const [rows] = await conn.query<RowDataPacket[]>(ITEM_OUTPUTS, [m.workflow_id, first, last]);
+    const [rows] = await conn.query<RowDataPacket[]>(ITEM_OUTPUTS, [
+      Number(m.partition),
+      m.workflow_id,
+      first,
+      last,
+    ]);
     outputs = rows.map((r) =>
       r.output === null || r.output === undefined
         ? null
@@ -254,7 +279,7 @@ async function endMap(
   error: string | null,
   output?: string,
 ): Promise<MapStep> {
-  const [ended] = await conn.query<ResultSetHeader>(WAKE_END, [state, error, [m.id]]);
+  const [ended] = await conn.query<ResultSetHeader>(WAKE_END, [state, error, [Number(m.partition)], [m.id]]);
   if (ended.affectedRows !== 1) return 'none';
   await finishJobs(conn, [
     {
@@ -271,6 +296,6 @@ async function endMap(
 }
 
 async function park(conn: PoolConnection, m: RowDataPacket, ms: number): Promise<MapStep> {
-  await conn.query(MAP_PARK, [ms, m.id]);
+  await conn.query(MAP_PARK, [ms, Number(m.partition), m.id]);
   return 'parked';
 }

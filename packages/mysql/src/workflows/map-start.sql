@@ -5,9 +5,11 @@
 -- are decided by `all_done`: the walk makes the node pending when its last item ends, whatever
 -- the items' outcomes, and the waker then ends it (dead when an item did not succeed). Conditional
 -- on the node being pending and not started: a repeat changes nothing.
--- Parameters: map_count, workflow_id, node_id
+-- Keyed by the run's partition, which its nodes, outputs, tags and node jobs share (the map job's
+-- row's: docs/sharding.md, RunKey): one shard through vtgate.
+-- Parameters: map_count, partition, workflow_id, node_id
 -- Returns: affected rows
 UPDATE workflow_nodes
    SET state = 'waiting', trigger_rule = 'all_done', unfinished_parents = 1, failed_parents = 0,
        skipped_parents = 0, map_count = ?, map_made = 0
- WHERE workflow_id = ? AND node_id = ? AND state = 'pending' AND map_count IS NULL
+ WHERE `partition` = ? AND workflow_id = ? AND node_id = ? AND state = 'pending' AND map_count IS NULL

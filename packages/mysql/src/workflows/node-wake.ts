@@ -1,4 +1,12 @@
-import { type NodeKind, SLEEP_LANE, type Target, WAIT_LANE, waitTimeoutOutcome } from '@dsched/domain';
+import {
+  allPartitions,
+  DEFAULT_PARTITIONS,
+  type NodeKind,
+  SLEEP_LANE,
+  type Target,
+  WAIT_LANE,
+  waitTimeoutOutcome,
+} from '@dsched/domain';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { finishJobs, type JobEnd } from '../jobs/finish/index.ts';
@@ -35,21 +43,29 @@ const MAP_STEPS_PER_PASS = 4;
  * Ends up to `limit` due sleep jobs and `limit` due wait jobs (timed out), in one transaction each
  * kind, then takes up to MAP_STEPS_PER_PASS steps of due map nodes (map-expand.ts), one
  * transaction each. Returns how many, and whether a batch was full. Without `map` options, map
- * nodes are left alone.
+ * nodes are left alone. A pass serves the group `partitions` (one shard on Vitess: the executor
+ * wakes each group of its shard map in turn, docs/sharding.md): every statement of it is keyed by
+ * the group or by the partitions of the rows it locked. Without it, every partition of the default
+ * count (tests).
  */
-export async function wakeDueNodes(pool: Pool, limit: number, map?: MapOptions): Promise<WakeReport> {
+export async function wakeDueNodes(
+  pool: Pool,
+  limit: number,
+  map?: MapOptions,
+  partitions: readonly number[] = allPartitions(DEFAULT_PARTITIONS),
+): Promise<WakeReport> {
   const report: WakeReport = { woken: { sleep: 0, wait: 0, map: 0 }, full: false };
   for (const [kind, lane] of [
     ['sleep', SLEEP_LANE],
     ['wait', WAIT_LANE],
   ] as const) {
-    const n = await withTransaction(pool, (conn) => wakeLane(conn, lane, limit));
+    const n = await withTransaction(pool, (conn) => wakeLane(conn, lane, limit, partitions));
     report.woken[kind] = n;
     if (n >= limit) report.full = true;
   }
   if (!map) return report;
   for (let i = 0; i < MAP_STEPS_PER_PASS; i++) {
-    const step = await withTransaction(pool, (conn) => stepDueMap(conn, map));
+    const step = await withTransaction(pool, (conn) => stepDueMap(conn, map, partitions));
     if (step === 'none') return report;
     if (step === 'ended') report.woken.map++;
   }
@@ -57,10 +73,17 @@ export async function wakeDueNodes(pool: Pool, limit: number, map?: MapOptions):
   return report;
 }
 
-async function wakeLane(conn: PoolConnection, lane: string, limit: number): Promise<number> {
-  const [due] = await conn.query<RowDataPacket[]>(WAKE_SELECT, [lane, limit]);
+async function wakeLane(
+  conn: PoolConnection,
+  lane: string,
+  limit: number,
+  partitions: readonly number[],
+): Promise<number> {
+  const [due] = await conn.query<RowDataPacket[]>(WAKE_SELECT, [lane, partitions, limit]);
   if (due.length === 0) return 0;
-  const [rows] = await conn.query<RowDataPacket[]>(WAKE_READ, [due.map((r) => r.id)]);
+  // Keyed by the partitions of the rows locked (docs/sharding.md).
+  const locked = [...new Set(due.map((r) => Number(r.partition)))];
+  const [rows] = await conn.query<RowDataPacket[]>(WAKE_READ, [locked, due.map((r) => r.id)]);
   const ends: JobEnd[] = [];
   const byState = new Map<'succeeded' | 'dead', Buffer[]>();
   for (const row of rows) {
@@ -73,7 +96,7 @@ async function wakeLane(conn: PoolConnection, lane: string, limit: number): Prom
   }
   for (const [state, ids] of byState) {
     const error = state === 'dead' ? WAIT_TIMED_OUT : null;
-    await conn.query<ResultSetHeader>(WAKE_END, [state, error, ids]);
+    await conn.query<ResultSetHeader>(WAKE_END, [state, error, locked, ids]);
   }
   await finishJobs(conn, ends);
   return ends.length;

@@ -274,7 +274,24 @@ export function mysqlCancelWatcher(
   return (held) => cancelRequestedClaims(pool, { owner, held, groups: shards.groups() });
 }
 
-/** Sleep and wait nodes' ends, and map nodes' steps (their output cap and items' URL in `map`). */
-export function mysqlNodeWaker(pool: Pool, map: MapOptions): NodeWaker {
-  return (limit) => wakeDueNodes(pool, limit, map);
+/**
+ * Sleep and wait nodes' ends, and map nodes' steps (their output cap and items' URL in `map`): a
+ * pass per group of partitions (one shard on Vitess, docs/sharding.md), each keyed by its group.
+ */
+export function mysqlNodeWaker(
+  pool: Pool,
+  map: MapOptions,
+  shards: Pick<ShardMap, 'groups'> = ONE_PRIMARY,
+): NodeWaker {
+  return async (limit) => {
+    const report = { woken: { sleep: 0, wait: 0, map: 0 }, full: false };
+    for (const { partitions } of shards.groups()) {
+      const pass = await wakeDueNodes(pool, limit, map, partitions);
+      report.woken.sleep += pass.woken.sleep;
+      report.woken.wait += pass.woken.wait;
+      report.woken.map += pass.woken.map;
+      if (pass.full) report.full = true;
+    }
+    return report;
+  };
 }
