@@ -1,5 +1,5 @@
 import type { CassandraClient } from '@dsched/cassandra/client';
-import { completeJob, heartbeatJob } from '@dsched/mysql/jobs/control';
+import { completeJob, heartbeatJob, type RedriveGroups } from '@dsched/mysql/jobs/control';
 import type { Pool } from '@dsched/mysql/pool';
 import { findTenantByKeyHash } from '@dsched/mysql/tenants';
 import { cancelJobOrItsRun } from '@dsched/mysql/workflows';
@@ -28,6 +28,8 @@ export function jobApiDeps(args: {
   random?: () => number;
   /** The service's job traces: a completion or cancel is a span of the occurrence's trace. */
   traces?: JobTraces;
+  /** The partition groups a redrive works by (a shard map's); one of every partition by default. */
+  shards?: RedriveGroups;
 }): Omit<JobApiDeps, 'ready' | 'isShuttingDown'> {
   const { pool, traces } = args;
   return {
@@ -37,7 +39,7 @@ export function jobApiDeps(args: {
     tenantByKey: (hash) => findTenantByKeyHash(pool, hash),
     live: mysqlLiveJobs(pool),
     history: cassandraHistory(args.cassandra),
-    dlq: mysqlDeadLetterQueue(pool),
+    dlq: mysqlDeadLetterQueue(pool, args.shards),
     now: mysqlClock(pool),
     control: {
       cancel: (tenantId, id) => cancelJobOrItsRun(pool, tenantId, id, traces && endSpans(traces, 'cancel')),

@@ -1,5 +1,6 @@
 import { cassandraSettings, connectCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
+import { createShardMap, shardMapOptions } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, runApi } from '@dsched/runtime';
 import { buildApp } from './app.ts';
 import { type JobApiConfig, loadJobApiConfig } from './config.ts';
@@ -8,6 +9,8 @@ import { jobApiDeps } from './deps.ts';
 async function main(config: JobApiConfig): Promise<void> {
   const pool = await connectMysql(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const cassandra = await connectCassandra(cassandraSettings(config));
+  // The partition groups a redrive works by, one per shard on Vitess (docs/sharding.md).
+  const shards = await createShardMap(pool, shardMapOptions(config));
   await runApi({
     service: 'job-api',
     logLevel: config.LOG_LEVEL,
@@ -25,6 +28,7 @@ async function main(config: JobApiConfig): Promise<void> {
           registry,
           heartbeatExtendSeconds: config.JOB_API_HEARTBEAT_EXTEND_S,
           traces,
+          shards,
         }),
         console: { taskApiUrl: config.CONSOLE_TASK_API_URL, traceUrl: config.CONSOLE_TRACE_URL },
         authThrottle: { maxFailures: config.AUTH_FAILURE_LIMIT, windowS: config.AUTH_FAILURE_WINDOW_S },
@@ -36,6 +40,7 @@ async function main(config: JobApiConfig): Promise<void> {
         isShuttingDown,
       }),
       stopSteps: [
+        { name: 'shard map', run: async () => shards.close() },
         { name: 'mysql', run: () => pool.end() },
         { name: 'cassandra', run: () => cassandra.shutdown() },
       ],

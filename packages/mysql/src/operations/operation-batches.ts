@@ -173,7 +173,11 @@ async function changeJobs(
       await finishJobs(conn, now.map(cancelledEnd));
     }
   } else if (op.action === 'redrive') {
-    done = await redriveLockedJobs(conn, ids);
+    done = await redriveLockedJobs(
+      conn,
+      ids,
+      rows.map((r) => Number(r.partition)),
+    );
   } else {
     const [res] = await conn.query<ResultSetHeader>(RETRY_NOW, [ids]);
     done = res.affectedRows;

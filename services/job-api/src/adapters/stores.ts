@@ -2,7 +2,7 @@ import { type CassandraClient, readHistory } from '@dsched/cassandra/client';
 import { archivedTaskRuns, archivedTenantJobs } from '@dsched/cassandra/history-reads';
 import { getArchivedJob } from '@dsched/cassandra/job-history';
 import { getLiveJob } from '@dsched/mysql/jobs';
-import { redriveJobs, redriveTask } from '@dsched/mysql/jobs/control';
+import { type RedriveGroups, redriveJobs, redriveTask } from '@dsched/mysql/jobs/control';
 import { liveJobIds, liveTaskRuns, liveTenantJobs, taskBelongsTo } from '@dsched/mysql/jobs/lists';
 import { databaseNow, type Pool } from '@dsched/mysql/pool';
 import type { DatabaseClock, DeadLetterQueue, JobLookup, JobSource, LiveJobs } from '../ports.ts';
@@ -37,10 +37,12 @@ export function cassandraHistory(client: CassandraClient): JobSource {
   };
 }
 
-export function mysqlDeadLetterQueue(pool: Pool): DeadLetterQueue {
+/** The DLQ's redrive, each batch one group's of partitions (one shard on Vitess, docs/sharding.md). */
+export function mysqlDeadLetterQueue(pool: Pool, shards?: RedriveGroups): DeadLetterQueue {
   return {
-    redrive: (tenantId, ids, taskId) => redriveJobs(pool, tenantId, ids, { taskId }),
-    redriveTask: (tenantId, taskId, cap) => redriveTask(pool, tenantId, taskId, cap),
+    redrive: (tenantId, ids, taskId) =>
+      redriveJobs(pool, tenantId, ids, { taskId, ...(shards ? { shards } : {}) }),
+    redriveTask: (tenantId, taskId, cap) => redriveTask(pool, tenantId, taskId, cap, shards),
   };
 }
 
