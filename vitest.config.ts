@@ -90,6 +90,10 @@ const VITESS = [
   'test/e2e/executor-crash.test.ts',
   'test/e2e/bulk-operations.test.ts',
   'test/e2e/archiver-crash.test.ts',
+  'test/e2e/history-10k.test.ts',
+  'test/e2e/api-contract.test.ts',
+  'test/e2e/client.test.ts',
+  'test/e2e/cli.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.
