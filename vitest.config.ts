@@ -94,6 +94,11 @@ const VITESS = [
   'test/e2e/api-contract.test.ts',
   'test/e2e/client.test.ts',
   'test/e2e/cli.test.ts',
+  'test/e2e/workflow-kinds-history.test.ts',
+  'test/e2e/executor-shutdown.test.ts',
+  'test/e2e/secrets-in-logs.test.ts',
+  'test/e2e/tracing-off.test.ts',
+  'test/e2e/tracing.test.ts',
 ];
 const VITESS_LEG = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 // Tests of vtgate itself (the routes of the hot statements): on the Vitess leg only.
