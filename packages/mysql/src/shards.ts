@@ -3,9 +3,10 @@ import type { Pool, RowDataPacket } from './pool.ts';
 
 // The groups of partitions a worker keys its hot statements by, one per shard (docs/sharding.md).
 // On one primary: one group of every partition, never refreshed. On Vitess: the shards vtgate
-// serves for the sharded keyspace (`SHOW VITESS_SHARDS`), read at start and again every
-// `refreshMs` (a resharding's cut-over changes them), and at once when a statement reports that a
-// transaction reached a second shard (`refresh()`).
+// serves for the sharded keyspace (`SHOW VITESS_SHARDS`: the serving shards, the targets once a
+// resharding's SwitchTraffic returns), read at start and again every `refreshMs` (2 s), and at
+// once when a batch formed from a group fails (`refresh()`, `refreshOnFailure`): a group a moment
+// old reaches two shards.
 
 import type { MysqlTopology } from './migrations.ts';
 
@@ -45,9 +46,37 @@ export interface ShardMapOptions {
   partitions: number;
   /** The sharded keyspace (`dsched`). */
   keyspace?: string;
-  /** How often to read the shards again on Vitess; 0 never. */
+  /** How often to read the shards again on Vitess (default 2 s); 0 never. */
   refreshMs?: number;
   onError?: (err: unknown) => void;
+}
+
+/**
+ * The shard map's periodic read on Vitess: one `SHOW VITESS_SHARDS` per process every 2 s, which
+ * vtgate answers from memory. It bounds how long after a resharding's cut-over a worker still forms
+ * batches from the old groups, each then reaching two shards (the reshard scenario: locks taken on
+ * two shards in either order, lock waits until innodb_lock_wait_timeout).
+ */
+const REFRESH_MS = 2_000;
+
+/**
+ * `fn`, with the map read again (in the background) whenever it fails, its error passed on: a
+ * batch formed from a group a moment old (a resharding's cut-over) fails at the second shard in
+ * single transaction mode, or meets a shard that is gone; the caller's retry is then formed from
+ * the new groups rather than waiting for the periodic read (docs/sharding.md "Resharding").
+ */
+export function refreshOnFailure<A extends unknown[], R>(
+  map: Pick<ShardMap, 'refresh'>,
+  fn: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      map.refresh().catch(() => undefined);
+      throw err;
+    }
+  };
 }
 
 function indexed(groups: readonly PartitionGroup[]): Map<number, PartitionGroup> {
@@ -91,10 +120,10 @@ export async function createShardMap(pool: Pool, options: ShardMapOptions): Prom
     return groups;
   };
   const timer =
-    topology === 'vitess' && (options.refreshMs ?? 30_000) > 0
+    topology === 'vitess' && (options.refreshMs ?? REFRESH_MS) > 0
       ? setInterval(() => {
           refresh().catch((err) => options.onError?.(err));
-        }, options.refreshMs ?? 30_000)
+        }, options.refreshMs ?? REFRESH_MS)
       : undefined;
   timer?.unref();
   return {

@@ -1,6 +1,6 @@
-import { createShardMap, readVitessShards } from '@dsched/mysql/shards';
+import { createShardMap, readVitessShards, refreshOnFailure } from '@dsched/mysql/shards';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // The shard map a worker keys its statements by, read from vtgate (docs/sharding.md). Vitess leg
 // only (vitess-*.test.ts): vttestserver serves `dsched` as two shards.
@@ -15,6 +15,25 @@ describe('the shard map through vtgate', () => {
       expect(map.groupOf(4).shard).toBe('-80');
       expect(map.groupOf(63).shard).toBe('80-');
       expect((await map.refresh()).map((g) => g.partitions.length)).toEqual([32, 32]);
+    } finally {
+      map.close();
+    }
+  });
+
+  it('reads the shards again when a call through refreshOnFailure fails, and passes its error on', async () => {
+    const map = await createShardMap(db.pool, { topology: 'vitess', partitions: 64, refreshMs: 0 });
+    try {
+      const before = map.groups();
+      const double = refreshOnFailure(map, async (x: number) => x * 2);
+      expect(await double(2)).toBe(4);
+      expect(map.groups()).toBe(before);
+      const batch = refreshOnFailure(map, async () => {
+        throw new Error('the batch reached a second shard');
+      });
+      await expect(batch()).rejects.toThrow('the batch reached a second shard');
+      // Read again: new groups (the same two shards here; a cut-over's four after a resharding).
+      await vi.waitFor(() => expect(map.groups()).not.toBe(before));
+      expect(map.groups()).toEqual(before);
     } finally {
       map.close();
     }

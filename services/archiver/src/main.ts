@@ -1,6 +1,6 @@
 import { cassandraSettings, connectCassandra, pingCassandra } from '@dsched/cassandra/client';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { createShardMap, shardMapOptions } from '@dsched/mysql/shards';
+import { createShardMap, refreshOnFailure, shardMapOptions } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { traceHistoryWrites } from './adapters/archive-tracing.ts';
 import { failpoint } from './adapters/failpoint.ts';
@@ -62,7 +62,8 @@ async function main(config: ArchiverConfig): Promise<void> {
         loops: [
           new Loop({
             name: 'archive',
-            runOnce: () => archiver.runOnce(),
+            // A pass that fails may have met a shard map a moment old (a resharding's cut-over).
+            runOnce: refreshOnFailure(shards, () => archiver.runOnce()),
             intervalMs: config.ARCHIVER_INTERVAL_MS,
             logger,
           }),

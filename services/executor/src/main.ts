@@ -1,7 +1,7 @@
 import { partitionOfId } from '@dsched/domain';
 import { ClaimTenants } from '@dsched/mysql/jobs/claim';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { createShardMap, shardMapOptions } from '@dsched/mysql/shards';
+import { createShardMap, refreshOnFailure, shardMapOptions } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, runWorker } from '@dsched/runtime';
 import { traceCalls, traceClaims, traceOutcomes } from './adapters/attempt-tracing.ts';
 import { httpTargetCaller } from './adapters/http-caller.ts';
@@ -64,11 +64,16 @@ async function main(config: ExecutorConfig): Promise<void> {
             traces,
           ),
           call: traceCalls(call, traces),
+          // A batch that fails (a group a moment old after a resharding's cut-over) is retried by
+          // the batcher from the groups read again.
           writeOutcomes: traceOutcomes(
-            mysqlOutcomeWriter(pool, (report) => {
-              metrics.callbackJobs.inc(report.callbackJobs);
-              metrics.tasksPausedAfterFailures.inc(report.pausedTasks);
-            }),
+            refreshOnFailure(
+              shards,
+              mysqlOutcomeWriter(pool, (report) => {
+                metrics.callbackJobs.inc(report.callbackJobs);
+                metrics.tasksPausedAfterFailures.inc(report.pausedTasks);
+              }),
+            ),
             traces,
           ),
           // A batch of outcomes is one shard's: the group of the partition its claim read.

@@ -1,5 +1,5 @@
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
-import { createShardMap, shardMapOptions } from '@dsched/mysql/shards';
+import { createShardMap, refreshOnFailure, shardMapOptions } from '@dsched/mysql/shards';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
 import {
@@ -57,7 +57,8 @@ async function main(config: ReconcilerConfig): Promise<void> {
       const loops = [
         new Loop({
           name: 'reconcile',
-          runOnce: () => reconciler.runOnce(),
+          // A pass that fails may have met a shard map a moment old (a resharding's cut-over).
+          runOnce: refreshOnFailure(shards, () => reconciler.runOnce()),
           intervalMs: config.RECONCILER_INTERVAL_MS,
           logger,
         }),
