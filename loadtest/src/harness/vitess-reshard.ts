@@ -61,6 +61,8 @@ export function lastJson<T>(out: string): T {
 }
 
 interface StatusJson {
+  /** Per table still being copied (empty once the copy phase is over). */
+  table_copy_state?: Record<string, unknown>;
   shard_streams?: Record<string, { streams?: { status?: string; info?: string }[] }>;
   traffic_state?: string;
 }
@@ -148,26 +150,32 @@ export class ReshardDriver {
     ]);
   }
 
-  /** The streams' states, e.g. `['Copying', 'Running', …]`, and the traffic state. */
-  async status(): Promise<{ streams: string[]; traffic: string }> {
+  /** The streams' states (`Copying`, `Running`, …), the tables listed as still copying, the traffic state. */
+  async status(): Promise<{ streams: string[]; copying: number; traffic: string }> {
     const s = lastJson<StatusJson>(await this.#workflow(['status', '--format', 'json']));
     const streams = Object.values(s.shard_streams ?? {}).flatMap((x) =>
       (x.streams ?? []).map((t) => t.status ?? '?'),
     );
-    return { streams, traffic: s.traffic_state ?? '' };
+    return { streams, copying: Object.keys(s.table_copy_state ?? {}).length, traffic: s.traffic_state ?? '' };
   }
 
-  /** Waits (bounded) until every stream has copied and runs on the binary log; false on timeout. */
+  /**
+   * Waits (bounded) until every stream has copied and runs on the binary log; false on timeout. A
+   * new stream shows `Running` for a moment before its copy starts, so it takes no table left to
+   * copy and three polls in a row, a second apart, with every stream `Running`.
+   */
   async waitRunning(timeoutMs: number): Promise<boolean> {
     const until = Date.now() + timeoutMs;
     let last = '';
+    let steady = 0;
     while (Date.now() < until) {
-      const { streams } = await this.status();
-      const now = streams.join(',');
+      const { streams, copying } = await this.status();
+      const now = `${streams.join(',')}${copying > 0 ? ` (${copying} tables copying)` : ''}`;
       if (now !== last) this.#log(`streams: ${now}`);
       last = now;
-      if (streams.length > 0 && streams.every((s) => s === 'Running')) return true;
       if (streams.some((s) => s === 'Error')) throw new Error(`a Reshard stream failed: ${now}`);
+      steady = streams.length > 0 && copying === 0 && streams.every((s) => s === 'Running') ? steady + 1 : 0;
+      if (steady >= 3) return true;
       await sleep(1000);
     }
     return false;
@@ -177,8 +185,17 @@ export class ReshardDriver {
   async vdiff(timeoutMs: number): Promise<VDiffResult> {
     const uuid = randomUUID();
     const base = ['VDiff', '--workflow', this.plan.workflow, '--target-keyspace', this.plan.keyspace];
-    await this.ctl([...base, 'create', '--tablet-types', 'PRIMARY', '--auto-retry', uuid]);
     const until = Date.now() + timeoutMs;
+    // Refused while a stream restarts ("not all streams are running"): asked again, a second apart.
+    for (;;) {
+      try {
+        await this.ctl([...base, 'create', '--tablet-types', 'PRIMARY', '--auto-retry', uuid]);
+        break;
+      } catch (err) {
+        if (!/not all streams are running/.test(String(err)) || Date.now() > until) throw err;
+        await sleep(1000);
+      }
+    }
     let show: VDiffShowJson = {};
     while (Date.now() < until) {
       await sleep(2000);

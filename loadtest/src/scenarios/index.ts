@@ -9,6 +9,7 @@ import { mysqlFailover } from './mysql-failover.ts';
 import { noisyNeighbour } from './noisy-neighbour.ts';
 import { peak } from './peak.ts';
 import { peakVsPeers } from './peak-vs-peers.ts';
+import { reshard } from './reshard.ts';
 import { routerCost } from './router-cost.ts';
 import { clockSkew, schedulerKill, schedulerNoLeases } from './scheduler-faults.ts';
 import { shardLinearity } from './shard-linearity.ts';
@@ -49,6 +50,7 @@ export const SCENARIOS: Scenario[] = [
   bulkCancel,
   shardLinearity,
   routerCost,
+  reshard,
 ];
 
 /**
@@ -69,5 +71,6 @@ export const FAULT_SCENARIOS = SCENARIOS.filter(
       'bulk-cancel',
       'shard-linearity',
       'router-cost',
+      'reshard',
     ].includes(s.name),
 );
