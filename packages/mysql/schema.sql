@@ -330,9 +330,11 @@ CREATE TABLE `workflows` (
   `archived_at` datetime(3) DEFAULT NULL,
   `trace_context` binary(25) DEFAULT NULL,
   `tags` longtext DEFAULT NULL CHECK (json_valid(`tags`)),
+  `quota_release` tinyint(3) unsigned NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
   KEY `workflows_by_tenant` (`tenant_id`,`id`),
   KEY `workflows_by_tenant_created` (`tenant_id`,`created_at`,`id`),
   KEY `workflows_by_state` (`state`,`deadline_at`,`id`,`partition`),
-  KEY `workflows_finished` (`state`,`finished_at`,`id`,`partition`)
+  KEY `workflows_finished` (`state`,`finished_at`,`id`,`partition`),
+  KEY `workflows_quota_release` (`quota_release`,`partition`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

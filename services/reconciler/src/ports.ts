@@ -11,6 +11,11 @@ export interface ClaimStore {
   failPastDeadline(limit: number, partitions: readonly number[]): Promise<ReleaseResult>;
   releaseClaimsOf(owners: string[], limit: number, partitions: readonly number[]): Promise<ReleaseResult>;
   runningOwners(): Promise<string[]>;
+  /**
+   * Gives back the quota places of runs whose end committed but whose ender died before giving
+   * them back (decision D61); returns how many.
+   */
+  releaseRunQuotas(limit: number, partitions: readonly number[]): Promise<number>;
   gauges(): Promise<MaintenanceGauges>;
 }
 

@@ -1,5 +1,6 @@
 import { type FollowUp, registerFollowUp } from '../jobs/finish/index.ts';
 import { keepNodeOutputs } from './node-outputs.ts';
+import { releaseRunQuotas } from './run-quota.ts';
 import { holdRetriedNodeJobs } from './workflow-hold.ts';
 import { dispatchHeld, finishDoneRuns } from './workflow-runs.ts';
 import { advanceWorkflows, finishedNodeJobs } from './workflow-walk.ts';
@@ -37,7 +38,8 @@ export const walk: FollowUp = {
 
 /**
  * Run ends: of the runs the walk touched, those with a maxParallel give the places these ends freed
- * to their held nodes, and those with nothing left to run finish (succeeded or failed).
+ * to their held nodes, and those with nothing left to run finish (succeeded or failed); after the
+ * commit, those that ended give their place in the quota back.
  */
 export const runEnds: FollowUp = {
   name: 'run ends',
@@ -47,6 +49,10 @@ export const runEnds: FollowUp = {
     const runs = [...context.runs.values()];
     await dispatchHeld(conn, runs, { onlyCapped: true });
     await finishDoneRuns(conn, runs);
+  },
+  // The places in the quota of the runs that ended, after the commit (run-quota.ts, D61).
+  async afterCommit(pool, context) {
+    if (context.runs.size > 0) await releaseRunQuotas(pool, [...context.runs.values()]);
   },
 };
 

@@ -4,8 +4,9 @@ import { keyedById, MISSED } from '../keyed.ts';
 import { loadSql, withCaseColumns } from '../sql.ts';
 import { releaseTaskQuota, reserveTaskQuota } from '../tasks/task-quota.ts';
 import { withTransaction } from '../transaction.ts';
+import { releaseRunQuotas } from './run-quota.ts';
 import { holdPausedRunJobs, releaseHeldRunJobs } from './workflow-hold.ts';
-import { dispatchHeld, runKeys, stepToken, stopRuns } from './workflow-runs.ts';
+import { dispatchHeld, type RunKey, runKeys, stepToken, stopRuns } from './workflow-runs.ts';
 
 // A tenant's operations on a run: cancel, pause, resume, retry a node. Each is one short
 // transaction under the run's row lock, keyed by the run's partition (keyed.ts: the one its id
@@ -57,11 +58,17 @@ export async function cancelWorkflow(
   id: string,
   reason?: string,
 ): Promise<RunOperationResult> {
-  return onRun(pool, tenantId, id, async (conn, run) => {
+  let ended: RunKey[] = [];
+  const result = await onRun(pool, tenantId, id, async (conn, run) => {
     if (run.state !== 'running') return 'not_running';
-    await stopRuns(conn, runKeys([run]), 'cancelled', reason ? { reason } : {});
+    ended = runKeys([run]);
+    await stopRuns(conn, ended, 'cancelled', reason ? { reason } : {});
     return 'done';
   });
+  // Its place in the quota, after the commit (run-quota.ts, D61); left to the reconciler's pass if
+  // this fails.
+  if (result === 'done') await releaseRunQuotas(pool, ended).catch(() => undefined);
+  return result;
 }
 
 /**

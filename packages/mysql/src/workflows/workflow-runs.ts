@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { loadSql, withRows } from '../sql.ts';
+import { loadSql } from '../sql.ts';
 import { insertRunNodeJobs } from './workflow-submit.ts';
 
 // Ending runs: finishing those with nothing left to run, and stopping those cancelled, failed
@@ -17,7 +17,7 @@ const peek = (sql: string) => sql.replace(/\s+FOR UPDATE\s*$/, '');
 const RUNS_DONE_PEEK = peek(RUNS_DONE);
 const RUNS_LOCK = loadSql(import.meta.url, './runs-lock.sql');
 const FINISH = loadSql(import.meta.url, './workflow-finish.sql');
-const QUOTA_RELEASE = loadSql(import.meta.url, './workflow-quota-release.sql');
+const QUOTA_MARK = loadSql(import.meta.url, './run-quota-mark.sql');
 const SCHEDULED_RUNS_SELECT = loadSql(import.meta.url, './scheduled-runs-select.sql');
 const SCHEDULED_RUNS_FINISH = loadSql(import.meta.url, './scheduled-runs-finish.sql');
 const CANCEL_UNSTARTED_NODES = loadSql(import.meta.url, './runs-cancel-unstarted-nodes.sql');
@@ -54,8 +54,9 @@ export function stepToken(): string {
 }
 
 /**
- * Ends the given runs (locked, running) as `state`, and frees their quota. A run a workflow task's
- * occurrence started counts as its task, not against the quota: its occurrence job ends with it.
+ * Ends the given runs (locked, running) as `state`, and marks their place in the quota owed back
+ * (given back after the commit: run-quota.ts). A run a workflow task's occurrence started counts as
+ * its task, not against the quota: its occurrence job ends with it.
  */
 async function endRuns(conn: PoolConnection, rows: RowDataPacket[], state: string): Promise<void> {
   if (rows.length === 0) return;
@@ -73,21 +74,11 @@ async function endRuns(conn: PoolConnection, rows: RowDataPacket[], state: strin
       scheduled.map((r) => r.id),
     ]);
   }
-  const byTenant = new Map<string, { tenant: Buffer; n: number }>();
-  for (const r of rows) {
-    if (ofTask.has((r.id as Buffer).toString('hex'))) continue;
-    const key = (r.tenant_id as Buffer).toString('hex');
-    const entry = byTenant.get(key) ?? { tenant: r.tenant_id, n: 0 };
-    entry.n++;
-    byTenant.set(key, entry);
-  }
-  if (byTenant.size === 0) return;
-  const release = withRows(
-    QUOTA_RELEASE,
-    ['tenant_id', 'n'],
-    [...byTenant.values()].map((t) => [t.tenant, t.n]),
-  );
-  await conn.query(release.sql, release.params);
+  // Its place in the tenant's quota is given back after this transaction commits (run-quota.ts,
+  // D61): here the run's row is only marked as owing it.
+  const owing = rows.filter((r) => !ofTask.has((r.id as Buffer).toString('hex')));
+  if (owing.length === 0) return;
+  await conn.query(QUOTA_MARK, [partitionsOfRuns(runKeys(owing)), owing.map((r) => r.id as Buffer)]);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId } from '../ids.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { releaseRunQuotas } from './run-quota.ts';
 import { holdPausedRunJobs } from './workflow-hold.ts';
 import {
   dispatchHeld,
@@ -84,6 +85,7 @@ export async function sweepWorkflows(
   let finished = 0;
   let walkFull = false;
   let held = 0;
+  let touched: RunKey[] = [];
   await withTransaction(pool, async (conn) => {
     repaired = 0;
     held = await holdPausedRunJobs(conn, runKeys(runs));
@@ -113,15 +115,20 @@ export async function sweepWorkflows(
     // partition with a running run.
     const walked = await continueWalk(conn, pagePartitions, SWEEP_WALK_BOUNDS, budget);
     walkFull = walked.size > 0;
-    const touched = [...runKeys(runs), ...advanced.values(), ...walked.values()];
+    touched = [...runKeys(runs), ...advanced.values(), ...walked.values()];
     await dispatchHeld(conn, touched, { onlyCapped: true });
     finished = await finishDoneRuns(conn, touched);
   });
+  // The quota places of the runs it ended, after the commit (run-quota.ts, D61).
+  await releaseRunQuotas(pool, touched).catch(() => undefined);
+  let late: RunKey[] = [];
   const pastDeadline = await withTransaction(pool, async (conn) => {
-    const [late] = await conn.query<RowDataPacket[]>(SWEEP_PAST_DEADLINE, [partitions, limit]);
-    const stopped = await stopRuns(conn, runKeys(late), 'failed', { reason: 'workflow deadline passed' });
+    const [rows] = await conn.query<RowDataPacket[]>(SWEEP_PAST_DEADLINE, [partitions, limit]);
+    late = runKeys(rows);
+    const stopped = await stopRuns(conn, late, 'failed', { reason: 'workflow deadline passed' });
     return stopped.length;
   });
+  await releaseRunQuotas(pool, late).catch(() => undefined);
   const full = ids.length === limit;
   return {
     nextAfter: full ? binToId(ids[ids.length - 1]!) : null,

@@ -7,7 +7,12 @@ import {
 } from '@dsched/mysql/jobs/reconcile';
 import { releaseOperation, runOperationBatch, takeOperation } from '@dsched/mysql/operations';
 import type { Pool } from '@dsched/mysql/pool';
-import { countRunningWorkflows, countWalkQueue, sweepWorkflows } from '@dsched/mysql/workflows';
+import {
+  countRunningWorkflows,
+  countWalkQueue,
+  releaseMarkedRunQuotas,
+  sweepWorkflows,
+} from '@dsched/mysql/workflows';
 import { endSpans, type JobTraces } from '@dsched/runtime';
 import type { ClaimStore, OperationStore, WorkflowGaugeReader, WorkflowSweeper } from '../ports.ts';
 
@@ -23,6 +28,7 @@ export function mysqlClaimStore(pool: Pool, traces?: JobTraces): ClaimStore {
     releaseClaimsOf: (owners, limit, group) =>
       releaseClaimsOf(pool, owners, limit, spans('executor_gone'), null, group),
     runningOwners: () => runningClaimOwners(pool),
+    releaseRunQuotas: (limit, group) => releaseMarkedRunQuotas(pool, group, limit),
     gauges: () => readMaintenanceGauges(pool),
   };
 }

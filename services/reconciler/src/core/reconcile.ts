@@ -8,7 +8,10 @@ import type { ClaimStore, GoneExecutors } from '../ports.ts';
 /** The groups of partitions, one per shard (a shard map's `groups`): each pass serves each. */
 export type Groups = () => readonly { shard: string; partitions: readonly number[] }[];
 
-/** Expired claims and asynchronous jobs past their deadline, one batch of each per group per pass. */
+/**
+ * Expired claims, asynchronous jobs past their deadline and the quota places of ended runs left
+ * owed (D61), one batch of each per group per pass.
+ */
 export class Reconciler {
   readonly #store: ClaimStore;
   readonly #metrics: ReconcilerMetrics;
@@ -31,7 +34,8 @@ export class Reconciler {
       this.#metrics.count('lease_expired', expired);
       const late = await this.#store.failPastDeadline(this.#batchSize, partitions);
       this.#metrics.count('deadline', late);
-      if (full(expired) || full(late)) again = true;
+      const quotas = await this.#store.releaseRunQuotas(this.#batchSize, partitions);
+      if (full(expired) || full(late) || quotas >= this.#batchSize) again = true;
     }
     return again;
   }

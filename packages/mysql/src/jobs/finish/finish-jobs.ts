@@ -1,4 +1,4 @@
-import type { PoolConnection } from 'mysql2/promise';
+import type { Pool, PoolConnection } from 'mysql2/promise';
 import { callbackJobs } from '../follow-ups/callbacks.ts';
 import { failureStreaks } from '../follow-ups/failure-streaks.ts';
 import { type FinishContext, FOLLOW_UP_PHASES, type FollowUp, type JobEnd } from './job-end.ts';
@@ -57,4 +57,19 @@ export async function finishJobs(conn: PoolConnection, ends: readonly JobEnd[]):
   }
   for (const followUp of ordered) await followUp.run(conn, ends, context);
   return context;
+}
+
+/**
+ * The follow-ups' parts after the path's commit (`afterCommit`), each on its own; one that fails is
+ * left to the reconciler's pass (the committed ends stand).
+ */
+export async function afterCommit(pool: Pool, context: FinishContext): Promise<void> {
+  for (const followUp of followUps()) {
+    if (!followUp.afterCommit) continue;
+    try {
+      await followUp.afterCommit(pool, context);
+    } catch {
+      // Left for the reconciler's pass.
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import type { EndedJob, FinishFollowUps, FollowUpReport, TraceContext } from '@dsched/domain';
-import type { PoolConnection } from 'mysql2/promise';
+import type { Pool, PoolConnection } from 'mysql2/promise';
 
 // The vocabulary of the finish path (finish-jobs.ts): what a path ended, and what a follow-up is.
 
@@ -67,6 +67,12 @@ export interface FollowUp {
    */
   nodeJobs?: boolean;
   run(conn: PoolConnection, ends: readonly JobEnd[], context: FinishContext): Promise<void>;
+  /**
+   * Its part on the global keyspace, after the path's transaction committed (never in it: docs/
+   * sharding.md), for a path that calls afterCommit; best effort: what it leaves undone, a pass
+   * of the reconciler finishes.
+   */
+  afterCommit?(pool: Pool, context: FinishContext): Promise<void>;
 }
 
 /** The distinct partitions of the ends (finishJobs has filled them in), ascending: the follow-ups' key. */

@@ -10,7 +10,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import { idToBin } from '../../ids.ts';
 import { clockedSql, loadSql, withNamedCases, withRows } from '../../sql.ts';
 import { withTransaction } from '../../transaction.ts';
-import { finishJobs, type JobEnd } from '../finish/index.ts';
+import { afterCommit, type FinishContext, finishJobs, type JobEnd } from '../finish/index.ts';
 import { releaseFlowHolds } from '../flow-control/index.ts';
 import { releaseTenantSlots } from '../follow-ups/index.ts';
 
@@ -79,7 +79,7 @@ export async function recordOutcomes(
   at: Date | null = null,
 ): Promise<OutcomeWrite[]> {
   if (writes.length === 0) return [];
-  let applied: { lost: OutcomeWrite[]; followUps: FollowUpReport | null } | undefined;
+  let applied: Applied | undefined;
   try {
     applied = await withTransaction(pool, (conn) => applyOutcomes(conn, writes, null, at));
   } catch (err) {
@@ -93,6 +93,8 @@ export async function recordOutcomes(
     return applyOutcomes(conn, writes, new Set(current.map((r) => key(r.id, Number(r.attempt)))), at);
   });
   await releaseHolds(pool, writes);
+  // The follow-ups' parts on the global keyspace (a run's end gives its quota place back: D61).
+  await afterCommit(pool, applied.finished);
   if (applied.followUps && onFollowUps) onFollowUps(applied.followUps);
   return applied.lost;
 }
@@ -118,12 +120,19 @@ async function releaseHolds(pool: Pool, writes: readonly OutcomeWrite[]): Promis
 
 class FenceMismatch extends Error {}
 
+/** What a batch's transaction did: the lost writes, what to report, the finish path's context. */
+interface Applied {
+  lost: OutcomeWrite[];
+  followUps: FollowUpReport | null;
+  finished: FinishContext;
+}
+
 async function applyOutcomes(
   conn: PoolConnection,
   writes: OutcomeWrite[],
   live: Set<string> | null,
   at: Date | null,
-): Promise<{ lost: OutcomeWrite[]; followUps: FollowUpReport | null }> {
+): Promise<Applied> {
   const current = live ? writes.filter((w) => live.has(key(w.job.id, w.job.attempt))) : writes;
   if (current.length > 0 && (await updateJobs(conn, current, at)) !== current.length) {
     throw new FenceMismatch();
@@ -134,7 +143,7 @@ async function applyOutcomes(
   const followUps = current.some(isReported)
     ? { callbackJobs: finished.callbackJobs, pausedTasks: finished.pausedTasks }
     : null;
-  return { lost, followUps };
+  return { lost, followUps, finished };
 }
 
 /** A write whose final outcome its row says to report or count (callbacks, failure streak). */
