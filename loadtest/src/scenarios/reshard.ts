@@ -63,7 +63,7 @@ const stats = (xs: number[]) => {
 export const reshard: Scenario = {
   name: 'reshard',
   summary:
-    'on the local Vitess cluster (DSCHED_MYSQL_TOPOLOGY=vitess): the dsched keyspace split 2 → 4 shards with Reshard (copy, VDiff, SwitchTraffic, Complete) in the middle of a steady stream of once tasks; none lost, no double effect, VDiff clean; the cut-over time, the longest gap in effects and the lateness during the cut-over against the rest',
+    'on the local Vitess cluster (DSCHED_MYSQL_TOPOLOGY=vitess): the dsched keyspace split 2 → 4 shards with Reshard (copy, VDiff, SwitchTraffic, Complete) in the middle of a steady stream of cron occurrences; none lost, no double effect, VDiff clean; the cut-over time, the longest gap in effects and the lateness during the cut-over against the rest',
   knobs: { rate: 20, minutes: 2, at: 10, tail: 40, from: 2, to: 4 },
   async run(run: Run) {
     if (run.opts.topology !== 'vitess')
