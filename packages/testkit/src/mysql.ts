@@ -56,26 +56,34 @@ export function vitessTestPort(): number {
 /**
  * vtgate plans with the columns its tablets last reported, a moment behind the migrations just
  * run: until then a statement naming a new column can be refused ("column … not found"). Waits
- * (up to 30 s) until a join of each sharded table, which vtgate must plan with its columns, names
- * every column the shards have.
+ * (up to 30 s) until vtgate plans a write naming every column the shards have, for each sharded
+ * table: a `DELETE … WHERE 1 = 0` (it deletes nothing). A read is no proof: vtgate sends a join of
+ * one table to every shard without checking its columns, and `SHOW COLUMNS` is the shard's answer,
+ * so a column 0064 had just added passed both while an update naming it was refused for about a
+ * second (watched on a fresh vttestserver). The probes reach every shard: a multi-mode session.
  */
 export async function untilVtgateSeesSchema(pool: Pool): Promise<void> {
-  const [tables] = await pool.query<RowDataPacket[]>('SHOW TABLES FROM `dsched`');
-  for (const row of tables) {
-    const table = String(Object.values(row)[0]);
-    const [columns] = await pool.query<RowDataPacket[]>(`SHOW COLUMNS FROM \`dsched\`.\`${table}\``);
-    const names = columns.map((c) => `a.\`${String(c.Field)}\``).join(', ');
-    const first = `\`${String(columns[0]!.Field)}\``;
-    const probe = `SELECT ${names} FROM \`${table}\` a JOIN \`${table}\` b ON a.${first} = b.${first} WHERE 1 = 0`;
-    for (let waited = 0; ; waited += 250) {
-      try {
-        await pool.query(probe);
-        break;
-      } catch (err) {
-        if (waited >= 30_000) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+  const conn = await pool.getConnection();
+  try {
+    await conn.query("SET transaction_mode = 'multi'");
+    const [tables] = await conn.query<RowDataPacket[]>('SHOW TABLES FROM `dsched`');
+    for (const row of tables) {
+      const table = String(Object.values(row)[0]);
+      const [columns] = await conn.query<RowDataPacket[]>(`SHOW COLUMNS FROM \`dsched\`.\`${table}\``);
+      const named = columns.map((c) => `\`${String(c.Field)}\` IS NULL`).join(' OR ');
+      const probe = `DELETE FROM \`${table}\` WHERE 1 = 0 AND (${named})`;
+      for (let waited = 0; ; waited += 250) {
+        try {
+          await conn.query(probe);
+          break;
+        } catch (err) {
+          if (waited >= 30_000) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
       }
     }
+  } finally {
+    conn.destroy();
   }
 }
 
@@ -88,7 +96,9 @@ async function vitessTestDatabase(name: string, suffix: string): Promise<TestDat
   // `@primary` names no keyspace: vtgate routes each table to the keyspace that has it.
   const url = `mysql://dsched:dsched@127.0.0.1:${vitessTestPort()}/@primary`;
   const pool = createPool(url, { connectionLimit: 20 });
-  if ((await migrateMysql(pool, { topology: 'vitess' })).length > 0) await untilVtgateSeesSchema(pool);
+  // Waited for even when another file on this server applied them a moment ago.
+  await migrateMysql(pool, { topology: 'vitess' });
+  await untilVtgateSeesSchema(pool);
   // Emptied by deletes that reach every shard: vtgate in single transaction mode (scripts/vitess)
   // refuses them, so they run on a connection of their own in multi mode, then closed.
   const conn = await pool.getConnection();
