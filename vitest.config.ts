@@ -111,7 +111,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    maxWorkers: 2,
+    // The Vitess leg runs one file per vttestserver at a time: as many as scripts/test-vitess.sh
+    // started (a project does not take --maxWorkers from the command line).
+    maxWorkers: VITESS_LEG ? Number(process.env.DSCHED_VITESS_WORKERS ?? 2) : 2,
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT } },

@@ -17,6 +17,7 @@ export DSCHED_MYSQL_TOPOLOGY=vitess
 export DSCHED_VITESS_PORT="${DSCHED_VITESS_PORT:-15306}"
 unset DSCHED_TEST_MYSQL_URL DSCHED_MYSQL_FLAVOR DSCHED_MYSQL_PORT
 WORKERS="${DSCHED_VITESS_WORKERS:-2}"
+export DSCHED_VITESS_WORKERS="$WORKERS" # vitest.config.ts: one file per vttestserver
 # A service's start through vtgate on a loaded machine (packages/testkit/src/services.ts).
 export DSCHED_TEST_READY_MS="${DSCHED_TEST_READY_MS:-90000}"
 
