@@ -5,7 +5,12 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
 import { withTransaction } from '../src/transaction.ts';
-import { cancelWorkflow, releaseMarkedRunQuotas, releaseRunQuotas } from '../src/workflows/index.ts';
+import {
+  cancelWorkflow,
+  releaseMarkedRunQuotas,
+  releaseRunQuotas,
+  releaseRunQuotasOf,
+} from '../src/workflows/index.ts';
 import { stopRuns } from '../src/workflows/workflow-runs.ts';
 
 // A run's place in its tenant's quota given back after the run's end committed, never in its
@@ -73,5 +78,26 @@ describe("a run's place in the quota", () => {
     expect(await Promise.all(runs.map((r) => mark(r.id)))).toEqual([0, 0]);
     expect(await releaseMarkedRunQuotas(db.pool, [3, 7], 10)).toBe(0);
     expect(await taskCount(t.id)).toBe(0);
+  });
+
+  it('is not given back again by a giver that read the mark before another cleared it', async () => {
+    const t = await createTenantWithKey(db.pool);
+    const other = await createTenantWithKey(db.pool);
+    const run = await submitWorkflow(db.pool, t.id, [{ id: 'b', kind: 'sleep', sleep: { for: '1h' } }], {
+      partition: 9,
+    });
+    // A second task keeps the count above 0, so a place given back twice shows (the count does not
+    // go below 0).
+    await submitWorkflow(db.pool, t.id, [{ id: 'c', kind: 'sleep', sleep: { for: '1h' } }], { partition: 9 });
+    await submitWorkflow(db.pool, other.id, [{ id: 'd' }], { partition: 9 });
+    const keys = [{ id: idToBin(run.id), partition: run.partition }];
+    await withTransaction(db.pool, (conn) => stopRuns(conn, keys, 'cancelled'));
+    // Two givers read the mark; the first clears it and gives the place back.
+    expect(await releaseRunQuotasOf(db.pool, keys)).toBe(1);
+    expect([await mark(run.id), await taskCount(t.id)]).toEqual([0, 1]);
+    // The second, with what it read before: nothing left to give (run-quota-lock's mark condition).
+    expect(await releaseRunQuotasOf(db.pool, keys)).toBe(0);
+    expect(await taskCount(t.id)).toBe(1);
+    expect(await taskCount(other.id)).toBe(1);
   });
 });

@@ -12,7 +12,7 @@ export { attachNodeInputs, type NodeInputsOptions } from './node-inputs.ts';
 export { type SignalRequest, type SignalResult, signalWaitNode } from './node-signal.ts';
 export { WAIT_TIMED_OUT, type WakeReport, waitingNodeEnd, wakeDueNodes } from './node-wake.ts';
 export { cancelJobOrItsRun } from './occurrence-cancel.ts';
-export { releaseMarkedRunQuotas, releaseRunQuotas } from './run-quota.ts';
+export { releaseMarkedRunQuotas, releaseRunQuotas, releaseRunQuotasOf } from './run-quota.ts';
 export {
   archiveEdgePage,
   archiveNodePage,

@@ -21,7 +21,7 @@ const QUOTA_RELEASE = loadSql(import.meta.url, './workflow-quota-release.sql');
 export async function releaseRunQuotas(pool: Pool, runs: readonly RunKey[]): Promise<number> {
   if (runs.length === 0) return 0;
   const [marked] = await pool.query<RowDataPacket[]>(PEEK, [partitionsOfRuns(runs), runs.map((r) => r.id)]);
-  return releaseMarked(pool, runKeys(marked));
+  return releaseRunQuotasOf(pool, runKeys(marked));
 }
 
 /**
@@ -34,10 +34,15 @@ export async function releaseMarkedRunQuotas(
   limit: number,
 ): Promise<number> {
   const [marked] = await pool.query<RowDataPacket[]>(MARKED, [partitions, limit]);
-  return releaseMarked(pool, runKeys(marked));
+  return releaseRunQuotasOf(pool, runKeys(marked));
 }
 
-async function releaseMarked(pool: Pool, runs: RunKey[]): Promise<number> {
+/**
+ * Gives back the places of those of `runs`, read as marked a moment before, that are still marked
+ * under their locks: another giver may have cleared one since that read (run-quota-lock.sql's
+ * `quota_release = 1`), and that place is not given back again. Returns how many it gave.
+ */
+export async function releaseRunQuotasOf(pool: Pool, runs: readonly RunKey[]): Promise<number> {
   if (runs.length === 0) return 0;
   const cleared = await withTransaction(pool, async (conn) => {
     const partitions = partitionsOfRuns(runs);
