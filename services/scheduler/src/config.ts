@@ -42,7 +42,13 @@ export const schedulerConfigSchema = z
       path: ['SCHEDULER_PARTITIONS'],
       message: 'must be a power of two when MYSQL_TOPOLOGY=vitess',
     },
-  );
+  )
+  // A batch reads its leases on a connection of its own beside its transaction (D62), while the
+  // lease keeper renews on a third: fewer would leave a batch waiting for a connection it holds.
+  .refine((c) => c.DATABASE_POOL_SIZE >= 3, {
+    path: ['DATABASE_POOL_SIZE'],
+    message: "must be at least 3: a batch's lease check, its transaction and the lease renewal",
+  });
 
 export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
 

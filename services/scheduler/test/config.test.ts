@@ -28,6 +28,7 @@ describe('scheduler configuration', () => {
     [{ SCHEDULER_BATCH_SIZE: 'lots' }, 'SCHEDULER_BATCH_SIZE'],
     [{ MYSQL_TOPOLOGY: 'sharded' }, 'MYSQL_TOPOLOGY'],
     [{ MYSQL_TOPOLOGY: 'vitess', SCHEDULER_PARTITIONS: '48' }, 'SCHEDULER_PARTITIONS'],
+    [{ DATABASE_POOL_SIZE: '2' }, 'DATABASE_POOL_SIZE'],
   ])('refuses %j naming %s', (env, variable) => {
     try {
       loadSchedulerConfig({ ...base, ...env });

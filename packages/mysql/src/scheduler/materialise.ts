@@ -79,9 +79,9 @@ interface LeaseCheckRow extends RowDataPacket {
   db_now: Date;
 }
 
-/** The batch's clock and the partitions it may write (leases checked and share-locked). */
+/** The batch's clock and the partitions it may write (leases checked, read outside the batch's transaction). */
 async function clockAndPartitions(
-  conn: PoolConnection,
+  conn: Pool | PoolConnection,
   scope: PartitionScope,
   at: Date | null,
 ): Promise<{ now: Date; partitions: number[]; lost: number[] }> {
@@ -103,16 +103,17 @@ async function clockAndPartitions(
 }
 
 /**
- * One batch of the scheduler tick, in one short transaction: check the leases (share-locked),
- * read and lock a capped due set critical first, run the caller's decision on it (the domain's
- * planDueBatch), then one
- * multi-row insert of jobs, one of skipped ranges and one update advancing next_fire_at.
+ * One batch of the scheduler tick, in one short transaction: check the leases (a plain read on
+ * another connection of the pool, just before: the transaction stays in the tasks' shard and
+ * holds no lock the lease renewal needs, D62), read and lock a capped due set critical first, run
+ * the caller's decision on it (the domain's planDueBatch), then one multi-row insert of jobs, one
+ * of skipped ranges and one update advancing next_fire_at. Needs two connections of the pool.
  */
 export async function materialiseDueBatch(pool: Pool, args: MaterialiseArgs): Promise<MaterialiseResult> {
   let birth: ReturnType<TraceBatchBirth> | undefined;
   const result = await withTransaction(pool, async (conn) => {
     birth = undefined; // a deadlock's retry starts over
-    const { now, partitions, lost } = await clockAndPartitions(conn, args.scope, args.now ?? null);
+    const { now, partitions, lost } = await clockAndPartitions(pool, args.scope, args.now ?? null);
     const result: MaterialiseResult = {
       now,
       dueTasks: 0,
