@@ -146,3 +146,53 @@ it.each([
   expect(lock(loadSql(SRC, file))).not.toBe(unkeyed(lock(loadSql(SRC, file))));
   expect(shape(keyed), JSON.stringify(keyed)).toEqual(shape(before));
 });
+
+// The reconciler's pass over the runs whose end still owes their tenant's quota a place (D61,
+// migration 0064): a range of workflows_quota_release (quota_release, partition) over the group's
+// partitions, covering, among many ended runs of which a few are marked (what a crash leaves), not a
+// walk of the index or the table. Last in the file: it adds 10,000 ended runs the plans above do not
+// expect (copies of a stored run under new ids, so the optimizer sees a table of realistic size).
+/** 10,000 ended runs, one in 2,000 still marked: copies of a stored run under new ids. */
+async function addEndedRuns(): Promise<void> {
+  const [cols] = await db.pool.query<RowDataPacket[]>(
+    `SELECT column_name AS c FROM information_schema.columns
+      WHERE table_schema = DATABASE() AND table_name = 'workflows' ORDER BY ordinal_position`,
+  );
+  const names = cols.map((r) => String(r.c));
+  const set: Record<string, string> = {
+    id: "LPAD(s.n, 16, 'q')",
+    partition: `s.n % ${DEFAULT_PARTITIONS}`,
+    state: "'succeeded'",
+    quota_release: 's.n % 2000 = 0',
+  };
+  const digit = `(${Array.from({ length: 10 }, (_, d) => `SELECT ${d} AS d`).join(' UNION ALL ')})`;
+  await db.pool.query(
+    `INSERT INTO workflows (${names.map((c) => `\`${c}\``).join(', ')})
+     SELECT ${names.map((c) => set[c] ?? `w.\`${c}\``).join(', ')}
+       FROM (SELECT a.d + 10 * b.d + 100 * c.d + 1000 * e.d AS n
+               FROM ${digit} a, ${digit} b, ${digit} c, ${digit} e) s
+       JOIN workflows w ON w.id = ?`,
+    [runIds[0]],
+  );
+  await db.pool.query('ANALYZE TABLE workflows');
+}
+
+it.each([
+  ['every partition', () => EVERY],
+  ['a group of partitions', () => EVERY.slice(0, EVERY.length / 2)],
+] as const)(
+  'run-quota-marked reads a range of workflows_quota_release, covering, for %s',
+  async (_, partitions) => {
+    const [[count]] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM workflows');
+    if (Number(count!.n) < 10_000) await addEndedRuns();
+    const rows = await explain('workflows/run-quota-marked.sql', [partitions(), 100]);
+    const w = of(rows, 'workflows');
+    expect([w.type, w.key, String(w.Extra)], JSON.stringify(rows)).toEqual([
+      'range',
+      'workflows_quota_release',
+      expect.stringMatching(/Using index/),
+    ]);
+    // Both parts of the key: the mark (1 byte) and the partition (2).
+    expect(Number(w.key_len), JSON.stringify(rows)).toBe(1 + 2);
+  },
+);
