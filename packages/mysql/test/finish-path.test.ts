@@ -1,5 +1,6 @@
 import type { ClaimedJob, WorkflowPlan } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { inEachGroup } from '@dsched/testkit/mysql';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { claimNodeJobs, nodeStates, runState, submitWorkflow } from '@dsched/testkit/workflows';
 import type { RowDataPacket } from 'mysql2/promise';
@@ -28,7 +29,7 @@ beforeEach(async () => {
     'workflow_nodes',
     'workflows',
   ])
-    await db.pool.query(`DELETE FROM ${t}`);
+    await db.fixtures.query(`DELETE FROM ${t}`);
   tenantId = (await createTenantWithKey(db.pool, 'finish-path', { maxTasks: 100 })).id;
 });
 
@@ -127,10 +128,13 @@ describe('a node job ended by the reconciler', () => {
   it('dead-lettered at its lease’s expiry tells its children at once', async () => {
     const wf = await chain(1);
     const [a] = await claimNodeJobs(db.pool);
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
       idToBin(a!.id),
     ]);
-    expect(await releaseExpiredClaims(db.pool, 10)).toMatchObject({ released: 0, dead: 1 });
+    expect(await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p))).toMatchObject({
+      released: 0,
+      dead: 1,
+    });
     expect(await nodeStates(db.pool, wf)).toEqual({ a: 'dead', b: 'upstream_failed' });
     expect(await runState(db.pool, wf)).toBe('failed');
   });
@@ -138,10 +142,13 @@ describe('a node job ended by the reconciler', () => {
   it('dead-lettered past its 202 deadline tells its children at once', async () => {
     const wf = await chain(1);
     const a = await parkRoot();
-    await db.pool.query('UPDATE jobs SET deadline_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+    await db.fixtures.query('UPDATE jobs SET deadline_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
       idToBin(a.id),
     ]);
-    expect(await failPastDeadline(db.pool, 10)).toMatchObject({ released: 0, dead: 1 });
+    expect(await inEachGroup((p) => failPastDeadline(db.pool, 10, undefined, null, p))).toMatchObject({
+      released: 0,
+      dead: 1,
+    });
     expect(await nodeStates(db.pool, wf)).toEqual({ a: 'dead', b: 'upstream_failed' });
     expect(await runState(db.pool, wf)).toBe('failed');
   });
@@ -150,10 +157,13 @@ describe('a node job ended by the reconciler', () => {
     const wf = await chain();
     const [a] = await claimNodeJobs(db.pool);
     expect(await setWorkflowPaused(db.pool, tenantId, wf.id, true)).toBe('done');
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
       idToBin(a!.id),
     ]);
-    expect(await releaseExpiredClaims(db.pool, 10)).toMatchObject({ released: 1, dead: 0 });
+    expect(await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p))).toMatchObject({
+      released: 1,
+      dead: 0,
+    });
     expect(await claimNodeJobs(db.pool)).toEqual([]);
     expect(await setWorkflowPaused(db.pool, tenantId, wf.id, false)).toBe('done');
     expect((await claimNodeJobs(db.pool)).map((j) => j.nodeId)).toEqual(['a']);

@@ -1,5 +1,6 @@
 import type { ClaimedJob } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { inEachGroup, TEST_GROUPS } from '@dsched/testkit/mysql';
 import { claimDue, clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
@@ -16,9 +17,9 @@ const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 
 beforeEach(async () => {
-  await clearJobs(db.pool);
-  await db.pool.query('DELETE FROM flow_keys');
-  await db.pool.query('DELETE FROM flow_holds');
+  await clearJobs(db.fixtures);
+  await db.fixtures.query('DELETE FROM flow_keys');
+  await db.fixtures.query('DELETE FROM flow_holds');
 });
 
 async function rows(sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
@@ -34,18 +35,16 @@ async function keyed(
   rate: number | null,
 ) {
   const ids = await insertDueJobs(db.pool, { tenantId, target }, n);
-  await db.pool.query('UPDATE jobs SET flow_key = ?, flow_parallelism = ?, flow_rate = ? WHERE id IN (?)', [
-    key,
-    parallelism,
-    rate,
-    ids.map(idToBin),
-  ]);
+  await db.fixtures.query(
+    'UPDATE jobs SET flow_key = ?, flow_parallelism = ?, flow_rate = ? WHERE id IN (?)',
+    [key, parallelism, rate, ids.map(idToBin)],
+  );
   return ids;
 }
 
 const claim = (owner: string, limit = 20) => claimDue(db.pool, { limit, owner, flowDeferMs: 30_000 });
 const dueAgain = () =>
-  db.pool.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
+  db.fixtures.query("UPDATE jobs SET run_at = NOW(3) - INTERVAL 1 SECOND WHERE state = 'pending'");
 
 describe('flow control in the claim', () => {
   it('holds a key to its parallelism across concurrent claimers; the rest wait, their attempts unspent', async () => {
@@ -147,13 +146,19 @@ describe('flow holds (a key’s calls in flight, counted from its holds on the g
     expect(lost).toMatchObject({ id: job, attempt: 1, flowHold: true });
     expect(await holds()).toEqual([['job', 1, 30_000]]);
     // Renewed with its claim's lease at 20 s: at 40 s, past its first lease, it still counts.
-    await renewClaimLeases(db.pool, { owner: 'a', leaseSeconds: 30, held: [lost!], at: at(20) });
+    await renewClaimLeases(db.pool, {
+      groups: TEST_GROUPS,
+      owner: 'a',
+      leaseSeconds: 30,
+      held: [lost!],
+      at: at(20),
+    });
     expect(await holds()).toEqual([['job', 1, 50_000]]);
     expect((await claimAt(40, 'b')).jobs).toHaveLength(0);
-    await db.pool.query("UPDATE jobs SET state = 'succeeded' WHERE id = ?", [idToBin(other!)]);
+    await db.fixtures.query("UPDATE jobs SET state = 'succeeded' WHERE id = ?", [idToBin(other!)]);
 
     // a dies: past its lease the reconciler gives the job back, and c claims it again.
-    await releaseExpiredClaims(db.pool, 10, undefined, at(51));
+    await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, at(51), p));
     const [current] = (await claimAt(52, 'c')).jobs;
     expect(current).toMatchObject({ id: job, attempt: 2, flowHold: true });
     expect(await holds()).toEqual([['job', 2, 82_000]]);

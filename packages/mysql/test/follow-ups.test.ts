@@ -6,6 +6,7 @@ import {
   type OutcomeWrite,
 } from '@dsched/domain';
 import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
+import { inEachGroup } from '@dsched/testkit/mysql';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -25,7 +26,7 @@ import { withTransaction } from '../src/transaction.ts';
 const db = useTestDatabase(import.meta.url);
 
 beforeEach(async () => {
-  for (const t of ['jobs', 'job_attempts', 'tasks']) await db.pool.query(`DELETE FROM ${t}`);
+  for (const t of ['jobs', 'job_attempts', 'tasks']) await db.fixtures.query(`DELETE FROM ${t}`);
 });
 
 const T0 = Date.UTC(2026, 0, 1, 9);
@@ -228,11 +229,15 @@ describe('jobs dead-lettered by the reconciler', () => {
     );
     const [job] = await claimAll();
     // Its executor died on the last attempt: the lease runs out and the reconciler sends it to the DLQ.
-    await db.pool.query(
+    await db.fixtures.query(
       'UPDATE jobs SET max_attempts = 1, lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?',
       [idToBin(job!.id)],
     );
-    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 0, dead: 1, pausedTasks: 1 });
+    expect(await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p))).toEqual({
+      released: 0,
+      dead: 1,
+      pausedTasks: 1,
+    });
     const [made] = await callbackJobs(task.id);
     expect(made.target.body).toMatchObject({
       type: 'job.dead',

@@ -32,7 +32,8 @@ beforeAll(async () => {
   tenantId = (await createTenantWithKey(db.pool)).id;
 });
 beforeEach(async () => {
-  for (const t of ['jobs', 'tasks', 'occurrence_skips', 'leases']) await db.pool.query(`DELETE FROM ${t}`);
+  for (const t of ['jobs', 'tasks', 'occurrence_skips', 'leases'])
+    await db.fixtures.query(`DELETE FROM ${t}`);
 });
 
 describe('the due set', () => {
@@ -80,7 +81,7 @@ describe('the due set', () => {
     const [task] = await addTasks(db.pool, [cronTask(tenantId, '* * * * *', at)]);
     await materialise(db.pool);
     expect(await jobTimes(db.pool, task!.id)).toEqual([at.toISOString()]);
-    await db.pool.query('DELETE FROM jobs'); // what the archiver does once the job finished
+    await db.fixtures.query('DELETE FROM jobs'); // what the archiver does once the job finished
     const again = await materialise(db.pool);
     expect(again.dueTasks).toBe(0);
     expect(await jobTimes(db.pool, task!.id)).toEqual([]);
@@ -301,14 +302,14 @@ describe('overlap', () => {
     });
 
     // A second later (on the batch's clock, not by sleeping) the next occurrence is due.
-    await db.pool.query("UPDATE jobs SET state = 'running', attempt = 1 WHERE task_id = ?", [
+    await db.fixtures.query("UPDATE jobs SET state = 'running', attempt = 1 WHERE task_id = ?", [
       idToBin(task!.id),
     ]);
     const whileRunning = await materialise(db.pool, { now: new Date(now.getTime() + 1_100) });
     expect(whileRunning.skipped.overlap).toBe(1);
     expect(await jobTimes(db.pool, task!.id)).toHaveLength(1);
 
-    await db.pool.query("UPDATE jobs SET state = 'succeeded' WHERE task_id = ?", [idToBin(task!.id)]);
+    await db.fixtures.query("UPDATE jobs SET state = 'succeeded' WHERE task_id = ?", [idToBin(task!.id)]);
     await materialise(db.pool, { now: new Date(now.getTime() + 2_200) });
     expect(await jobTimes(db.pool, task!.id)).toHaveLength(2);
   });

@@ -1,5 +1,6 @@
 import { type ClaimedJob, decideOutcome, type OutcomeWrite } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { inEachGroup, TEST_GROUPS } from '@dsched/testkit/mysql';
 import { claimDue, clearJobs, insertDueJobs } from '@dsched/testkit/queue';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import type { RowDataPacket } from 'mysql2/promise';
@@ -14,7 +15,7 @@ import { releaseExpiredClaims } from '../src/jobs/reconcile/reconcile.ts';
 const db = useTestDatabase(import.meta.url);
 const target = { url: 'http://127.0.0.1:9/' };
 
-beforeEach(() => clearJobs(db.pool));
+beforeEach(() => clearJobs(db.fixtures));
 
 async function job(id: string): Promise<RowDataPacket> {
   const [r] = await db.pool.query<RowDataPacket[]>(
@@ -52,7 +53,7 @@ describe('a batch of outcomes', () => {
     expect(jobs).toHaveLength(6);
     const [ok, retry, dead, parked, givenBack, stale] = jobs as [ClaimedJob, ...ClaimedJob[]];
     // The sixth claim was lost meanwhile (its lease expired and it was claimed again).
-    await db.pool.query('UPDATE jobs SET attempt = attempt + 1 WHERE id = ?', [idToBin(stale!.id)]);
+    await db.fixtures.query('UPDATE jobs SET attempt = attempt + 1 WHERE id = ?', [idToBin(stale!.id)]);
 
     const writes: OutcomeWrite[] = [
       { job: ok, transition: { to: 'succeeded', lastStatus: 200, lastError: null }, attempt: attempt(200) },
@@ -118,8 +119,11 @@ describe('a batch of outcomes', () => {
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 3);
     const lostClaims = await claim('exec-a');
     expect(lostClaims).toHaveLength(3);
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
-    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 3, dead: 0 });
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    expect(await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p))).toEqual({
+      released: 3,
+      dead: 0,
+    });
     const current = await claim('exec-b');
     expect(current.map((j) => j.attempt)).toEqual([2, 2, 2]);
     const before = await Promise.all(current.map((j) => job(j.id)));
@@ -174,7 +178,7 @@ describe('a batch of outcomes', () => {
     const tenant = await createTenantWithKey(db.pool);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
     const [a, b] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
-    await db.pool.query('UPDATE jobs SET cancel_requested = 1');
+    await db.fixtures.query('UPDATE jobs SET cancel_requested = 1');
     await recordOutcomes(db.pool, [
       {
         job: a,
@@ -200,8 +204,11 @@ describe('outcomes of a claim given back by the reconciler', () => {
     const tenant = await createTenantWithKey(db.pool);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
     const [done, retried] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
-    expect(await releaseExpiredClaims(db.pool, 10)).toEqual({ released: 2, dead: 0 });
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    expect(await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p))).toEqual({
+      released: 2,
+      dead: 0,
+    });
     const writes: OutcomeWrite[] = [
       { job: done, transition: { to: 'succeeded', lastStatus: 200, lastError: null }, attempt: attempt(200) },
       {
@@ -223,8 +230,8 @@ describe('a parked attempt', () => {
     const tenant = await createTenantWithKey(db.pool);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target });
     const [lost] = await claim('exec-a');
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
-    await releaseExpiredClaims(db.pool, 10);
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p));
     const [current] = await claim('exec-b');
     const park = (j: ClaimedJob): OutcomeWrite => ({
       job: j,
@@ -245,10 +252,10 @@ describe('lease renewal', () => {
     const tenant = await createTenantWithKey(db.pool);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
     const [reclaimed, parked] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
       idToBin(reclaimed.id),
     ]);
-    await releaseExpiredClaims(db.pool, 10);
+    await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p));
     const [again] = await claim('exec-a');
     expect(again).toMatchObject({ id: reclaimed.id, attempt: 2 });
     await recordOutcomes(db.pool, [
@@ -260,6 +267,7 @@ describe('lease renewal', () => {
     ]);
     const before = await Promise.all([job(reclaimed.id), job(parked.id)]);
     const report = await renewClaimLeases(db.pool, {
+      groups: TEST_GROUPS,
       owner: 'exec-a',
       leaseSeconds: 3600,
       held: [reclaimed, parked],
@@ -272,14 +280,15 @@ describe('lease renewal', () => {
     const tenant = await createTenantWithKey(db.pool, 'limited', { maxConcurrency: 5 });
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 3);
     const [kept, lost, cancelled] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob, ClaimedJob];
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) + INTERVAL 1 SECOND');
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) + INTERVAL 1 SECOND');
     await db.pool.query('UPDATE tenant_slots SET expires_at = NOW(3) + INTERVAL 1 SECOND');
-    await db.pool.query("UPDATE jobs SET claimed_by = 'exec-b', attempt = attempt + 1 WHERE id = ?", [
+    await db.fixtures.query("UPDATE jobs SET claimed_by = 'exec-b', attempt = attempt + 1 WHERE id = ?", [
       idToBin(lost.id),
     ]);
-    await db.pool.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled.id)]);
+    await db.fixtures.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled.id)]);
 
     const report = await renewClaimLeases(db.pool, {
+      groups: TEST_GROUPS,
       owner: 'exec-a',
       leaseSeconds: 120,
       held: [kept, lost, cancelled],
@@ -304,9 +313,10 @@ describe('lease renewal', () => {
     const tenant = await createTenantWithKey(db.pool);
     await insertDueJobs(db.pool, { tenantId: tenant.id, target }, 2);
     const [kept, cancelled] = (await claim('exec-a')) as [ClaimedJob, ClaimedJob];
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) + INTERVAL 1 SECOND');
-    await db.pool.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled.id)]);
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) + INTERVAL 1 SECOND');
+    await db.fixtures.query('UPDATE jobs SET cancel_requested = 1 WHERE id = ?', [idToBin(cancelled.id)]);
     const report = await renewClaimLeases(db.pool, {
+      groups: TEST_GROUPS,
       owner: 'exec-a',
       leaseSeconds: 120,
       held: [kept, cancelled],
@@ -338,8 +348,8 @@ describe('give-backs', () => {
     expect(decideOutcome({ kind: 'response', status: 503 }, second!, 0.5).type).toBe('dead');
 
     // Its executor dies: the expired claim was the one counted attempt, so it goes to the DLQ.
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
-    expect((await releaseExpiredClaims(db.pool, 10)).dead).toBe(1);
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+    expect((await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p))).dead).toBe(1);
     expect(await job(id!)).toMatchObject({ state: 'dead', attempt: 2, max_attempts: 2 });
   });
 
@@ -350,7 +360,7 @@ describe('give-backs', () => {
     await db.pool.query(
       'UPDATE jobs SET cancel_requested = 1, lease_expires_at = NOW(3) - INTERVAL 1 SECOND',
     );
-    await releaseExpiredClaims(db.pool, 10);
+    await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p));
     expect(await claim('exec-b')).toEqual([]);
     expect(await job(id!)).toMatchObject({ state: 'cancelled', attempt: 1 });
   });

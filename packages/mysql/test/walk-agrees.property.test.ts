@@ -11,6 +11,7 @@ import {
   type WorkflowState,
 } from '@dsched/domain';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { inEachGroup } from '@dsched/testkit/mysql';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { nodeStates, runState, submitWorkflow } from '@dsched/testkit/workflows';
 import fc from 'fast-check';
@@ -149,10 +150,12 @@ const attempt = { status: 200, errorClass: null, error: null, durationMs: 1 };
 /** Ends a claimed node job as its spec says, by its path. */
 async function endJob(job: ClaimedJob, node: NodeSpec): Promise<void> {
   if (node.path === 'reconciler') {
-    await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+    await db.fixtures.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
       idToBin(job.id),
     ]);
-    expect(await releaseExpiredClaims(db.pool, 10)).toMatchObject({ dead: 1 });
+    expect(await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p))).toMatchObject({
+      dead: 1,
+    });
     return;
   }
   if (node.path === 'executor') {
@@ -193,7 +196,7 @@ async function runBoth(spec: RunSpec): Promise<void> {
     'workflow_nodes',
     'workflows',
   ])
-    await db.pool.query(`DELETE FROM ${t}`);
+    await db.fixtures.query(`DELETE FROM ${t}`);
   const wf = await submitWorkflow(
     db.pool,
     tenantId,

@@ -1,3 +1,4 @@
+import { DEFAULT_PARTITIONS, type PartitionGroup, partitionGroups } from '@dsched/domain';
 import { migrateMysql } from '@dsched/mysql/migrations';
 import { createPool, type Pool, type RowDataPacket } from '@dsched/mysql/pool';
 import mysql from 'mysql2/promise';
@@ -15,10 +16,38 @@ export const MYSQL_SERVER_URL =
  */
 export const VITESS = process.env.DSCHED_MYSQL_TOPOLOGY === 'vitess';
 
+/**
+ * The test database's groups of partitions, one per shard (docs/sharding.md): two through
+ * vttestserver's two shards, one of every partition on one server. A product pass keyed by a group
+ * (a reconciler's, a lease renewal's) serves one group at a time, as the services do.
+ */
+export const TEST_GROUPS: readonly PartitionGroup[] = partitionGroups(
+  DEFAULT_PARTITIONS,
+  VITESS ? ['-80', '80-'] : [],
+);
+
+/** Runs a pass once per group of TEST_GROUPS, one after the other, and adds up the counts it returns. */
+export async function inEachGroup<R extends object>(
+  pass: (partitions: readonly number[]) => Promise<R>,
+): Promise<R> {
+  const sum: Record<string, number> = {};
+  for (const g of TEST_GROUPS) {
+    for (const [k, v] of Object.entries(await pass(g.partitions))) sum[k] = (sum[k] ?? 0) + Number(v);
+  }
+  return sum as R;
+}
+
 export interface TestDatabase {
   name: string;
   url: string;
   pool: Pool;
+  /**
+   * For a test's own set-up and inspection statements that may reach every shard (emptying a
+   * table, ageing a lease by id alone): `pool` itself on one server; through vtgate, a pool whose
+   * sessions are in multi transaction mode, so that a server in single mode (scripts/vitess,
+   * DSCHED_VITESS_TRANSACTION_MODE) refuses only the product's transactions, not the test's.
+   */
+  fixtures: Pool;
   close(): Promise<void>;
 }
 
@@ -44,7 +73,7 @@ export async function createTestDatabase(
   const url = `${server}/${name}`;
   const pool = createPool(url, { connectionLimit: 20 });
   await migrateMysql(pool);
-  return { name, url, pool, close: () => pool.end() };
+  return { name, url, pool, fixtures: pool, close: () => pool.end() };
 }
 
 /** vtgate of this test worker's vttestserver (scripts/vitess: instance N on base + 10·N). */
@@ -114,5 +143,15 @@ async function vitessTestDatabase(name: string, suffix: string): Promise<TestDat
   } finally {
     conn.destroy();
   }
-  return { name, url, pool, close: () => pool.end() };
+  const fixtures = createPool(url, { connectionLimit: 4 });
+  fixtures.pool.on('connection', (c) => c.query("SET transaction_mode = 'multi'"));
+  return {
+    name,
+    url,
+    pool,
+    fixtures,
+    close: async () => {
+      await Promise.all([pool.end(), fixtures.end()]);
+    },
+  };
 }

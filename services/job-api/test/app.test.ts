@@ -37,7 +37,7 @@ async function archive(ids: string[]): Promise<void> {
   const records = await loadJobRecords(db.pool, ids);
   await writeJobHistory(ks.client, records, { ttlSeconds: 3600, concurrency: 16 });
   await deleteArchivedJobs(
-    db.pool,
+    db.fixtures,
     records.map((r) => ({ id: r.view.id, attempt: r.view.attempt })),
     allPartitions(DEFAULT_PARTITIONS),
   );
@@ -76,7 +76,7 @@ describe('a workflow node’s job', () => {
     const [id] = await insertJobs(db.pool, [
       { tenantId: alice.id, taskId: null, scheduledFor: hour(2), state: 'succeeded', attempt: 1 },
     ]);
-    await db.pool.query(
+    await db.fixtures.query(
       "UPDATE jobs SET kind = 'workflow', workflow_id = UNHEX(REPLACE(?, '-', '')), node_id = 'extract' WHERE id = UNHEX(REPLACE(?, '-', ''))",
       [workflowId, id],
     );
