@@ -118,15 +118,15 @@ describe("a tenant's task quota through vtgate", () => {
       },
     );
     expect(await taskCount(tenant.id)).toBe(2);
-    // A run's submission and a task's delete are not single-shard transactions yet (the run's
-    // statements read another shard; the task's lock is by id alone, its tag rows in
-    // dsched_global), so in multi mode: the quota is still outside them.
-    const wf = await submitWorkflow(multi, tenant.id, [{ id: 'a' }], { partition: 7 });
+    // A run's submission in single mode (vitess-routes-submit.test.ts); a task's delete is not a
+    // single-shard transaction yet (the task's lock is by id alone, its tag rows in dsched_global),
+    // so in multi mode: the quota is still outside it.
+    const wf = await submitWorkflow(single, tenant.id, [{ id: 'a' }], { partition: 7 });
     expect(await taskCount(tenant.id)).toBe(3);
     // A run's end in single mode: marked in the run's transaction, given back after it (D61).
     expect(await cancelWorkflow(single, tenant.id, wf.id)).toBe('done');
     expect(await taskCount(tenant.id)).toBe(2);
-    await submitWorkflow(multi, tenant.id, [{ id: 'a' }], { partition: 7 });
+    await submitWorkflow(single, tenant.id, [{ id: 'a' }], { partition: 7 });
     expect(await taskCount(tenant.id)).toBe(3);
     expect((await changeTask(multi, tenant.id, even.id, deleteTask))?.changed).toBe(true);
     expect(await taskCount(tenant.id)).toBe(2);

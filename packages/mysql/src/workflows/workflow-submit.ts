@@ -70,7 +70,7 @@ export async function storeWorkflow(conn: PoolConnection, wf: NewWorkflow): Prom
       ['tag'],
       tags.map((t) => [t]),
     );
-    await conn.query(rows.sql, [...rows.params, id]);
+    await conn.query(rows.sql, [...rows.params, wf.partition, id]);
   }
   await insertNodes(conn, id, wf);
   await insertEdges(conn, id, wf.partition, wf.nodes);
