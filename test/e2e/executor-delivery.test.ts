@@ -84,7 +84,9 @@ it('delivers again, with the same Idempotency-Key, a call whose executor was kil
   });
   services.push(reconciler);
   const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/pay` } });
-  expect(await first.exited).toBe('SIGKILL');
+  const exit = await first.exited;
+  // Seen once through vtgate in CI: the first executor exited 1 on its own; say what it logged.
+  if (exit !== 'SIGKILL') throw new Error(`exec-killed exited ${exit} before the kill:\n${first.output()}`);
 
   services.push(await startExecutor(db, { EXECUTOR_LEASE_S: '3' }, 'exec-second'));
   await waitForState(db, [id!], 'succeeded');
