@@ -67,6 +67,8 @@ const VITESS = [
   'packages/mysql/test/workflow-pause.test.ts',
   'packages/mysql/test/workflow-sweep.test.ts',
   'packages/mysql/test/flow-control.test.ts',
+  // The reconciler's recount of the task quota: counted shard by shard (vitess-routes-recount).
+  'packages/mysql/test/task-count-recount.test.ts',
   // job-api's routes on its storage (the redrive keyed per shard group: vitess-routes-redrive).
   'services/job-api/test/app.test.ts',
   // The e2e files whose services run through vtgate (docs/vitess.md).

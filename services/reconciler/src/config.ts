@@ -19,6 +19,17 @@ export const reconcilerConfigSchema = z.object({
   RECONCILER_OPERATION_LEASE_MS: env.positiveInt(15_000),
   /** A wait after each batch of a bulk operation, leaving the database to the claim path (0: none). */
   RECONCILER_OPERATION_PAUSE_MS: env.nonNegativeInt(0),
+  /**
+   * How often the task quota is recounted (each tenant's `task_count` against the tasks and runs it
+   * holds, counted shard by shard; docs/quotas.md, D63): a crash between a reservation and its task,
+   * or between a delete and its give-back, leaves a count high until then. Also once at start.
+   */
+  RECONCILER_TASK_RECOUNT_INTERVAL_MS: env.positiveInt(3_600_000),
+  /**
+   * The recount's wait between its two counts of a page of tenants: a create or a delete slower than
+   * this between its two steps can lose its place (the count one low, docs/quotas.md).
+   */
+  RECONCILER_TASK_RECOUNT_SETTLE_MS: env.positiveInt(30_000),
   /** How often the ready-backlog and DLQ-size gauges are refreshed (each is one indexed count). */
   RECONCILER_GAUGES_INTERVAL_MS: env.positiveInt(10_000),
   /**

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connectMysql, pingMysql } from '@dsched/mysql/pool';
 import { createShardMap, refreshOnFailure, shardMapOptions } from '@dsched/mysql/shards';
+import { recountAllTaskCounts } from '@dsched/mysql/tasks';
 import { exitOnStartupError, instanceId, Loop, runWorker } from '@dsched/runtime';
 import { kubernetesClient, kubernetesGoneExecutors } from './adapters/kubernetes.ts';
 import {
@@ -13,6 +15,15 @@ import { OperationWorker } from './core/operations.ts';
 import { GoneExecutorSweep, Reconciler, refreshGauges } from './core/reconcile.ts';
 import { WorkflowSweep } from './core/workflow-sweep.ts';
 import { ReconcilerMetrics } from './metrics.ts';
+
+/** The recount's wait between its two counts; given up (the pass with it) when `loop` stops. */
+async function settleUnlessStopped(loop: Loop, ms: number): Promise<void> {
+  for (let waited = 0; waited < ms; waited += 250) {
+    if (loop.stopped) throw new RecountStopped();
+    await sleep(Math.min(250, ms - waited));
+  }
+}
+class RecountStopped extends Error {}
 
 async function main(config: ReconcilerConfig): Promise<void> {
   const kubernetes = kubernetesClient({
@@ -54,6 +65,21 @@ async function main(config: ReconcilerConfig): Promise<void> {
         leaseMs: config.RECONCILER_OPERATION_LEASE_MS,
         pauseMs: config.RECONCILER_OPERATION_PAUSE_MS,
       });
+      // The task quota recounted, every tenant a page at a time (task-count-recount.ts, D63).
+      const recount: Loop = new Loop({
+        name: 'task-recount',
+        runOnce: async () => {
+          const settle = () => settleUnlessStopped(recount, config.RECONCILER_TASK_RECOUNT_SETTLE_MS);
+          try {
+            await recountAllTaskCounts(pool, { groups, limit: 500, settle });
+          } catch (err) {
+            if (!(err instanceof RecountStopped)) throw err;
+          }
+          return false;
+        },
+        intervalMs: config.RECONCILER_TASK_RECOUNT_INTERVAL_MS,
+        logger,
+      });
       const loops = [
         new Loop({
           name: 'reconcile',
@@ -74,6 +100,7 @@ async function main(config: ReconcilerConfig): Promise<void> {
           intervalMs: config.RECONCILER_OPERATION_INTERVAL_MS,
           logger,
         }),
+        recount,
         new Loop({
           name: 'gauges',
           runOnce: () => refreshGauges(store, metrics),

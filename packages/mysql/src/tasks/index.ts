@@ -9,6 +9,12 @@ export {
 } from './occurrence-skips.ts';
 export { type ApplyArgs, applyTaskPlan } from './task-apply.ts';
 export { changeTask, insertTaskWithinQuota, listTasks, lockTask, writeTaskChange } from './task-changes.ts';
+export {
+  type RecountOptions,
+  type RecountPass,
+  recountAllTaskCounts,
+  recountTaskCounts,
+} from './task-count-recount.ts';
 export { backfillTask, triggerTask } from './task-runs.ts';
 export {
   getTask,
