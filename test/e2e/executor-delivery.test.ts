@@ -2,7 +2,7 @@ import { releaseExpiredClaims } from '@dsched/mysql/jobs/reconcile';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { insertDueJobs } from '@dsched/testkit/queue';
 import { gate, type ScriptedTarget, startScriptedTarget } from '@dsched/testkit/scripted-target';
-import { type RunningService, startService } from '@dsched/testkit/services';
+import { eventually, type RunningService, startService } from '@dsched/testkit/services';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { attemptRows, jobRow, metricReaches, startExecutor, waitForState } from './executor-kit.ts';
@@ -32,7 +32,13 @@ it('keeps the second claimant’s outcome when the first reports after its claim
   // A holds one call at a time, so once it holds the first call it cannot take the job back itself.
   const a = await startExecutor(db, { EXECUTOR_DEFAULT_CONCURRENCY: '1', EXECUTOR_LEASE_S: '60' }, 'exec-a');
   services.push(a);
-  const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target: { url: `${target.url}/fence` } });
+  // A's call is held until the test answers it: its timeout must outlast the test's steps (the
+  // 5 s default ran out while B started through vtgate at load 27-71: attempt 1 ended by timeout,
+  // attempt 2 succeeded, and no claim was left to release).
+  const [id] = await insertDueJobs(db.pool, {
+    tenantId: tenant.id,
+    target: { url: `${target.url}/fence`, timeoutMs: 120_000 },
+  });
   await target
     .until(() => target.calls.length === 1, 30_000, 'first call')
     .catch(async (err: Error) => {
@@ -40,15 +46,28 @@ it('keeps the second claimant’s outcome when the first reports after its claim
       throw new Error(`${err.message}; job ${JSON.stringify(await jobRow(db, id!))}; exec-a:\n${a.output()}`);
     });
 
-  // A cannot renew (as if partitioned from MySQL): its lease runs out and the reconciler's
+  // A's lease is made to run out (as if A were partitioned from MySQL) and the reconciler's
   // statement gives the job back; B claims it as attempt 2 and the target answers 200. B is
   // started first, so it claims at its next poll: A's lease keeper, at its next renewal, finds its
   // claim lost and aborts the call, which frees A's slot, and A would then claim attempt 2 itself
   // if B were still starting (seen through vtgate, where a start takes seconds).
   const b = await startExecutor(db, {}, 'exec-b');
   services.push(b);
-  await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
-  expect(await releaseExpiredClaims(db.pool, 10)).toMatchObject({ released: 1 });
+  // A's lease keeper does still renew, every third of its 60 s lease: a renewal that lands between
+  // the rewrite and the release puts the lease back (released 0: seen once through vtgate at load
+  // 27-71, where the two statements can be seconds apart). Then rewrite and release again.
+  const released = await eventually(
+    async () => {
+      await db.pool.query('UPDATE jobs SET lease_expires_at = NOW(3) - INTERVAL 1 SECOND');
+      const r = await releaseExpiredClaims(db.pool, 10);
+      return r.released + r.dead > 0 ? r : undefined;
+    },
+    60_000,
+    'the expired claim released',
+  ).catch(async (err: Error) => {
+    throw new Error(`${err.message}; job ${JSON.stringify(await jobRow(db, id!))}; exec-a:\n${a.output()}`);
+  });
+  expect(released).toMatchObject({ released: 1, dead: 0 });
   await waitForState(db, [id!], 'succeeded');
 
   // Now A's call returns, late, with a 500: the fence drops it.
