@@ -7,8 +7,9 @@ import { useWorkflowFleet } from './workflow-kit.ts';
 
 // Map nodes, end to end (docs/workflows.md "Map nodes"): task-api, an executor and a reconciler as
 // processes, a loopback target, real MariaDB. A parent answers an array; the map node calls the
-// target once per item (the item as the body, its index in Dsched-Map-Index), one item failing
-// twice and then succeeding under its one key, and ends with the items' outputs in order; the
+// target once per item (the item as the body, its index in Dsched-Map-Index; again, under the same
+// key, only after the reconciler gave an attempt back: at least once), one item failing twice and
+// then succeeding under its one key, and ends with the items' outputs in order; the
 // executor killed -9 in the middle of a map: every item still called, and never under two keys;
 // a parent answering something else than an array fails the map node, saying so.
 //
@@ -23,6 +24,7 @@ const fleet = useWorkflowFleet(import.meta.url, {
 const { db, api } = fleet;
 let target: ScriptedTarget;
 let executor: RunningService;
+let reconciler: RunningService;
 /** What each run's parent `p` answers, by the run's prefix. */
 const parentBodies = new Map<string, string>();
 /** Per prefix: the item index that fails twice before it succeeds. */
@@ -48,7 +50,7 @@ beforeAll(async () => {
     if (flaky.get(prefix) === index && call.attempt <= 2) return { status: 503, body: 'not yet' };
     return { status: 200, body: JSON.stringify({ i: index }) };
   });
-  [, executor] = await Promise.all([
+  [, executor, reconciler] = await Promise.all([
     fleet.start('task-api'),
     fleet.start('executor'),
     fleet.start('reconciler'),
@@ -108,6 +110,86 @@ function keysByIndex(prefix: string): Map<number, { keys: Set<string>; calls: nu
   return byIndex;
 }
 
+/** What the record says of one item called other than once (explainItems). */
+interface ItemRecord {
+  index: number;
+  /** Its calls at the target: the attempt and the Idempotency-Key of each. */
+  calls: string[];
+  /** Its job's attempts as job_attempts ended them: attempt, executor, status, error class, times. */
+  attempts: string[];
+  /** At least once as designed: see explainItems. */
+  givenBack: boolean;
+  /** The executor's and the reconciler's warnings and errors, and their lines naming the job. */
+  logged: string[];
+}
+
+/**
+ * The record of items called other than once: each call's attempt and key, how each of the item
+ * job's attempts ended, and what the executor and the reconciler logged. `givenBack` is at least
+ * once working as designed (docs/workflows.md: a node's effect at least once, one key): one key,
+ * attempts 1…k each called once, each before the last ended by the reconciler giving it back
+ * (`lease_expired`) or by the target's answer (`http_status`), the last one answered 200. Anything
+ * else (an attempt called twice, two keys, a call again with no end recorded) is not.
+ */
+async function explainItems(id: string, prefix: string, indexes: number[], n: number): Promise<ItemRecord[]> {
+  const records: ItemRecord[] = [];
+  // One item after another: the failing machine is a loaded one (a burst of connections to vtgate
+  // there timed out once).
+  for (const index of indexes) records.push(await itemRecord(id, prefix, index, n));
+  return records;
+}
+
+async function itemRecord(id: string, prefix: string, index: number, n: number): Promise<ItemRecord> {
+  const calls = itemCalls(prefix).filter((c) => Number(c.headers['dsched-map-index']) === index);
+  const [nodes] = await db.pool.query<RowDataPacket[]>(
+    `SELECT job_id FROM workflow_nodes WHERE workflow_id = UNHEX(REPLACE(?, '-', '')) AND node_id = ?`,
+    [id, `m~${String(index).padStart(String(n - 1).length, '0')}`],
+  );
+  const jobId = nodes[0]?.job_id as Buffer | undefined;
+  const [attempts] = jobId
+    ? await db.pool.query<RowDataPacket[]>(
+        `SELECT attempt, executor, status, error_class, started_at, finished_at
+           FROM job_attempts WHERE job_id = ? ORDER BY attempt`,
+        [jobId],
+      )
+    : [[]];
+  const called = calls.map((c) => c.attempt);
+  const ended = new Map(attempts.map((a) => [Number(a.attempt), a]));
+  const givenBack =
+    new Set(calls.map((c) => c.idempotencyKey)).size === 1 &&
+    called.join() === called.map((_, i) => i + 1).join() &&
+    called.every((attempt, i) =>
+      i === called.length - 1
+        ? ended.get(attempt)?.status === 200
+        : ['lease_expired', 'http_status'].includes(String(ended.get(attempt)?.error_class)),
+    );
+  const hex = jobId?.toString('hex') ?? '?';
+  const logged = [executor, reconciler]
+    .flatMap((s) =>
+      s
+        .output()
+        .split('\n')
+        .map((line) => `${s.name}: ${line}`),
+    )
+    .filter(
+      (line) =>
+        /"level":"(warn|error|fatal)"/.test(line) ||
+        (hex !== '?' && line.replaceAll('-', '').toLowerCase().includes(hex)),
+    )
+    .slice(-20);
+  const at = (d: Date | null) => (d ? d.toISOString().slice(11, 23) : '-');
+  return {
+    index,
+    calls: calls.map((c) => `attempt ${c.attempt} key ${c.idempotencyKey}`),
+    attempts: attempts.map(
+      (a) =>
+        `${a.attempt} ${a.executor} ${a.status ?? '-'} ${a.error_class ?? '-'} ${at(a.started_at)}-${at(a.finished_at)}`,
+    ),
+    givenBack,
+    logged,
+  };
+}
+
 async function mapNode(id: string) {
   const page = (await api('GET', `/v1/workflows/${id}/nodes?limit=2`)).json.nodes;
   return page.find((n: { id: string }) => n.id === 'm');
@@ -125,8 +207,21 @@ describe('map nodes, end to end', () => {
       expect(wf.nodeCount).toBe(3 + n);
       const byIndex = keysByIndex('each');
       expect(byIndex.size).toBe(n);
-      for (const [index, seen] of byIndex) {
-        expect([index, seen.keys.size, seen.calls]).toEqual([index, 1, index === 7 ? 3 : 1]);
+      // Each item once under its one key, item 7 three times; or called again only after the
+      // reconciler gave its attempt back: at least once, as designed. Seen through vtgate at load
+      // 44-71: the executor, starved of CPU, let its 3 s leases lapse, and a run of items was given
+      // back and called again (each attempt once, one key). Any other extra call fails, with the
+      // record of each item (its calls, its attempts' ends, the services' warnings).
+      const odd = [...byIndex]
+        .filter(([index, seen]) => seen.keys.size !== 1 || seen.calls !== (index === 7 ? 3 : 1))
+        .map(([index]) => index);
+      const records = odd.length === 0 ? [] : await explainItems(id, 'each', odd, n);
+      expect(records.filter((r) => !r.givenBack)).toEqual([]);
+      expect(byIndex.get(7)!.calls).toBeGreaterThanOrEqual(3);
+      if (records.length > 0) {
+        process.stdout.write(
+          `map each: ${records.length} items given back (lease expired) and called again, each attempt once under its one key\n`,
+        );
       }
       // Sink side: one effect per item.
       expect(new Set(itemCalls('each').map((c) => c.idempotencyKey)).size).toBe(n);
