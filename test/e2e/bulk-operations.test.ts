@@ -76,6 +76,12 @@ it('cancels 2,000 jobs by tag once each through a kill -9 of the reconciler, and
     };
   };
 
+  // A 5xx's body says only `internal`: its cause is in task-api's log, printed with the failure.
+  const why = (res: { status: number; body: unknown }) =>
+    res.status >= 500
+      ? `${JSON.stringify(res.body)}; task-api:\n${taskApi.output()}`
+      : JSON.stringify(res.body);
+
   // Never everything: an empty filter is a 400 naming it. A dry run only counts.
   const empty = await call('POST', '/v1/operations', { action: 'cancel', filter: {} });
   expect([empty.status, empty.body.error?.details[0]?.field]).toEqual([400, 'filter']);
@@ -84,11 +90,11 @@ it('cancels 2,000 jobs by tag once each through a kill -9 of the reconciler, and
     filter: { tag: 'bulk:yes' },
     dryRun: true,
   });
-  expect(dry).toEqual({ status: 200, body: { dryRun: true, matched: MATCHING } });
+  expect(dry, why(dry)).toEqual({ status: 200, body: { dryRun: true, matched: MATCHING } });
   expect(await snapshot(matching)).toEqual(matchingBefore);
 
   const start = await call('POST', '/v1/operations', { action: 'cancel', filter: { tag: 'bulk:yes' } });
-  expect(start.status, JSON.stringify(start.body)).toBe(202);
+  expect(start.status, why(start)).toBe(202);
   expect(start.body.matched).toBe(MATCHING);
   const id = start.body.id as string;
   const progress = async () =>
