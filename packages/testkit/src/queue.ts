@@ -73,14 +73,15 @@ export async function insertDueJobs(pool: Pool, seed: DueJobSeed, n = 1): Promis
 
 /**
  * Empties the queue between tests of one file: attempts, jobs, the tenants' slot holders and the
- * fair-share clocks (docs/fair-share.md).
+ * fair-share clocks (docs/fair-share.md), the tagger's walk of the tenants among them
+ * (`heads_after`): each test's first full pass walks from the first tenant, as on a fresh lane.
  */
 export async function clearJobs(pool: Pool): Promise<void> {
   await pool.query('DELETE FROM job_attempts');
   await pool.query('DELETE FROM jobs');
   await pool.query('UPDATE tenant_slots SET job_id = NULL, attempt = NULL, expires_at = NULL');
   await pool.query('DELETE FROM tenant_fair_clocks');
-  await pool.query('UPDATE fair_clocks SET vt = 0, max_tag = 0');
+  await pool.query('UPDATE fair_clocks SET vt = 0, max_tag = 0, heads_after = NULL');
 }
 
 /**
