@@ -81,3 +81,21 @@ export function itRoutesToOneShard(db: { pool: Pool }, statements: Record<string
     });
   }
 }
+
+/**
+ * The check's own test, beside a file's itRoutesToOneShard: `file` with its key (`key`, the text
+ * taken out) reaches both shards of dsched, so a statement that lost its key fails the check.
+ * `name` follows "the check sees ".
+ */
+export function itSeesALostKey(
+  db: { pool: Pool },
+  name: string,
+  s: { file: string; key: string; params: unknown[] },
+): void {
+  it(`the check sees ${name}`, async () => {
+    const keyed = productSql(s.file);
+    const unkeyed = keyed.replace(s.key, '');
+    expect(unkeyed).not.toBe(keyed);
+    expect(shardsIn(await routeOf(db.pool, unkeyed, s.params))).toEqual(['-80', '80-']);
+  });
+}
