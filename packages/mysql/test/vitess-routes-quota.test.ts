@@ -1,13 +1,18 @@
 import { deleteTask, newId } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
-import { createPool, type Pool } from '@dsched/mysql/pool';
 import { withRows } from '@dsched/mysql/sql';
 import { createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
-import { itRoutesToOneShard, productSql, routeOf, shardsIn } from '@dsched/testkit/vitess-routes';
+import {
+  itRoutesToOneShard,
+  productSql,
+  routeOf,
+  shardsIn,
+  singleModePool,
+} from '@dsched/testkit/vitess-routes';
 import { submitWorkflow } from '@dsched/testkit/workflows';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changeTask, insertTaskWithinQuota } from '../src/tasks/index.ts';
 import { cancelWorkflow } from '../src/workflows/index.ts';
 
@@ -21,19 +26,8 @@ import { cancelWorkflow } from '../src/workflows/index.ts';
 // writing tenants in its transaction again (before D61): the cancel failed the same way.
 const db = useTestDatabase(import.meta.url);
 
-/** Pools whose sessions are in single (or multi) transaction mode, whatever vtgate's default. */
-let single: Pool;
-let multi: Pool;
-beforeAll(() => {
-  single = createPool(db.url, { connectionLimit: 4 });
-  single.pool.on('connection', (conn) => conn.query("SET transaction_mode = 'single'"));
-  multi = createPool(db.url, { connectionLimit: 4 });
-  multi.pool.on('connection', (conn) => conn.query("SET transaction_mode = 'multi'"));
-});
-afterAll(async () => {
-  await single.end();
-  await multi.end();
-});
+/** Sessions in single transaction mode, whatever vtgate's default. */
+const single = singleModePool(db);
 
 const TENANT = idToBin(newId());
 
@@ -106,29 +100,28 @@ describe("a tenant's task quota through vtgate", () => {
   }
 
   it('creates of tasks on both shards and a run cancelled in single transaction mode; the quota beside a run submitted and a task deleted', async () => {
-    const tenant = await createTenantWithKey(single);
-    await single.query('UPDATE tenants SET max_tasks = 3 WHERE id = ?', [idToBin(tenant.id)]);
+    const tenant = await createTenantWithKey(single.pool);
+    await single.pool.query('UPDATE tenants SET max_tasks = 3 WHERE id = ?', [idToBin(tenant.id)]);
     const even = cronTask(tenant.id, { key: 'even' });
-    expect(await insertTaskWithinQuota(single, even, 2)).toBe(true);
-    expect(await insertTaskWithinQuota(single, cronTask(tenant.id, { key: 'odd' }), 3)).toBe(true);
+    expect(await insertTaskWithinQuota(single.pool, even, 2)).toBe(true);
+    expect(await insertTaskWithinQuota(single.pool, cronTask(tenant.id, { key: 'odd' }), 3)).toBe(true);
     // A key taken: the insert fails on its shard, the place comes back from dsched_global.
-    await expect(insertTaskWithinQuota(single, cronTask(tenant.id, { key: 'odd' }), 5)).rejects.toMatchObject(
-      {
-        code: 'conflict',
-      },
-    );
+    await expect(
+      insertTaskWithinQuota(single.pool, cronTask(tenant.id, { key: 'odd' }), 5),
+    ).rejects.toMatchObject({
+      code: 'conflict',
+    });
     expect(await taskCount(tenant.id)).toBe(2);
-    // A run's submission in single mode (vitess-routes-submit.test.ts); a task's delete is not a
-    // single-shard transaction yet (the task's lock is by id alone, its tag rows in dsched_global),
-    // so in multi mode: the quota is still outside it.
-    const wf = await submitWorkflow(single, tenant.id, [{ id: 'a' }], { partition: 7 });
+    // A run's submission and a task's delete in single mode (vitess-routes-submit.test.ts,
+    // vitess-routes-task.test.ts): the quota is outside their transactions.
+    const wf = await submitWorkflow(single.pool, tenant.id, [{ id: 'a' }], { partition: 7 });
     expect(await taskCount(tenant.id)).toBe(3);
     // A run's end in single mode: marked in the run's transaction, given back after it (D61).
-    expect(await cancelWorkflow(single, tenant.id, wf.id)).toBe('done');
+    expect(await cancelWorkflow(single.pool, tenant.id, wf.id)).toBe('done');
     expect(await taskCount(tenant.id)).toBe(2);
-    await submitWorkflow(single, tenant.id, [{ id: 'a' }], { partition: 7 });
+    await submitWorkflow(single.pool, tenant.id, [{ id: 'a' }], { partition: 7 });
     expect(await taskCount(tenant.id)).toBe(3);
-    expect((await changeTask(multi, tenant.id, even.id, deleteTask))?.changed).toBe(true);
+    expect((await changeTask(single.pool, tenant.id, even.id, deleteTask))?.changed).toBe(true);
     expect(await taskCount(tenant.id)).toBe(2);
   });
 });

@@ -1,13 +1,12 @@
 import { newId } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
-import { createPool, type Pool } from '@dsched/mysql/pool';
 import { withRows } from '@dsched/mysql/sql';
 import { createTenantWithKey } from '@dsched/testkit/fixtures';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
-import { EVEN, itRoutesToOneShard, ODD, productSql } from '@dsched/testkit/vitess-routes';
+import { EVEN, itRoutesToOneShard, ODD, productSql, singleModePool } from '@dsched/testkit/vitess-routes';
 import { submitWorkflow } from '@dsched/testkit/workflows';
 import type { RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 // A run's submission (workflow-submit.ts) is one transaction on the run's shard: its row, its tag
 // index rows, nodes, edges and root jobs, every statement keyed by the run's partition
@@ -17,15 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // transaction mode failed with "multi-db transaction attempted".
 const db = useTestDatabase(import.meta.url);
 
-/** A pool whose sessions are in single transaction mode, whatever vtgate's default. */
-let single: Pool;
-beforeAll(() => {
-  single = createPool(db.url, { connectionLimit: 4 });
-  single.pool.on('connection', (conn) => conn.query("SET transaction_mode = 'single'"));
-});
-afterAll(async () => {
-  await single.end();
-});
+/** Sessions in single transaction mode, whatever vtgate's default. */
+const single = singleModePool(db);
 
 /** workflow-tags-insert.sql as workflow-submit.ts sends it: the tags as literal rows. */
 const TAGS = withRows(productSql('workflows/workflow-tags-insert.sql'), ['tag'], [['team:a'], ['env:prod']]);
@@ -40,11 +32,11 @@ describe("a run's submission through vtgate", () => {
   });
 
   it('stores tagged runs on both shards in single transaction mode, with their tag index rows', async () => {
-    const tenant = await createTenantWithKey(single);
+    const tenant = await createTenantWithKey(single.pool);
     const runs = [];
     for (const partition of [EVEN[1]!, ODD[1]!]) {
       runs.push(
-        await submitWorkflow(single, tenant.id, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], {
+        await submitWorkflow(single.pool, tenant.id, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], {
           partition,
           extra: { tags: { team: 'a', env: 'prod' } },
         }),

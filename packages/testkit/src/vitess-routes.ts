@@ -1,7 +1,7 @@
-import type { Pool } from '@dsched/mysql/pool';
+import { createPool, type Pool } from '@dsched/mysql/pool';
 import { loadSql } from '@dsched/mysql/sql';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
 // The route of a hot statement through vtgate (docs/sharding.md, invariant 12): one shard, never
 // scatter. For the route tests of the Vitess leg (`packages/*/test/vitess-*.test.ts`, run by
@@ -98,4 +98,22 @@ export function itSeesALostKey(
     expect(unkeyed).not.toBe(keyed);
     expect(shardsIn(await routeOf(db.pool, unkeyed, s.params))).toEqual(['-80', '80-']);
   });
+}
+
+/**
+ * A pool on the test database whose sessions are in vtgate's single transaction mode, whatever the
+ * server's default (scripts/vitess): a transaction of the product's that reaches a second shard or
+ * keyspace through it fails ("multi-db transaction attempted"). Made before the file's tests and
+ * ended after; call at the top of a route test file, use `.pool` in its tests.
+ */
+export function singleModePool(db: { url: string }): { pool: Pool } {
+  const holder = {} as { pool: Pool };
+  beforeAll(() => {
+    holder.pool = createPool(db.url, { connectionLimit: 4 });
+    holder.pool.pool.on('connection', (conn) => conn.query("SET transaction_mode = 'single'"));
+  });
+  afterAll(async () => {
+    await holder.pool?.end();
+  });
+  return holder;
 }

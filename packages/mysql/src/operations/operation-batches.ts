@@ -211,7 +211,7 @@ async function changeTasks(
   let failed = 0;
   const now = await databaseNow(conn);
   for (const r of rows) {
-    const locked = await lockTask(conn, op.tenantId, binToId(r.id as Buffer));
+    const locked = await lockTask(conn, op.tenantId, binToId(r.id as Buffer), Number(r.partition));
     if (!locked) continue;
     const task = rowToTask(locked);
     try {

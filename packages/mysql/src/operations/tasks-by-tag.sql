@@ -4,8 +4,8 @@
 -- pause, paused to resume). Not locked here: each task's change locks its row and decides again
 -- (task-changes.ts).
 -- Parameters: tenant_id, tag, cursor_id, filter (JSON object), task_id (or NULL), task_id, state, limit
--- Returns: rows of (id)
-SELECT STRAIGHT_JOIN t.id
+-- Returns: rows of (id, partition)
+SELECT STRAIGHT_JOIN t.id, t.`partition`
   FROM task_tags tt
   JOIN tasks t FORCE INDEX (PRIMARY) ON t.id = tt.task_id
  WHERE tt.tenant_id = ? AND tt.tag = ? AND tt.task_id > ?

@@ -4,11 +4,12 @@
 -- swallowing it. Fenced: a job claimed meanwhile is left alone. replaced: a replacement job takes
 -- the occurrence's trace context, and with it the root span the archiver owes (flags bit 1), which
 -- this job gives up, so the root is exported once (docs/tracing.md).
--- Parameters: version, last_error, replaced (0 or 1), ids (list)
+-- Keyed by the task's partition, which its jobs share (docs/sharding.md).
+-- Parameters: version, last_error, replaced (0 or 1), partition, ids (list)
 -- Returns: affected rows
 UPDATE jobs
    SET state = 'cancelled', occurrence = CONCAT('superseded:', ?, ':', occurrence), last_error = ?,
        trace_context = IF(? = 1, CONCAT(LEFT(trace_context, 24), CHAR(ASCII(SUBSTRING(trace_context, 25)) & 1)),
                           trace_context),
        finished_at = NOW(3), updated_at = NOW(3)
- WHERE id IN (?) AND state = 'pending' AND attempt = 0
+ WHERE `partition` = ? AND id IN (?) AND state = 'pending' AND attempt = 0

@@ -15,13 +15,14 @@ import {
   type TaskRow,
   taskToRow,
   trailingTaskValues,
-  writeTaskTags,
 } from './task-store.ts';
+import { addTaskTags, pruneTaskTags, tagsAdded, tagsDropped } from './task-tags.ts';
 
 // Task writes of the lifecycle: create within the tenant's quota, list, and every change
 // (edit, pause, resume, delete) as one transaction under the task's row lock.
 
 const LOCK_TASK = loadSql(import.meta.url, './lock-task.sql');
+const TASK_PARTITION = loadSql(import.meta.url, './select-task-partition.sql');
 const UPDATE_TASK = loadSql(import.meta.url, './update-task.sql');
 const SELECT_UNSTARTED = loadSql(import.meta.url, './select-unstarted-jobs.sql');
 const SUPERSEDE_JOBS = loadSql(import.meta.url, './supersede-jobs.sql');
@@ -46,16 +47,16 @@ interface UnstartedJobRow extends RowDataPacket {
  * (task-quota.ts): never one transaction over the global keyspace and a shard.
  */
 export async function insertTaskWithinQuota(pool: Pool, task: Task, partition: number): Promise<boolean> {
-  const done = await withTaskQuota(pool, task.tenantId, 1, () =>
-    withTransaction(pool, async (conn) => {
-      try {
-        await conn.query(INSERT_TASK, [taskToRow(task, partition)]);
-      } catch (err) {
-        throw keyTaken(err, task.key) ?? err;
-      }
-      await writeTaskTags(conn, task, false);
-    }),
-  );
+  const done = await withTaskQuota(pool, task.tenantId, 1, async () => {
+    // Its tag rows first, in their keyspace (task-store.ts); deleted again if the insert fails.
+    await addTaskTags(pool, task);
+    try {
+      await pool.query(INSERT_TASK, [taskToRow(task, partition)]);
+    } catch (err) {
+      if (task.tags !== null) await pruneTaskTags(pool, task.id, partition).catch(() => undefined);
+      throw keyTaken(err, task.key) ?? err;
+    }
+  });
   return done !== null;
 }
 
@@ -93,10 +94,21 @@ export async function listTasks(
   return rows.map(rowToTask);
 }
 
-/** Locks a tenant's live task; null when missing, deleted or another tenant's. */
-export async function lockTask(conn: PoolConnection, tenantId: string, id: string): Promise<TaskRow | null> {
-  const [rows] = await conn.query<TaskRow[]>(LOCK_TASK, [idToBin(id), idToBin(tenantId)]);
+/** Locks a tenant's live task in its partition; null when missing, deleted or another tenant's. */
+export async function lockTask(
+  conn: PoolConnection,
+  tenantId: string,
+  id: string,
+  partition: number,
+): Promise<TaskRow | null> {
+  const [rows] = await conn.query<TaskRow[]>(LOCK_TASK, [partition, idToBin(id), idToBin(tenantId)]);
   return rows[0] ?? null;
+}
+
+/** A tenant's task's partition (its shard key), read outside any transaction; null when missing. */
+export async function taskPartition(pool: Pool, tenantId: string, id: string): Promise<number | null> {
+  const [rows] = await pool.query<RowDataPacket[]>(TASK_PARTITION, [idToBin(id), idToBin(tenantId)]);
+  return rows[0] ? Number(rows[0].partition) : null;
 }
 
 async function applyToUnstartedJobs(
@@ -107,10 +119,10 @@ async function applyToUnstartedJobs(
   if (change.unstarted === 'keep') return;
   const t = change.task;
   const kinds = change.kinds === 'all' ? ['scheduled', 'trigger', 'backfill'] : ['scheduled'];
-  const [jobs] = await conn.query<UnstartedJobRow[]>(SELECT_UNSTARTED, [idToBin(t.id), kinds]);
+  const [jobs] = await conn.query<UnstartedJobRow[]>(SELECT_UNSTARTED, [partition, idToBin(t.id), kinds]);
   if (jobs.length === 0) return;
   const replaced = change.unstarted === 'replace' ? 1 : 0;
-  await conn.query(SUPERSEDE_JOBS, [t.version, change.reason, replaced, jobs.map((j) => j.id)]);
+  await conn.query(SUPERSEDE_JOBS, [t.version, change.reason, replaced, partition, jobs.map((j) => j.id)]);
   if (change.unstarted !== 'replace') return;
   // The same occurrences, doing what the task does now: the insert copies from the row just updated.
   // Each continues its occurrence's trace (docs/tracing.md): the replaced job's context.
@@ -145,16 +157,29 @@ export async function changeTask(
   decide: (task: Task, now: Date) => TaskChange | null,
   at: Date | null = null,
 ): Promise<{ task: Task; changed: boolean } | null> {
+  // Its partition first, so that the transaction names it in every statement: one shard.
+  const partition = await taskPartition(pool, tenantId, id);
+  if (partition === null) return null;
   const out = await withTransaction(pool, async (conn) => {
-    const row = await lockTask(conn, tenantId, id);
+    const row = await lockTask(conn, tenantId, id, partition);
     if (!row) return null;
     const current = rowToTask(row);
     const change = decide(current, await databaseNow(conn, at));
-    if (!change) return { task: current, changed: false, releasesQuota: false };
-    await writeTaskChange(conn, current.version, change, Number(row.partition));
-    return { task: change.task, changed: true, releasesQuota: change.releasesQuota };
+    if (!change) return { task: current, changed: false, releasesQuota: false, prune: false };
+    // The rows of the tags it gains, under its row lock, before the commit (task-store.ts), and
+    // before its replacement jobs copy their tag index rows from them (insert-job-tags.sql).
+    if (tagsAdded(current, change.task)) await addTaskTags(pool, change.task);
+    await writeTaskChange(conn, current.version, change, partition);
+    return {
+      task: change.task,
+      changed: true,
+      releasesQuota: change.releasesQuota,
+      prune: tagsDropped(current, change.task),
+    };
   });
   if (!out) return null;
+  // The rows of the tags it dropped, after the commit.
+  if (out.prune) await pruneTaskTags(pool, id, partition);
   // A delete's place in the quota, given back after its commit (task-quota.ts).
   if (out.releasesQuota) await releaseTaskQuota(pool, tenantId, 1);
   return { task: out.task, changed: out.changed };
@@ -165,6 +190,8 @@ export async function changeTask(
  * the task (fenced by that version), its unstarted jobs, the occurrences it skips. `partition`: the
  * task's (the shard key its jobs and skips are keyed by). Not the tenant's task count: a change
  * that `releasesQuota` (a delete) is given back by the caller after its commit (task-quota.ts).
+ * Nor its tag index rows, in dsched_global: the caller writes those of the tags it gains before its
+ * commit and prunes those it drops after (task-store.ts, addTaskTags and pruneTaskTags).
  */
 export async function writeTaskChange(
   conn: PoolConnection,
@@ -180,6 +207,7 @@ export async function writeTaskChange(
       t.updatedAt,
       ...trailingTaskValues(t),
       change.resetsFailureStreak ? 1 : 0,
+      partition,
       idToBin(t.id),
       readVersion,
     ]);
@@ -187,8 +215,6 @@ export async function writeTaskChange(
   } catch (err) {
     throw keyTaken(err, t.key) ?? err;
   }
-  // Its tag index rows follow its tags (none once deleted): rewritten by the task's key.
-  await writeTaskTags(conn, t, true);
   await applyToUnstartedJobs(conn, change, partition);
   if (change.skipped) {
     const s = change.skipped;

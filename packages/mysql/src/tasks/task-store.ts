@@ -12,32 +12,17 @@ import type {
   TaskState,
   TaskWorkflow,
 } from '@dsched/domain';
-import { PRIORITY_RANK, priorityFromRank, tagStrings } from '@dsched/domain';
-import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { PRIORITY_RANK, priorityFromRank } from '@dsched/domain';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { binToId, idToBin } from '../ids.ts';
 import { readJson, writeJson } from '../json.ts';
 import { loadSql } from '../sql.ts';
+import { addTaskTags } from './task-tags.ts';
 
 // Task rows. Every read is scoped by tenant: a task of another tenant is simply not found.
 
 const INSERT_TASK = loadSql(import.meta.url, './insert-task.sql');
 const SELECT_TASK = loadSql(import.meta.url, './select-task.sql');
-const TAGS_DELETE = loadSql(import.meta.url, './task-tags-delete.sql');
-const TAGS_INSERT = loadSql(import.meta.url, './task-tags-insert.sql');
-
-/** Writes a task's tag index rows (docs/tags.md), replacing any; none for a deleted task. */
-export async function writeTaskTags(
-  conn: Pool | PoolConnection,
-  task: Task,
-  replacing: boolean,
-): Promise<void> {
-  if (replacing) await conn.query(TAGS_DELETE, [idToBin(task.id)]);
-  const tags = task.state === 'deleted' ? [] : tagStrings(task.tags);
-  if (tags.length === 0) return;
-  const tenant = idToBin(task.tenantId);
-  const id = idToBin(task.id);
-  await conn.query(TAGS_INSERT, [tags.map((tag) => [tenant, tag, id])]);
-}
 
 /** A whole task row: select-task.sql, lock-task.sql, list-tasks.sql. */
 export interface TaskRow extends RowDataPacket {
@@ -184,8 +169,8 @@ export function taskToRow(t: Task, partition: number): unknown[] {
 }
 
 export async function insertTask(pool: Pool, task: Task, partition: number): Promise<void> {
+  await addTaskTags(pool, task);
   await pool.query(INSERT_TASK, [taskToRow(task, partition)]);
-  await writeTaskTags(pool, task, false);
 }
 
 export async function getTask(pool: Pool, tenantId: string, id: string): Promise<Task | null> {

@@ -2,7 +2,8 @@
 -- count of dead occurrences in a row again (a resume).
 -- Parameters: name, schedule, target, priority, lane, retry, misfire_policy, overlap_policy,
 --             metadata, state, next_fire_at, version, updated_at, jitter_s, pause_after_failures,
---             callbacks, paused_reason, flow_control, workflow, task_key, tags, reset_streak, id, read_version
+--             callbacks, paused_reason, flow_control, workflow, task_key, tags, reset_streak, partition, id,
+--             read_version
 -- Returns: affected rows
 UPDATE tasks
    SET name = ?, schedule = ?, target = ?, priority = ?, lane = ?, retry = ?, misfire_policy = ?,
@@ -10,4 +11,4 @@ UPDATE tasks
        jitter_s = ?, pause_after_failures = ?, callbacks = ?, paused_reason = ?, flow_control = ?, workflow = ?,
        task_key = ?, tags = ?,
        failure_streak = IF(? = 1, 0, failure_streak)
- WHERE id = ? AND version = ?
+ WHERE `partition` = ? AND id = ? AND version = ?
