@@ -48,7 +48,7 @@ describe('the due set', () => {
     const critical = await addTasks(
       db.pool,
       [0, 1].map(() => cronTask(tenantId, '0 0 1 1 *', past, { priority: 'critical', lane: 'critical' })),
-      63,
+      62,
     );
     const first = await materialise(db.pool, { limit: 2 });
     expect(first).toMatchObject({ dueTasks: 2, jobsInserted: 2, full: true });
@@ -96,7 +96,7 @@ describe('the due set', () => {
     const tasks = await addTasks(
       db.pool,
       Array.from({ length: 300 }, (_, i) => cronTask(tenantId, minuteOf(i), past)),
-      5,
+      4,
     );
     const r = await materialise(db.pool, { limit: 1000 });
     expect(r.dueTasks).toBe(300);
@@ -198,28 +198,28 @@ describe('job rows', () => {
 
 describe('leases', () => {
   it('writes nothing for a partition whose lease token moved on, and reports it lost', async () => {
-    await ensurePartitionLeases(db.pool, 2);
+    await ensurePartitionLeases(db.pool, 3);
     await db.pool.query(
       "UPDATE leases SET holder = 'me', token = 7, expires_at = NOW(3) + INTERVAL 1 MINUTE WHERE name IN (?)",
-      [[partitionLeaseName(0), partitionLeaseName(1)]],
+      [[partitionLeaseName(0), partitionLeaseName(2)]],
     );
     const now = await dbNow(db.pool);
     const [mine] = await addTasks(db.pool, [cronTask(tenantId, '0 0 1 1 *', now)], 0);
-    const [stolen] = await addTasks(db.pool, [cronTask(tenantId, '0 0 1 1 *', now)], 1);
-    await db.pool.query('UPDATE leases SET token = token + 1 WHERE name = ?', [partitionLeaseName(1)]);
+    const [stolen] = await addTasks(db.pool, [cronTask(tenantId, '0 0 1 1 *', now)], 2);
+    await db.pool.query('UPDATE leases SET token = token + 1 WHERE name = ?', [partitionLeaseName(2)]);
     const r = await materialise(db.pool, {
       scope: {
         holder: 'me',
         held: [
           { partition: 0, token: '7' },
-          { partition: 1, token: '7' },
+          { partition: 2, token: '7' },
         ],
       },
     });
-    expect(r.lostPartitions).toEqual([1]);
+    expect(r.lostPartitions).toEqual([2]);
     expect(await jobTimes(db.pool, mine!.id)).toHaveLength(1);
     expect(await jobTimes(db.pool, stolen!.id)).toEqual([]);
-    expect(await renewPartitionLeases(db.pool, 'me', [{ partition: 1, token: '7' }], 10_000)).toEqual([]);
+    expect(await renewPartitionLeases(db.pool, 'me', [{ partition: 2, token: '7' }], 10_000)).toEqual([]);
   });
 
   it('writes nothing under an expired lease, even one nobody has taken yet', async () => {

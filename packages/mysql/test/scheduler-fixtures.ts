@@ -1,5 +1,6 @@
 import { type DstPolicy, dueBatchDecision, type PartitionScope, type Task } from '@dsched/domain';
 import { onceTask } from '@dsched/testkit/fixtures';
+import { TEST_GROUPS } from '@dsched/testkit/mysql';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../src/ids.ts';
 import { databaseNow } from '../src/pool.ts';
@@ -33,11 +34,16 @@ export async function addTasks(pool: Pool, tasks: Task[], partition = 0): Promis
 
 export const dbNow = databaseNow;
 
-export const ALL_PARTITIONS: PartitionScope = { unleased: Array.from({ length: 64 }, (_, i) => i) };
+/**
+ * The batches' default scope: every partition on one server; through vtgate the first shard's
+ * group (the even partitions: EVEN of vitess-routes), as a scheduler serves one shard's
+ * partitions per batch, so the tests' tasks sit in even partitions.
+ */
+export const SCOPE: PartitionScope = { unleased: [...TEST_GROUPS[0]!.partitions] };
 
 export function batch(overrides: Partial<MaterialiseArgs> = {}): MaterialiseArgs {
   return {
-    scope: ALL_PARTITIONS,
+    scope: SCOPE,
     lookaheadMs: 0,
     limit: 100,
     decide: dueBatchDecision({
