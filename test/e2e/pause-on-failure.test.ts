@@ -30,7 +30,11 @@ beforeAll(async () => {
   services.push(
     ...(await Promise.all([
       startService('task-api', env),
-      startScheduler(env),
+      // The scheduler's default 10 s lease, not the leases tests' 3 s (nothing here takes over a
+      // lease): at load ~50 through vtgate, a scheduler starting beside three services once went
+      // 3 s without a renewal and stopped itself, as designed (exit 70, "no lease renewal for a
+      // whole TTL").
+      startScheduler({ ...env, SCHEDULER_LEASE_TTL_MS: '10000' }),
       startService('executor', env),
       startService('reconciler', env),
     ])),
