@@ -152,29 +152,39 @@ it.each([
 // partitions, covering, among many ended runs of which a few are marked (what a crash leaves), not a
 // walk of the index or the table. Last in the file: it adds 10,000 ended runs the plans above do not
 // expect (copies of a stored run under new ids, so the optimizer sees a table of realistic size).
-/** 10,000 ended runs, one in 2,000 still marked: copies of a stored run under new ids. */
-async function addEndedRuns(): Promise<void> {
+/** 10,000 copies of a stored row of `table` under new ids, over 1,000 tenants, with `set` besides. */
+async function addCopies(table: string, of: Buffer, set: Record<string, string>): Promise<void> {
   const [cols] = await db.pool.query<RowDataPacket[]>(
     `SELECT column_name AS c FROM information_schema.columns
-      WHERE table_schema = DATABASE() AND table_name = 'workflows' ORDER BY ordinal_position`,
+      WHERE table_schema = DATABASE() AND table_name = ? AND COALESCE(generation_expression, '') = ''
+      ORDER BY ordinal_position`,
+    [table],
   );
   const names = cols.map((r) => String(r.c));
-  const set: Record<string, string> = {
+  const values: Record<string, string> = {
     id: "LPAD(s.n, 16, 'q')",
+    tenant_id: "LPAD(s.n % 1000, 16, 't')",
     partition: `s.n % ${DEFAULT_PARTITIONS}`,
-    state: "'succeeded'",
-    quota_release: 's.n % 2000 = 0',
+    ...set,
   };
   const digit = `(${Array.from({ length: 10 }, (_, d) => `SELECT ${d} AS d`).join(' UNION ALL ')})`;
   await db.pool.query(
-    `INSERT INTO workflows (${names.map((c) => `\`${c}\``).join(', ')})
-     SELECT ${names.map((c) => set[c] ?? `w.\`${c}\``).join(', ')}
+    `INSERT INTO ${table} (${names.map((c) => `\`${c}\``).join(', ')})
+     SELECT ${names.map((c) => values[c] ?? `w.\`${c}\``).join(', ')}
        FROM (SELECT a.d + 10 * b.d + 100 * c.d + 1000 * e.d AS n
                FROM ${digit} a, ${digit} b, ${digit} c, ${digit} e) s
-       JOIN workflows w ON w.id = ?`,
-    [runIds[0]],
+       JOIN ${table} w ON w.id = ?`,
+    [of],
   );
-  await db.pool.query('ANALYZE TABLE workflows');
+  await db.pool.query(`ANALYZE TABLE ${table}`);
+}
+
+/** 10,000 ended runs, one in 2,000 still marked, and 10,000 tasks: once, for the tests below. */
+async function addRunsAndTasks(): Promise<void> {
+  const [[count]] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM workflows');
+  if (Number(count!.n) >= 10_000) return;
+  await addCopies('workflows', runIds[0]!, { state: "'succeeded'", quota_release: 's.n % 2000 = 0' });
+  await addCopies('tasks', idToBin(taskId), { task_key: "CONCAT('copy-', s.n)" });
 }
 
 it.each([
@@ -183,8 +193,7 @@ it.each([
 ] as const)(
   'run-quota-marked reads a range of workflows_quota_release, covering, for %s',
   async (_, partitions) => {
-    const [[count]] = await db.pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM workflows');
-    if (Number(count!.n) < 10_000) await addEndedRuns();
+    await addRunsAndTasks();
     const rows = await explain('workflows/run-quota-marked.sql', [partitions(), 100]);
     const w = of(rows, 'workflows');
     expect([w.type, w.key, String(w.Extra)], JSON.stringify(rows)).toEqual([
@@ -196,3 +205,30 @@ it.each([
     expect(Number(w.key_len), JSON.stringify(rows)).toBe(1 + 2);
   },
 );
+
+// The task quota's recount (D63): a page of tenants' tasks and runs counted per group, never a walk
+// of the tables (they hold every tenant's rows): the tasks by the tenant index (a range over the
+// page's tenants, the group's partitions a filter on the rows); the runs by the tenant index or, as
+// MariaDB prefers where few runs are running, the running and the marked ones (index_merge of
+// workflows_by_state and workflows_quota_release), and an occurrence's job by its primary key.
+const PAGE = () => Array.from({ length: 20 }, (_, i) => Buffer.from(String(i * 7).padStart(16, 't')));
+const GROUP = () => EVERY.slice(0, EVERY.length / 2);
+/** Read by an index, and a small part of the table's 10,000 rows. */
+const byIndex = (row: RowDataPacket) => [
+  ['range', 'ref', 'index_merge'].includes(String(row.type)),
+  Number(row.rows) < 1_000,
+];
+it('recount-live-tasks reads a range of the tenants in their index, not the table', async () => {
+  await addRunsAndTasks();
+  const rows = await explain('tasks/recount-live-tasks.sql', [GROUP(), PAGE()]);
+  const t = of(rows, 'tasks');
+  expect(byIndex(t), JSON.stringify(rows)).toEqual([true, true]);
+  expect(String(t.key), JSON.stringify(rows)).toMatch(/^tasks_(by_tenant|live_key)$/);
+});
+
+it('recount-live-runs reads the runs by an index, not the table, and the job by its primary key', async () => {
+  await addRunsAndTasks();
+  const rows = await explain('tasks/recount-live-runs.sql', [GROUP(), PAGE()]);
+  expect(byIndex(of(rows, 'w')), JSON.stringify(rows)).toEqual([true, true]);
+  expect([of(rows, 'j').type, of(rows, 'j').key], JSON.stringify(rows)).toEqual(['eq_ref', 'PRIMARY']);
+});

@@ -2,7 +2,9 @@
 -- one group of partitions, counted per tenant: running and not started by a workflow task's
 -- occurrence (whose job, same id and partition, is running: the run counts as its task), or ended
 -- with the place still owed (quota_release, D61). Keyed by the group's partitions (docs/sharding.md):
--- one shard through vtgate. workflows_by_tenant; the job by its primary key.
+-- one shard through vtgate. workflows_by_tenant, or (MariaDB, where few runs are running) the
+-- running and the marked runs merged from workflows_by_state and workflows_quota_release; the job
+-- by its primary key (sweep-plans.test.ts).
 -- Parameters: partitions (list), tenant_ids (list)
 -- Returns: rows of (tenant_id, n)
 SELECT w.tenant_id, COUNT(*) AS n
