@@ -147,11 +147,9 @@ it.each([
   expect(shape(keyed), JSON.stringify(keyed)).toEqual(shape(before));
 });
 
-// The reconciler's pass over the runs whose end still owes their tenant's quota a place (D61,
-// migration 0064): a range of workflows_quota_release (quota_release, partition) over the group's
-// partitions, covering, among many ended runs of which a few are marked (what a crash leaves), not a
-// walk of the index or the table. Last in the file: it adds 10,000 ended runs the plans above do not
-// expect (copies of a stored run under new ids, so the optimizer sees a table of realistic size).
+// The tests from here on run on tables of realistic size: 10,000 ended runs and 10,000 tasks over
+// 1,000 tenants (copies of a stored row under new ids), which the plans above do not expect, so
+// they are last in the file.
 /** 10,000 copies of a stored row of `table` under new ids, over 1,000 tenants, with `set` besides. */
 async function addCopies(table: string, of: Buffer, set: Record<string, string>): Promise<void> {
   const [cols] = await db.pool.query<RowDataPacket[]>(
@@ -187,6 +185,10 @@ async function addRunsAndTasks(): Promise<void> {
   await addCopies('tasks', idToBin(taskId), { task_key: "CONCAT('copy-', s.n)" });
 }
 
+// The reconciler's pass over the runs whose end still owes their tenant's quota a place (D61,
+// migration 0064): a range of workflows_quota_release (quota_release, partition) over the group's
+// partitions, covering, among many ended runs of which a few are marked (what a crash leaves), not a
+// walk of the index or the table.
 it.each([
   ['every partition', () => EVERY],
   ['a group of partitions', () => EVERY.slice(0, EVERY.length / 2)],
