@@ -1,7 +1,13 @@
 import { newId } from '@dsched/domain';
 import { idToBin } from '@dsched/mysql/ids';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
-import { itRoutesToOneShard, productSql, routeOf, shardsIn } from '@dsched/testkit/vitess-routes';
+import {
+  itRoutesToOneShard,
+  itSeesALostKey,
+  productSql,
+  routeOf,
+  shardsIn,
+} from '@dsched/testkit/vitess-routes';
 import { describe, expect, it } from 'vitest';
 
 // The route of each statement of the reconciler's recount of the task quota through vtgate
@@ -40,6 +46,16 @@ const GLOBAL: Record<string, { file: string; params: unknown[] }> = {
 
 describe("the reconciler's recount of the task quota through vtgate (D63)", () => {
   itRoutesToOneShard(db, COUNTS);
+
+  itSeesALostKey(
+    db,
+    'a count that lost its key: without `partition IN`, the tasks are counted on both shards',
+    {
+      file: 'tasks/recount-live-tasks.sql',
+      key: '`partition` IN (?) AND ',
+      params: [TENANTS],
+    },
+  );
 
   for (const [name, s] of Object.entries(GLOBAL)) {
     it(`${name} goes to dsched_global alone, never to a shard of dsched`, async () => {
