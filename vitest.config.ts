@@ -111,6 +111,8 @@ const VITESS_ONLY = ['packages/*/test/vitess-*.test.ts', 'services/*/test/vitess
 export default defineConfig({
   test: {
     testTimeout: 120_000,
+    // Above the Vitess leg's readiness wait (DSCHED_TEST_READY_MS, 90 s in scripts/test-vitess.sh):
+    // a beforeAll that starts services takes this one, never a shorter one of its own.
     hookTimeout: 180_000,
     pool: 'forks',
     // The Vitess leg runs one file per vttestserver at a time: as many as scripts/test-vitess.sh

@@ -32,7 +32,7 @@ beforeAll(async () => {
     },
     ['executor'],
   );
-}, 60_000);
+});
 afterAll(async () => {
   await fleet?.stop();
   await target?.close();

@@ -25,7 +25,7 @@ beforeAll(async () => {
     { DATABASE_URL: db.url, DSCHED_ADMIN_TOKEN: ADMIN_TOKEN, ...FAST_LOOPS, EXECUTOR_POLL_MS: '50' },
     ['task-api', 'scheduler', 'executor', 'executor', 'executor'],
   );
-}, 60_000);
+});
 afterAll(async () => {
   await fleet?.stop();
   await target?.close();

@@ -56,7 +56,7 @@ beforeAll(async () => {
     fleet.start('reconciler'),
   ]);
   await fleet.createTenant('maps');
-}, 60_000);
+});
 afterAll(async () => {
   await target?.close();
 });

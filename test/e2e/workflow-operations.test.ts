@@ -61,7 +61,7 @@ beforeAll(async () => {
     signingSecret,
     id: tenantId,
   } = (await res.json()) as { apiKey: string; signingSecret: string; id: string });
-}, 90_000);
+});
 afterAll(async () => {
   await Promise.all([apis, executor].map((f) => f?.stop()));
   await target?.close();

@@ -43,7 +43,7 @@ beforeAll(async () => {
   });
   await startFleet();
   await fleet.createTenant('waits');
-}, 60_000);
+});
 afterAll(async () => {
   await target?.close();
 });

@@ -59,7 +59,7 @@ beforeAll(async () => {
     body: JSON.stringify({ name: 'wf' }),
   });
   apiKey = ((await res.json()) as { apiKey: string }).apiKey;
-}, 60_000);
+});
 afterAll(async () => {
   await Promise.all(started.map((s) => s.stop('SIGKILL')));
   await target?.close();
