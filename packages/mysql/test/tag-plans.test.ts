@@ -1,5 +1,5 @@
 import { newId } from '@dsched/domain';
-import { createTenantWithKey } from '@dsched/testkit/fixtures';
+import { createTenantWithKey, insertJobs } from '@dsched/testkit/fixtures';
 import { createTestDatabase, type TestDatabase } from '@dsched/testkit/mysql';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -138,4 +138,28 @@ it('workflows-page.sql (no tag) walks workflows_by_tenant_created without a sort
   const plan = JSON.stringify(rows);
   expect([rows[0]!.key, rows.length], plan).toEqual(['workflows_by_tenant_created', 1]);
   expect(String(rows[0]!.Extra), plan).not.toMatch(/filesort/i);
+});
+
+it('jobs/job-tags-read.sql reads the jobs just made by primary key, among many', async () => {
+  const tenantId = (await createTenantWithKey(db.pool)).id;
+  const ids = await insertJobs(
+    db.pool,
+    Array.from({ length: 300 }, (_, i) => ({
+      tenantId,
+      taskId: null,
+      scheduledFor: new Date(Date.now() - i * 1000),
+      state: 'pending' as const,
+      partition: i % 4,
+    })),
+  );
+  await db.pool.query('ANALYZE TABLE jobs');
+  const rows = await explain('jobs/job-tags-read.sql', [
+    [0, 2],
+    [idToBin(ids[0]!), idToBin(ids[2]!)],
+  ]);
+  const plan = JSON.stringify(rows);
+  expect(
+    rows.map((r) => [r.table, r.type, r.key]),
+    plan,
+  ).toEqual([['jobs', 'range', 'PRIMARY']]);
 });

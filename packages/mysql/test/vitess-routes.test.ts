@@ -1,21 +1,29 @@
 import { newId } from '@dsched/domain';
-import { createTask, createTenantWithKey, cronTask } from '@dsched/testkit/fixtures';
+import { createTask, createTenantWithKey, cronTask, onceTask } from '@dsched/testkit/fixtures';
 import { useTestDatabase } from '@dsched/testkit/test-stores';
 import {
+  EVEN,
   itRoutesToOneShard,
   itSeesALostKey,
+  ODD,
   productSql,
   type RoutedStatement,
+  singleModePool,
 } from '@dsched/testkit/vitess-routes';
-import { beforeAll, describe } from 'vitest';
+import type { RowDataPacket } from 'mysql2/promise';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { idToBin } from '../src/ids.ts';
+import { materialiseDueBatch } from '../src/scheduler/materialise.ts';
 import { withRows, withSearch } from '../src/sql.ts';
+import { batch } from './scheduler-fixtures.ts';
 
 // The route of each hot statement of materialise through vtgate (docs/sharding.md, invariant 12):
 // one shard, never scatter. Runs on the Vitess leg only (`pnpm test:vitess`: vitest.config.ts runs
 // `vitess-*.test.ts` there and nowhere else). The other paths' route tests are
 // `vitess-routes-*.test.ts` beside this file; the helper is @dsched/testkit/vitess-routes.
 const db = useTestDatabase(import.meta.url);
+/** Sessions in single transaction mode, whatever vtgate's default. */
+const single = singleModePool(db);
 
 const NOW = new Date('2026-12-05T09:00:00.000Z');
 
@@ -68,17 +76,16 @@ const KEYED: Record<string, RoutedStatement> = {
     const rows = withRows(text, JOB_COLUMNS, jobRows());
     return { sql: rows.sql, params: [NOW, NOW, ...rows.params, partitions] };
   }),
-  'materialise: the jobs’ tag rows (insert-job-tags)': built(
-    'jobs/insert-job-tags.sql',
-    (text, partitions) => {
-      const rows = withRows(
-        text,
-        ['id', 'task_id'],
-        jobRows().map((r) => [r[0], r[1]]),
-      );
-      return { sql: rows.sql, params: [...rows.params, partitions] };
-    },
-  ),
+  'materialise: the tags the jobs copied, read back (job-tags-read)': {
+    file: 'jobs/job-tags-read.sql',
+    params: (partitions) => [partitions, partitions.map((p) => idToBin(newId(NOW.getTime(), p)))],
+  },
+  'materialise: the jobs’ tag rows, literal rows of the group (insert-job-tags)': {
+    file: 'jobs/insert-job-tags.sql',
+    params: (partitions) => [
+      partitions.map((p) => [idToBin(newId()), 'team:a', NOW, idToBin(newId(NOW.getTime(), p)), p]),
+    ],
+  },
   'materialise: occurrence skips (occurrence-skips-insert)': built(
     'tasks/occurrence-skips-insert.sql',
     (text, partitions) => {
@@ -104,4 +111,22 @@ describe('hot statements through vtgate', () => {
       params: [NOW, NOW, 1001],
     },
   );
+
+  it('materialises tagged tasks on both shards in single transaction mode, with their jobs’ tag rows', async () => {
+    // The jobs' tag rows come from the jobs' own tags, read in their shard: from task_tags
+    // (dsched_global) the batch reached both keyspaces, and single mode refused it.
+    const tenant = await createTenantWithKey(single.pool);
+    const past = new Date(Date.now() - 5_000);
+    for (const group of [EVEN, ODD]) {
+      const task = onceTask(tenant.id, past, { tags: { team: 'a' } });
+      await createTask(db.pool, task, group[1]!);
+      const r = await materialiseDueBatch(single.pool, { ...batch(), scope: { unleased: group } });
+      expect(r.jobsInserted).toBe(1);
+      const [rows] = await db.pool.query<RowDataPacket[]>(
+        'SELECT jt.tag FROM job_tags jt JOIN jobs j ON j.id = jt.job_id AND j.`partition` = jt.`partition` WHERE j.task_id = ?',
+        [idToBin(task.id)],
+      );
+      expect(rows.map((x) => x.tag)).toEqual(['team:a']);
+    }
+  });
 });

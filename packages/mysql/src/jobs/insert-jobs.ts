@@ -1,11 +1,22 @@
-import { newId, type TraceContext } from '@dsched/domain';
-import type { PoolConnection, ResultSetHeader } from 'mysql2/promise';
+import { newId, type Tags, type TraceContext, tagStrings } from '@dsched/domain';
+import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
+import { readJson } from '../json.ts';
 import { loadSql, withRows } from '../sql.ts';
 import { traceToBin, untracedContext } from '../trace-context.ts';
 
 const INSERT_JOBS = loadSql(import.meta.url, './insert-jobs.sql');
 const INSERT_JOB_TAGS = loadSql(import.meta.url, './insert-job-tags.sql');
+const JOB_TAGS_READ = loadSql(import.meta.url, './job-tags-read.sql');
+
+/** job-tags-read.sql. */
+interface JobTagsRow extends RowDataPacket {
+  id: Buffer;
+  tenant_id: Buffer;
+  scheduled_for: Date;
+  tags: unknown;
+  partition: number;
+}
 
 /**
  * A job to materialise for a task: which occurrence, and when. What the job does is copied from
@@ -50,10 +61,21 @@ export async function insertJobs(conn: PoolConnection, jobs: NewJob[], now: Date
   );
   const partitions = [...new Set(jobs.map((j) => j.partition))];
   const [res] = await conn.query<ResultSetHeader>(rows.sql, [now, now, ...rows.params, partitions]);
-  const tagged = jobs.flatMap((j, i) => (j.tagged ? [[ids[i], j.taskId]] : []));
+  const tagged = jobs.flatMap((j, i) => (j.tagged ? [ids[i]!] : []));
   if (tagged.length > 0 && res.affectedRows > 0) {
-    const tags = withRows(INSERT_JOB_TAGS, ['id', 'task_id'], tagged);
-    await conn.query(tags.sql, [...tags.params, partitions]);
+    // The tags the jobs copied from their task, read back from the jobs (their shard), then their
+    // index rows as literal rows (docs/tags.md).
+    const [made] = await conn.query<JobTagsRow[]>(JOB_TAGS_READ, [partitions, tagged]);
+    const rows = made.flatMap((r) =>
+      tagStrings(readJson<Tags | null>(r.tags)).map((tag) => [
+        r.tenant_id,
+        tag,
+        r.scheduled_for,
+        r.id,
+        r.partition,
+      ]),
+    );
+    if (rows.length > 0) await conn.query(INSERT_JOB_TAGS, [rows]);
   }
   return res.affectedRows;
 }
