@@ -6,9 +6,11 @@ import { EVEN, itRoutesToOneShard, ODD, singleModePool } from '@dsched/testkit/v
 import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { changeTask, insertTaskWithinQuota } from '../src/tasks/index.ts';
+import { backfillTask, triggerTask } from '../src/tasks/task-runs.ts';
 import { changeableTaskValues, trailingTaskValues } from '../src/tasks/task-store.ts';
 
-// A task's change (task-changes.ts: edit, pause, resume, delete) is one transaction on the task's
+// A task's change (task-changes.ts: edit, pause, resume, delete) and a run asked of it (task-runs.ts:
+// trigger, backfill) are each one transaction on the task's
 // shard: its partition read first, then the lock, the update, its unstarted jobs and skips, every
 // statement keyed by it; its tag index rows (dsched_global) are written beside it, never in it
 // (task-store.ts: the added before the commit under the row lock, the dropped pruned after under a
@@ -16,7 +18,9 @@ import { changeableTaskValues, trailingTaskValues } from '../src/tasks/task-stor
 // key made a no-op ((`partition` = ? OR 1)): its route reached ['-80', '80-'] (the single-mode
 // changes below still passed: vtgate let that one scattered read open the transaction); and with
 // the added tag rows written in the task's transaction again (addTaskTags on its connection): the
-// single-mode edit failed with "multi-db transaction attempted" (dsched and dsched_global).
+// single-mode edit failed with "multi-db transaction attempted" (dsched and dsched_global); and
+// with job-by-occurrence's key a no-op: its route reached both shards (the single-mode repeated
+// trigger still passed, as with lock-task: vtgate let the scattered read through).
 const db = useTestDatabase(import.meta.url);
 
 /** Sessions in single transaction mode, whatever vtgate's default. */
@@ -52,6 +56,14 @@ describe("a task's change through vtgate", () => {
       file: 'tasks/supersede-jobs.sql',
       params: (p) => [2, 'task paused', 0, p[0], [idToBin(newId(Date.now(), p[0]))]],
     },
+    'a trigger or backfill: the task share-locked (lock-task-shared)': {
+      file: 'tasks/lock-task-shared.sql',
+      params: (p) => [p[0], idToBin(newId()), TENANT],
+    },
+    'a trigger asked again: its occurrence’s job (job-by-occurrence)': {
+      file: 'tasks/job-by-occurrence.sql',
+      params: (p) => [p[0], idToBin(newId()), 'trigger:x'],
+    },
     'after the commit, its tags share-locked for the prune (lock-task-tags)': {
       file: 'tasks/lock-task-tags.sql',
       params: (p) => [p[0], idToBin(newId())],
@@ -81,6 +93,26 @@ describe("a task's change through vtgate", () => {
       expect((await changeTask(single.pool, tenant.id, task.id, deleteTask))?.changed).toBe(true);
       expect(await tagRows(task.id)).toEqual([]);
       expect(await changeTask(single.pool, tenant.id, task.id, pauseTask)).toBeNull();
+    }
+  });
+
+  it('triggers (twice with one key) and backfills tagged tasks on both shards in single transaction mode', async () => {
+    const tenant = await createTenantWithKey(single.pool);
+    for (const partition of [EVEN[1]!, ODD[1]!]) {
+      const task = cronTask(tenant.id, { tags: { team: 'a' } });
+      expect(await insertTaskWithinQuota(single.pool, task, partition)).toBe(true);
+      const first = await triggerTask(single.pool, tenant.id, task.id, 'k');
+      expect(first?.created).toBe(true);
+      expect(await triggerTask(single.pool, tenant.id, task.id, 'k')).toEqual({
+        jobId: first!.jobId,
+        created: false,
+      });
+      const at = (now: Date) => [new Date(now.getTime() - 120_000), new Date(now.getTime() - 60_000)];
+      expect(await backfillTask(single.pool, tenant.id, task.id, (_, now) => at(now))).toEqual({
+        count: 2,
+        created: 2,
+      });
+      expect(await triggerTask(single.pool, tenant.id, newId(), null)).toBeNull();
     }
   });
 });

@@ -5,6 +5,7 @@ import { insertJobs } from '../jobs/index.ts';
 import { databaseNow } from '../pool.ts';
 import { loadSql } from '../sql.ts';
 import { withTransaction } from '../transaction.ts';
+import { taskPartition } from './task-changes.ts';
 import { scheduleFromJson } from './task-store.ts';
 
 // Runs asked for explicitly: trigger-now and backfill. Each is a job row of the task with an
@@ -28,14 +29,18 @@ interface JobIdRow extends RowDataPacket {
 }
 
 /** Runs `fn` with a tenant's live task share-locked and the database clock; null if not found. */
-function withTaskShared<T>(
+async function withTaskShared<T>(
   pool: Pool,
   tenantId: string,
   taskId: string,
   fn: (conn: PoolConnection, task: SharedTaskRow, now: Date) => Promise<T>,
 ): Promise<T | null> {
+  // Its partition first, so that the transaction names it in every statement: one shard.
+  const partition = await taskPartition(pool, tenantId, taskId);
+  if (partition === null) return null;
   return withTransaction(pool, async (conn) => {
     const [[task]] = await conn.query<SharedTaskRow[]>(LOCK_TASK_SHARED, [
+      partition,
       idToBin(taskId),
       idToBin(tenantId),
     ]);
@@ -71,7 +76,7 @@ export async function triggerTask(
       tagged: Number(task.tagged) === 1,
     };
     if ((await insertJobs(conn, [job], now)) === 1) return { jobId, created: true };
-    const [[existing]] = await conn.query<JobIdRow[]>(JOB_BY_OCCURRENCE, [task.id, key]);
+    const [[existing]] = await conn.query<JobIdRow[]>(JOB_BY_OCCURRENCE, [task.partition, task.id, key]);
     return { jobId: binToId(existing!.id), created: false };
   });
 }
