@@ -1,5 +1,5 @@
 import { type OperationAction, type OperationFilter, TASK_ACTIONS, tagStrings } from '@dsched/domain';
-import type { PoolConnection, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
 import { idToBin } from '../ids.ts';
 import { loadSql } from '../sql.ts';
 
@@ -113,7 +113,7 @@ export function firstCursor(f: OperationFilter): WalkCursor {
  * its first cursor, unlocked, counted, so the count and the walk cannot disagree on what matches.
  */
 export async function countMatches(
-  conn: PoolConnection,
+  conn: Pool | PoolConnection,
   tenantId: string,
   action: OperationAction,
   f: OperationFilter,
