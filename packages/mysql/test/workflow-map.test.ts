@@ -66,7 +66,7 @@ const wakeOnce = () => withTransaction(db.pool, (conn) => stepDueMap(conn, MAP))
 
 /** Time passing: the node's job (parked, or waiting its turn) is due now. */
 async function dueNow(wf: WorkflowPlan, nodeId: string): Promise<void> {
-  await db.pool.query(
+  await db.fixtures.query(
     `UPDATE jobs j JOIN workflow_nodes n ON j.id = n.job_id SET j.run_at = NOW(3)
       WHERE n.workflow_id = ? AND n.node_id = ?`,
     [idToBin(wf.id), nodeId],

@@ -148,7 +148,7 @@ describe('pause', () => {
     await setWorkflowPaused(db.pool, t.id, wf.id, true);
     // Pending and not held outside the finish path (a node retry, or code from before it; the
     // reconciler's give-back holds it itself now: finish-path.test.ts).
-    await db.pool.query('UPDATE jobs SET held = 0 WHERE workflow_id = ?', [idToBin(wf.id)]);
+    await db.fixtures.query('UPDATE jobs SET held = 0 WHERE workflow_id = ?', [idToBin(wf.id)]);
     expect(await sweepAll()).toBe(1);
     expect(await claimed(wf)).toEqual([]);
     // A job already held is not held again: the sweep counts only what it repaired.
@@ -172,7 +172,7 @@ describe('runs by state', () => {
       running: before.running,
       paused: before.paused + 1,
     });
-    await db.pool.query("UPDATE workflows SET state = 'succeeded' WHERE id = ?", [idToBin(wf.id)]);
+    await db.fixtures.query("UPDATE workflows SET state = 'succeeded' WHERE id = ?", [idToBin(wf.id)]);
     expect(await countRunningWorkflows(db.pool)).toEqual(before);
   });
 });

@@ -47,7 +47,7 @@ describe('the workflow sweep', () => {
     const wf = await submit(t.id, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }]);
     // a finishes by a path that does not walk: every path walks through the finish path now, so a
     // bare update stands for a job ended by code from before it, or by a bug.
-    await db.pool.query(
+    await db.fixtures.query(
       "UPDATE jobs SET state = 'succeeded', attempt = 1, finished_at = NOW(3) WHERE workflow_id = ? AND node_id = 'a'",
       [idToBin(wf.id)],
     );
@@ -62,7 +62,7 @@ describe('the workflow sweep', () => {
     const { jobs } = await claimDue(db.pool, { limit: 10, owner: 'x' });
     expect(jobs.map((j) => j.nodeId)).toEqual(['b']);
     // The run's last node finishes by that path too: the sweep completes the run.
-    await db.pool.query("UPDATE jobs SET state = 'succeeded', finished_at = NOW(3) WHERE id = ?", [
+    await db.fixtures.query("UPDATE jobs SET state = 'succeeded', finished_at = NOW(3) WHERE id = ?", [
       idToBin(jobs[0]!.id),
     ]);
     expect(await sweepAll()).toMatchObject({ repaired: 1 });
@@ -79,7 +79,7 @@ describe('the workflow sweep', () => {
     const t = await createTenantWithKey(db.pool, 'groups');
     // A run of partition 1: on two shards, the odd partitions' (docs/sharding.md).
     const wf = await submitWorkflow(db.pool, t.id, [{ id: 'a' }], { partition: 1 });
-    await db.pool.query(
+    await db.fixtures.query(
       "UPDATE jobs SET state = 'succeeded', attempt = 1, finished_at = NOW(3) WHERE workflow_id = ? AND node_id = 'a'",
       [idToBin(wf.id)],
     );
@@ -103,7 +103,7 @@ describe('the workflow sweep', () => {
       },
     ]);
     // Simulate the race: the outcome transaction committed the node, not the run.
-    await db.pool.query("UPDATE workflows SET state = 'running', finished_at = NULL WHERE id = ?", [
+    await db.fixtures.query("UPDATE workflows SET state = 'running', finished_at = NULL WHERE id = ?", [
       idToBin(wf.id),
     ]);
     expect((await sweepAll()).finished).toBe(1);
@@ -114,7 +114,7 @@ describe('the workflow sweep', () => {
     const t = await createTenantWithKey(db.pool, 'deadline');
     const wf = await submit(t.id, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], { deadlineS: 60 });
     expect((await sweepAll()).pastDeadline).toBe(0);
-    await db.pool.query('UPDATE workflows SET deadline_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
+    await db.fixtures.query('UPDATE workflows SET deadline_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [
       idToBin(wf.id),
     ]);
     expect((await sweepAll()).pastDeadline).toBe(1);

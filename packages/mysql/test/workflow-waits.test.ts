@@ -44,7 +44,7 @@ async function nodeJob(wf: WorkflowPlan, nodeId: string) {
 
 /** Moves a node's wake time (its job's run_at and scheduled_for) to `ms` from now: time passing. */
 async function wakeIn(wf: WorkflowPlan, nodeId: string, ms: number): Promise<void> {
-  await db.pool.query(
+  await db.fixtures.query(
     `UPDATE jobs j JOIN workflow_nodes n ON j.id = n.job_id
         SET j.run_at = NOW(3) + INTERVAL ? MICROSECOND,
             j.scheduled_for = NOW(3) + INTERVAL ? MICROSECOND
