@@ -357,7 +357,7 @@ describe('give-backs', () => {
     const tenant = await createTenantWithKey(db.pool);
     const [id] = await insertDueJobs(db.pool, { tenantId: tenant.id, target });
     await claim('exec-a');
-    await db.pool.query(
+    await db.fixtures.query(
       'UPDATE jobs SET cancel_requested = 1, lease_expires_at = NOW(3) - INTERVAL 1 SECOND',
     );
     await inEachGroup((p) => releaseExpiredClaims(db.pool, 10, undefined, null, p));
