@@ -43,7 +43,7 @@ export async function pruneTaskTags(pool: Pool, id: string, partition: number): 
   });
 }
 
-/** The tags `after` has that `before` had not (a deleted task has none). */
+/** Whether `after` has a tag `before` had not (a deleted task has none). */
 export function tagsAdded(before: Task | null, after: Task): boolean {
   const had = new Set(before && before.state !== 'deleted' ? tagStrings(before.tags) : []);
   return (after.state === 'deleted' ? [] : tagStrings(after.tags)).some((t) => !had.has(t));
